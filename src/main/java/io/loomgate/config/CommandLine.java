@@ -1,0 +1,158 @@
+package io.loomgate.config;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Turns the command line and the environment into what to do: run with a {@link Config}, or print
+ * help or the version. Flags take {@code --name value} or {@code --name=value}; switches
+ * ({@code --access-log}) may stand alone. For every flag the command line beats
+ * {@code LOOMGATE_<FLAG>}, which beats the default.
+ *
+ * <pre>{@code
+ * Config c = CommandLine.config("--port", "0", "--threads", "platform");
+ * }</pre>
+ */
+public final class CommandLine {
+
+    /** What the process should do. */
+    public sealed interface Invocation permits Run, ShowHelp, ShowVersion {
+    }
+
+    /** Start the gateway. */
+    public record Run(Config config) implements Invocation {
+    }
+
+    /** Print {@link #help()} and exit 0. */
+    public record ShowHelp() implements Invocation {
+    }
+
+    /** Print the version and exit 0. */
+    public record ShowVersion() implements Invocation {
+    }
+
+    private static final Duration MAX_DURATION = Duration.ofHours(1);
+
+    private CommandLine() {
+    }
+
+    /** Parses {@code args} and {@code env}. {@code --help} and {@code --version} win over everything else. */
+    public static Invocation parse(List<String> args, Map<String, String> env) throws UsageException {
+        if (args.contains("--help") || args.contains("-h")) {
+            return new ShowHelp();
+        }
+        if (args.contains("--version")) {
+            return new ShowVersion();
+        }
+        Map<Flag, Setting> settings = new EnumMap<>(Flag.class);
+        for (Flag f : Flag.values()) {
+            String fromEnv = env.get(f.env());
+            settings.put(f, fromEnv != null
+                    ? new Setting(fromEnv, f.env())
+                    : new Setting(f.defaultValue(), "default " + f.option()));
+        }
+        readArguments(args, settings);
+        return new Run(build(settings));
+    }
+
+    /** A config from flags alone, ignoring the environment: for tests and embedding. */
+    public static Config config(String... args) throws UsageException {
+        if (parse(List.of(args), Map.of()) instanceof Run(Config config)) {
+            return config;
+        }
+        throw new UsageException("--help and --version do not make a config");
+    }
+
+    private static void readArguments(List<String> args, Map<Flag, Setting> settings) throws UsageException {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (!arg.startsWith("--")) {
+                throw new UsageException("unexpected argument '" + Setting.echo(arg) + "' (flags start with --; see --help)");
+            }
+            int eq = arg.indexOf('=');
+            String option = eq < 0 ? arg : arg.substring(0, eq);
+            Optional<Flag> known = Flag.fromOption(option);
+            if (known.isEmpty()) {
+                throw new UsageException("unknown flag '" + Setting.echo(option) + "' (see --help)");
+            }
+            Flag flag = known.get();
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (flag.isSwitch()) {
+                value = "true";
+            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                value = args.get(++i);
+            } else {
+                throw new UsageException(option + " needs a value (" + flag.valueHint() + ")");
+            }
+            Setting previous = settings.get(flag);
+            boolean mergeable = flag == Flag.LATENCY || flag == Flag.FAILURE_RATE;
+            if (mergeable && previous.origin().equals(option) && !value.isBlank()) {
+                value = previous.value() + "," + value;
+            }
+            settings.put(flag, new Setting(value, option));
+        }
+    }
+
+    private static Config build(Map<Flag, Setting> s) throws UsageException {
+        ServerOptions server = new ServerOptions(
+                s.get(Flag.HOST).text(),
+                s.get(Flag.PORT).integer(0, 65_535),
+                s.get(Flag.THREADS).threadMode(),
+                s.get(Flag.POOL).integer(1, 10_000),
+                s.get(Flag.BACKLOG).integer(1, 1_000_000),
+                s.get(Flag.SHUTDOWN_GRACE).duration(Duration.ZERO, MAX_DURATION),
+                s.get(Flag.MAX_INFLIGHT).integer(0, 10_000_000),
+                s.get(Flag.READ_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
+                s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION));
+
+        Duration maxTimeout = s.get(Flag.MAX_TIMEOUT).duration(Duration.ofMillis(1), MAX_DURATION);
+        Setting timeoutSetting = s.get(Flag.TIMEOUT);
+        Duration timeout = timeoutSetting.duration(Duration.ofMillis(1), MAX_DURATION);
+        if (timeout.compareTo(maxTimeout) > 0) {
+            throw timeoutSetting.bad("must not exceed --max-timeout (" + Durations.format(maxTimeout) + ")");
+        }
+        Setting seed = s.get(Flag.SEED);
+        ServiceOptions services = new ServiceOptions(
+                s.get(Flag.LATENCY).serviceDurations(),
+                s.get(Flag.FAILURE_RATE).serviceRates(),
+                seed.value().isEmpty() ? OptionalLong.empty() : OptionalLong.of(seed.longValue()),
+                timeout,
+                maxTimeout);
+
+        Setting metricsLog = s.get(Flag.METRICS_LOG);
+        Duration interval = metricsLog.duration(Duration.ZERO, MAX_DURATION);
+        if (!interval.isZero() && interval.toMillis() < 100) {
+            throw metricsLog.bad("must be 0 (off) or at least 100ms");
+        }
+        ObservabilityOptions observability = new ObservabilityOptions(
+                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool());
+        return new Config(server, services, observability);
+    }
+
+    /** The {@code --help} text, generated from {@link Flag}. */
+    public static String help() {
+        StringBuilder sb = new StringBuilder("""
+                usage: java --enable-preview -jar loomgate.jar [flags]
+                       scripts/run [flags]
+
+                loomgate: a structured-concurrency aggregation gateway on the JDK's HttpServer.
+
+                flags (each also read from the environment variable shown; the command line wins):
+                """);
+        for (Flag f : Flag.values()) {
+            String left = "  " + f.option() + " " + f.valueHint();
+            sb.append(String.format("%-36s %s%n", left, f.help()));
+            String dflt = f.defaultValue().isEmpty() ? "none" : f.defaultValue();
+            sb.append(String.format("%-36s default %s; env %s%n", "", dflt, f.env()));
+        }
+        sb.append(String.format("%-36s %s%n", "  --help, --version", "print this text, or the version, and exit 0"));
+        sb.append("\ndurations: 300ms, 2s, 1m. Bad values exit with code 2.\n");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,78 @@
+package io.loomgate.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Every command-line flag loomgate accepts. Each one can also come from the environment variable
+ * {@link #env()} ({@code --shutdown-grace} is {@code LOOMGATE_SHUTDOWN_GRACE}); the command line wins.
+ * The help text and the README's flag table are both generated from, or checked against, this list.
+ */
+public enum Flag {
+    HOST("host", "ADDR", "127.0.0.1", "bind address (loopback by default; 0.0.0.0 must be asked for)"),
+    PORT("port", "PORT", "8080", "listening port; 0 picks a free one"),
+    THREADS("threads", "MODE", "virtual", "'virtual' (a virtual thread per request) or 'platform' (a fixed pool)"),
+    POOL("pool", "N", "200", "platform pool size; accepted but unused with --threads virtual"),
+    BACKLOG("backlog", "N", "4096", "TCP accept backlog (the JDK's 0 would mean the OS default of 50)"),
+    SHUTDOWN_GRACE("shutdown-grace", "DURATION", "10s", "how long in-flight requests may finish after SIGTERM"),
+    MAX_INFLIGHT("max-inflight", "N", "10000", "requests served at once before new ones get 503; 0 turns it off"),
+    READ_TIMEOUT("read-timeout", "DURATION", "10s", "time a client has to send its request head, whole seconds"),
+    IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
+    TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
+    MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
+    LATENCY("latency", "NAME=DURATION,...", "", "override service latencies, e.g. db=100ms,cache=20ms"),
+    FAILURE_RATE("failure-rate", "NAME=P,...", "", "random failure probability per service, 0 <= P <= 1"),
+    SEED("seed", "N", "", "seed for the random failures, to make them reproducible"),
+    METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
+    ACCESS_LOG("access-log", "BOOL", "false", "print one line per request"),
+    DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump)");
+
+    private final String name;
+    private final String valueHint;
+    private final String defaultValue;
+    private final String help;
+
+    Flag(String name, String valueHint, String defaultValue, String help) {
+        this.name = name;
+        this.valueHint = valueHint;
+        this.defaultValue = defaultValue;
+        this.help = help;
+    }
+
+    /** The flag as typed: {@code --shutdown-grace}. */
+    public String option() {
+        return "--" + name;
+    }
+
+    /** The environment variable: {@code LOOMGATE_SHUTDOWN_GRACE}. */
+    public String env() {
+        return "LOOMGATE_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    public String valueHint() {
+        return valueHint;
+    }
+
+    /** The default as text; empty when the flag has none. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String help() {
+        return help;
+    }
+
+    /** True for switches that may be given without a value ({@code --access-log}). */
+    public boolean isSwitch() {
+        return valueHint.equals("BOOL");
+    }
+
+    static Optional<Flag> fromOption(String option) {
+        for (Flag f : values()) {
+            if (f.option().equals(option)) {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,49 @@
+package io.loomgate.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the HTTP server listens, schedules requests and protects itself.
+ *
+ * @param host          bind address
+ * @param port          listening port, 0 for any free one
+ * @param threads       virtual thread per request, or a platform pool
+ * @param pool          platform pool size (unused in virtual mode)
+ * @param backlog       TCP accept backlog
+ * @param shutdownGrace how long in-flight requests may finish once shutdown starts
+ * @param maxInflight   requests served at once before new ones are shed with 503; 0 is no limit
+ * @param readTimeout   time a client has to send its request head (whole seconds)
+ * @param idleTimeout   idle keep-alive connections are closed after this (whole seconds)
+ */
+public record ServerOptions(String host, int port, ThreadMode threads, int pool, int backlog,
+                            Duration shutdownGrace, int maxInflight, Duration readTimeout,
+                            Duration idleTimeout) {
+
+    public ServerOptions {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(threads, "threads");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(readTimeout, "readTimeout");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be in 0..65535: " + port);
+        }
+        if (pool < 1) {
+            throw new IllegalArgumentException("pool must be >= 1: " + pool);
+        }
+        if (backlog < 1) {
+            throw new IllegalArgumentException("backlog must be >= 1: " + backlog);
+        }
+        if (maxInflight < 0) {
+            throw new IllegalArgumentException("maxInflight must be >= 0: " + maxInflight);
+        }
+    }
+
+    /** The mode as the listening line and /health print it: {@code threads=platform pool=200}. */
+    public String describeThreads() {
+        return threads == ThreadMode.PLATFORM
+                ? "threads=platform pool=" + pool
+                : "threads=virtual";
+    }
+}

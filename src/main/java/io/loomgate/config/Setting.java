@@ -1,0 +1,160 @@
+package io.loomgate.config;
+
+import io.loomgate.service.ServiceName;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One flag's raw text and where it came from ({@code --port}, {@code LOOMGATE_PORT}, or the default),
+ * with the conversions to typed values. Every conversion failure becomes a one-line
+ * {@link UsageException} that names the origin, the bad value and what is accepted.
+ */
+record Setting(String value, String origin) {
+
+    private static final int ECHO_LIMIT = 40;
+
+    String text() throws UsageException {
+        if (value.isBlank()) {
+            throw bad("must not be empty");
+        }
+        return value;
+    }
+
+    int integer(int min, int max) throws UsageException {
+        String accepted = "must be an integer in " + min + ".." + max;
+        try {
+            long v = Long.parseLong(value);
+            if (v < min || v > max) {
+                throw bad(accepted);
+            }
+            return (int) v;
+        } catch (NumberFormatException e) {
+            throw bad(accepted);
+        }
+    }
+
+    long longValue() throws UsageException {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw bad("must be an integer");
+        }
+    }
+
+    Duration duration(Duration min, Duration max) throws UsageException {
+        return checkedDuration(value, min, max);
+    }
+
+    /** A duration of whole seconds, because the JDK server property behind it counts in seconds. */
+    Duration wholeSeconds(Duration min, Duration max) throws UsageException {
+        Duration d = duration(min, max);
+        if (d.toMillis() % 1000 != 0) {
+            throw bad("must be whole seconds (the JDK server counts this in seconds)");
+        }
+        return d;
+    }
+
+    boolean bool() throws UsageException {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw bad("must be true or false");
+        };
+    }
+
+    ThreadMode threadMode() throws UsageException {
+        return switch (value) {
+            case "virtual" -> ThreadMode.VIRTUAL;
+            case "platform" -> ThreadMode.PLATFORM;
+            default -> throw bad("must be 'virtual' or 'platform'");
+        };
+    }
+
+    /** {@code db=100ms,cache=20ms}: durations from 0 to 60 s per service. */
+    Map<ServiceName, Duration> serviceDurations() throws UsageException {
+        return perService("DURATION", v -> Durations.parse(v), Duration.ZERO, Duration.ofSeconds(60));
+    }
+
+    /** {@code file-flaky=0.5}: probabilities from 0 to 1 per service. */
+    Map<ServiceName, Double> serviceRates() throws UsageException {
+        return perService("P", Setting::probability, 0.0, 1.0);
+    }
+
+    private <V extends Comparable<V>> Map<ServiceName, V> perService(
+            String valueHint, Function<String, V> parse, V min, V max) throws UsageException {
+        Map<ServiceName, V> result = new EnumMap<>(ServiceName.class);
+        if (value.isBlank()) {
+            return result;
+        }
+        String shape = "must be NAME=" + valueHint + "[,NAME=" + valueHint + "...]";
+        for (String entry : value.split(",", -1)) {
+            int eq = entry.indexOf('=');
+            if (eq <= 0) {
+                throw bad(shape);
+            }
+            String name = entry.substring(0, eq).trim();
+            ServiceName service = ServiceName.fromWire(name).orElseThrow(() -> new UsageException(
+                    origin + " names an unknown service '" + echo(name) + "'; known: " + ServiceName.allWireNames()));
+            V parsed;
+            try {
+                parsed = parse.apply(entry.substring(eq + 1).trim());
+            } catch (IllegalArgumentException e) {
+                throw bad(shape + " with " + valueHint + " " + e.getMessage());
+            }
+            if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
+                throw bad(shape + " with " + valueHint + " between " + show(min) + " and " + show(max));
+            }
+            result.put(service, parsed);
+        }
+        return result;
+    }
+
+    private Duration checkedDuration(String text, Duration min, Duration max) throws UsageException {
+        Duration d;
+        try {
+            d = Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw bad("must be " + Durations.ACCEPTED);
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw bad("must be between " + Durations.format(min) + " and " + Durations.format(max));
+        }
+        return d;
+    }
+
+    private static double probability(String text) {
+        try {
+            double p = Double.parseDouble(text);
+            if (Double.isNaN(p)) {
+                throw new NumberFormatException();
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a number between 0 and 1");
+        }
+    }
+
+    private static String show(Object bound) {
+        return bound instanceof Duration d ? Durations.format(d) : String.valueOf(bound);
+    }
+
+    UsageException bad(String accepted) {
+        return new UsageException(origin + " " + accepted + ", got '" + echo(value) + "'");
+    }
+
+    /** The value as it may appear in a message: short, printable. */
+    static String echo(String raw) {
+        StringBuilder sb = new StringBuilder(Math.min(raw.length(), ECHO_LIMIT) + 3);
+        for (int i = 0; i < raw.length() && i < ECHO_LIMIT; i++) {
+            char c = raw.charAt(i);
+            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        if (raw.length() > ECHO_LIMIT) {
+            sb.append("...");
+        }
+        return sb.toString();
+    }
+}

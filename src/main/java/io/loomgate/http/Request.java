@@ -1,0 +1,25 @@
+package io.loomgate.http;
+
+import com.sun.net.httpserver.Headers;
+import java.util.Objects;
+
+/**
+ * A request as handlers see it: validated, decoded, and tagged with an id.
+ *
+ * @param id           the request id, also sent back as {@code X-Request-Id} and used as error id
+ * @param method       the method as sent ({@code HEAD} is served by the {@code GET} handler)
+ * @param path         the decoded path
+ * @param query        the decoded query parameters
+ * @param headers      the request headers, read-only
+ * @param arrivalNanos {@link System#nanoTime()} when the server saw the first byte of the request
+ */
+public record Request(String id, String method, String path, QueryParams query, Headers headers, long arrivalNanos) {
+
+    public Request {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(headers, "headers");
+    }
+}

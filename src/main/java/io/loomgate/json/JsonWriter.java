@@ -1,0 +1,200 @@
+package io.loomgate.json;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A small streaming JSON writer over a {@link StringBuilder}: no reflection, no intermediate tree,
+ * commas placed for you. Nesting is tracked in a bit stack, so a writer allocates nothing but its
+ * buffer.
+ *
+ * <pre>{@code
+ * String json = new JsonWriter().beginObject()
+ *         .field("status", "UP").field("uptimeMs", 12)
+ *         .endObject().toString();   // {"status":"UP","uptimeMs":12}
+ * }</pre>
+ */
+public final class JsonWriter {
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final int MAX_DEPTH = 63;
+
+    private final StringBuilder out;
+    private long hasElements;  // bit d: the container at depth d already holds an element
+    private int depth;
+    private boolean afterName;
+
+    public JsonWriter() {
+        this(256);
+    }
+
+    public JsonWriter(int capacity) {
+        this.out = new StringBuilder(capacity);
+    }
+
+    public JsonWriter beginObject() {
+        return open('{');
+    }
+
+    public JsonWriter endObject() {
+        return close('}');
+    }
+
+    public JsonWriter beginArray() {
+        return open('[');
+    }
+
+    public JsonWriter endArray() {
+        return close(']');
+    }
+
+    /** Writes a member name; the next value call writes its value. */
+    public JsonWriter name(String name) {
+        separate();
+        quote(out, name);
+        out.append(':');
+        afterName = true;
+        return this;
+    }
+
+    public JsonWriter value(String s) {
+        separate();
+        if (s == null) {
+            out.append("null");
+        } else {
+            quote(out, s);
+        }
+        return this;
+    }
+
+    public JsonWriter value(long n) {
+        separate();
+        out.append(n);
+        return this;
+    }
+
+    /** Writes {@code d} with at most one decimal; non-finite values become {@code null}. */
+    public JsonWriter value(double d) {
+        separate();
+        if (!Double.isFinite(d)) {
+            out.append("null");
+        } else {
+            long tenths = Math.round(d * 10);
+            if (tenths < 0) {
+                out.append('-');
+                tenths = -tenths;
+            }
+            out.append(tenths / 10);
+            if (tenths % 10 != 0) {
+                out.append('.').append(tenths % 10);
+            }
+        }
+        return this;
+    }
+
+    /** Writes a precise double, as Java prints it; for ratios and probabilities. */
+    public JsonWriter preciseValue(double d) {
+        separate();
+        out.append(Double.isFinite(d) ? Double.toString(d) : "null");
+        return this;
+    }
+
+    public JsonWriter value(boolean b) {
+        separate();
+        out.append(b);
+        return this;
+    }
+
+    public JsonWriter nullValue() {
+        separate();
+        out.append("null");
+        return this;
+    }
+
+    /** Writes already-serialized JSON as the next value. The caller vouches that it is valid. */
+    public JsonWriter rawValue(String json) {
+        separate();
+        out.append(json);
+        return this;
+    }
+
+    public JsonWriter field(String name, String value) {
+        return name(name).value(value);
+    }
+
+    public JsonWriter field(String name, long value) {
+        return name(name).value(value);
+    }
+
+    public JsonWriter field(String name, double value) {
+        return name(name).value(value);
+    }
+
+    public JsonWriter field(String name, boolean value) {
+        return name(name).value(value);
+    }
+
+    @Override
+    public String toString() {
+        return out.toString();
+    }
+
+    public byte[] toBytes() {
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Appends {@code s} to {@code sb} as a JSON string literal, quotes included. */
+    public static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029') {
+                        sb.append("\\u").append(HEX[(c >> 12) & 0xf]).append(HEX[(c >> 8) & 0xf])
+                          .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
+    }
+
+    private JsonWriter open(char bracket) {
+        separate();
+        if (depth == MAX_DEPTH) {
+            throw new IllegalStateException("JSON nested deeper than " + MAX_DEPTH);
+        }
+        out.append(bracket);
+        depth++;
+        hasElements &= ~(1L << depth);
+        return this;
+    }
+
+    private JsonWriter close(char bracket) {
+        if (depth == 0) {
+            throw new IllegalStateException("no open container to close with " + bracket);
+        }
+        out.append(bracket);
+        depth--;
+        return this;
+    }
+
+    private void separate() {
+        if (afterName) {
+            afterName = false;
+            return;
+        }
+        long bit = 1L << depth;
+        if ((hasElements & bit) != 0) {
+            out.append(',');
+        }
+        hasElements |= bit;
+    }
+}

@@ -1,0 +1,74 @@
+package io.loomgate.server;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+
+/** Reading request bodies and writing {@link Response}s on a JDK {@link HttpExchange}. */
+final class ExchangeIO {
+
+    /** Bodies up to this size are read and discarded; larger ones get 413 and the connection closes. */
+    static final long MAX_BODY_BYTES = 1024 * 1024;
+
+    private ExchangeIO() {
+    }
+
+    /**
+     * Consumes a request body no route reads, so the connection can be reused; refuses one over
+     * {@link #MAX_BODY_BYTES} without reading it.
+     */
+    static void discardBody(HttpExchange exchange) throws IOException {
+        Headers headers = exchange.getRequestHeaders();
+        String length = headers.getFirst("Content-Length");
+        boolean chunked = headers.containsKey("Transfer-Encoding");
+        if (length == null && !chunked) {
+            return;
+        }
+        if (length != null && Long.parseLong(length.trim()) > MAX_BODY_BYTES) {
+            throw tooLarge();
+        }
+        byte[] scratch = new byte[8192];
+        long total = 0;
+        try (InputStream in = exchange.getRequestBody()) {
+            for (int n; (n = in.read(scratch)) >= 0; ) {
+                total += n;
+                if (total > MAX_BODY_BYTES) {
+                    throw tooLarge();
+                }
+            }
+        }
+    }
+
+    /** Writes {@code response}; for {@code HEAD} only the headers, with the length a GET would have. */
+    static void write(HttpExchange exchange, Response response, String requestId, boolean head) throws IOException {
+        Headers h = exchange.getResponseHeaders();
+        h.set("Content-Type", response.contentType());
+        h.set("X-Request-Id", requestId);
+        for (Map.Entry<String, String> e : response.headers().entrySet()) {
+            h.set(e.getKey(), e.getValue());
+        }
+        byte[] body = response.body();
+        if (head) {
+            h.set("Content-Length", String.valueOf(body.length));
+            exchange.sendResponseHeaders(response.status(), -1);
+        } else if (body.length == 0) {
+            exchange.sendResponseHeaders(response.status(), -1);
+        } else {
+            exchange.sendResponseHeaders(response.status(), body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static HttpError tooLarge() {
+        return new HttpError(413, "payload_too_large",
+                "request bodies are discarded up to " + MAX_BODY_BYTES + " bytes; this one is larger",
+                Map.of(), Map.of("Connection", "close"));
+    }
+}

@@ -1,0 +1,134 @@
+package io.loomgate.server;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.loomgate.http.ErrorMapper;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Request;
+import io.loomgate.http.RequestHead;
+import io.loomgate.http.RequestTarget;
+import io.loomgate.http.Response;
+import io.loomgate.routing.Route;
+import io.loomgate.routing.RouteMatch;
+import io.loomgate.routing.Router;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The single JDK handler: validates the request, routes it, applies the admission limit and the
+ * draining state, runs the route's handler, maps any failure to a JSON error, writes the answer and
+ * always closes the exchange (the JDK gives the connection back only then).
+ */
+final class GatewayHandler implements HttpHandler {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+
+    private final Router router;
+    private final Lifecycle lifecycle;
+    private final Admission admission;
+    private final RequestObserver observer;
+    private final RequestIds ids = new RequestIds();
+    private final LongAdder served = new LongAdder();
+
+    GatewayHandler(Router router, Lifecycle lifecycle, Admission admission, RequestObserver observer) {
+        this.router = router;
+        this.lifecycle = lifecycle;
+        this.admission = admission;
+        this.observer = observer;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        long arrival = RequestExecutor.arrivalNanos();
+        String id = ids.next();
+        String method = exchange.getRequestMethod();
+        Outcome outcome = new Outcome();
+        try (exchange) {
+            Response response;
+            try {
+                response = serve(exchange, id, method, arrival, outcome);
+            } catch (Throwable failure) {
+                response = ErrorMapper.toResponse(failure, id);
+            }
+            if (lifecycle.isDraining() && !response.headers().containsKey("Connection")) {
+                response = response.withHeader("Connection", "close");
+            }
+            outcome.status = response.status();
+            ExchangeIO.write(exchange, response, id, method.equals("HEAD"));
+            served.increment();
+        } catch (IOException | RuntimeException clientGone) {
+            outcome.written = false;
+            LOG.log(Level.DEBUG, () -> "request " + id + ": response not delivered: " + clientGone);
+        } finally {
+            observer.finished(new RequestObserver.RequestSummary(outcome.routeKey, outcome.started, method,
+                    exchange.getRequestURI().getRawPath(), outcome.status, outcome.written, id,
+                    System.nanoTime() - arrival));
+        }
+    }
+
+    private Response serve(HttpExchange exchange, String id, String method, long arrival, Outcome outcome)
+            throws Exception {
+        RequestHead.check(exchange.getProtocol(), exchange.getRequestHeaders());
+        RequestTarget target = RequestTarget.of(exchange.getRequestURI());
+        RouteMatch match = router.match(method, target.path());
+        return switch (match) {
+            case RouteMatch.Found(Route route) -> {
+                outcome.routeKey = route.path();
+                ExchangeIO.discardBody(exchange);
+                Request request = new Request(id, method, target.path(), target.query(),
+                        exchange.getRequestHeaders(), arrival);
+                yield route.exempt() ? run(route, request, outcome) : admitAndRun(route, request, outcome);
+            }
+            case RouteMatch.MethodNotAllowed(String path, String allow) -> {
+                outcome.routeKey = path;
+                throw new HttpError(405, "method_not_allowed", method + " is not allowed on " + path,
+                        Map.of(), Map.of("Allow", allow));
+            }
+            case RouteMatch.Options(String path, String allow) -> {
+                outcome.routeKey = path;
+                yield new Response(204, Response.TEXT, new byte[0], Map.of("Allow", allow));
+            }
+            case RouteMatch.NotFound() ->
+                    throw new HttpError(404, "not_found", "no route for " + HttpError.echo(target.path()));
+            case RouteMatch.NotImplemented(String m) ->
+                    throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not implemented");
+        };
+    }
+
+    private Response admitAndRun(Route route, Request request, Outcome outcome) throws Exception {
+        if (lifecycle.isDraining()) {
+            throw new HttpError(503, "draining", "the server is shutting down; retry on another instance",
+                    Map.of(), Map.of("Connection", "close"));
+        }
+        if (!admission.tryEnter()) {
+            throw new HttpError(503, "overloaded", "more than " + admission.max()
+                    + " requests are in flight; retry shortly", Map.of(), Map.of("Retry-After", "1"));
+        }
+        try {
+            return run(route, request, outcome);
+        } finally {
+            admission.exit();
+        }
+    }
+
+    private Response run(Route route, Request request, Outcome outcome) throws Exception {
+        observer.started(route.path());
+        outcome.started = true;
+        return route.handler().handle(request);
+    }
+
+    /** Responses written since start. */
+    long served() {
+        return served.sum();
+    }
+
+    /** What the finally block reports, filled in as the request goes. */
+    private static final class Outcome {
+        String routeKey = RequestObserver.UNMATCHED;
+        boolean started;
+        int status = 500;
+        boolean written = true;
+    }
+}

@@ -1,0 +1,153 @@
+package io.loomgate.server;
+
+import com.sun.net.httpserver.HttpServer;
+import io.loomgate.config.ServerOptions;
+import io.loomgate.routing.Router;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The JDK {@link HttpServer}, tuned, with one {@link GatewayHandler} for every path, and a graceful
+ * {@link #shutdown()}: drain, refuse, finish, cut off what the grace period cannot cover, release.
+ *
+ * <pre>{@code
+ * try (GatewayServer server = GatewayServer.start(options, router, observer, new LongAdder())) {
+ *     System.out.println(server.baseUri());
+ * }
+ * }</pre>
+ */
+public final class GatewayServer implements AutoCloseable {
+
+    /** How long cut-off requests get to answer 503 after being interrupted. */
+    private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(1);
+
+    private final ServerOptions options;
+    private final HttpServer server;
+    private final RequestExecutor executor;
+    private final GatewayHandler handler;
+    private final Lifecycle lifecycle;
+    private final Admission admission;
+    private ShutdownReport report;
+
+    private GatewayServer(ServerOptions options, HttpServer server, RequestExecutor executor,
+                          GatewayHandler handler, Lifecycle lifecycle, Admission admission) {
+        this.options = options;
+        this.server = server;
+        this.executor = executor;
+        this.handler = handler;
+        this.lifecycle = lifecycle;
+        this.admission = admission;
+    }
+
+    /**
+     * Binds and starts serving.
+     *
+     * @param virtualStarted counts the virtual threads the server starts for requests
+     * @throws IOException when the address cannot be resolved or bound
+     */
+    public static GatewayServer start(ServerOptions options, Router router, RequestObserver observer,
+                                      Lifecycle lifecycle, LongAdder virtualStarted) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
+        if (address.isUnresolved()) {
+            throw new IOException("cannot resolve host '" + options.host() + "'");
+        }
+        ServerTuning.apply(options);
+        HttpServer server = HttpServer.create(address, options.backlog());
+        RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
+        Admission admission = new Admission(options.maxInflight());
+        GatewayHandler handler = new GatewayHandler(router, lifecycle, admission, observer);
+        server.createContext("/", handler);
+        server.setExecutor(executor);
+        server.start();
+        return new GatewayServer(options, server, executor, handler, lifecycle, admission);
+    }
+
+    /** The bound address; the port is the real one when 0 was asked for. */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /** {@code http://127.0.0.1:8080}, with the host as configured and the bound port. */
+    public URI baseUri() {
+        String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+        return URI.create("http://" + host + ":" + address().getPort());
+    }
+
+    /** The line printed once the socket is bound; scripts and tests wait for it. */
+    public String listeningLine() {
+        return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ")";
+    }
+
+    public Lifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    public Admission admission() {
+        return admission;
+    }
+
+    /** Platform mode: the request pool, for its gauges; null in virtual mode. */
+    public ThreadPoolExecutor pool() {
+        return executor.pool();
+    }
+
+    /** Exchanges in flight: being read, handled or written, or queued for a pool thread. */
+    public int inFlight() {
+        return executor.inFlight();
+    }
+
+    /**
+     * Shuts down gracefully, once; later calls return the first report.
+     * <ol>
+     *   <li>the lifecycle turns DRAINING, so {@code /health} says so and new requests get 503;</li>
+     *   <li>the listening socket closes, so new connections are refused;</li>
+     *   <li>in-flight exchanges run to completion, for up to the grace period;</li>
+     *   <li>what still runs then is interrupted, and answers 503 if it can;</li>
+     *   <li>the JDK server closes every connection and its dispatcher ends; the pool stops.</li>
+     * </ol>
+     * Our own in-flight count decides when to stop waiting: {@code HttpServer.stop(delay)} alone
+     * waits the whole delay once a handler has thrown (JDK-8377302), and counts only whole seconds.
+     */
+    public synchronized ShutdownReport shutdown() {
+        if (report != null) {
+            return report;
+        }
+        long start = System.nanoTime();
+        lifecycle.advance(Lifecycle.State.DRAINING);
+        long backstopSeconds = options.shutdownGrace().toSeconds() + CUT_OFF_WAIT.toSeconds() + 1;
+        Thread stopper = Thread.ofPlatform().name("loomgate-stop").start(() -> server.stop((int) backstopSeconds));
+        int cutOff = 0;
+        try {
+            if (!executor.awaitIdle(options.shutdownGrace())) {
+                cutOff = executor.interruptRunning();
+                executor.awaitIdle(CUT_OFF_WAIT);
+            }
+            // stop() is parked in a wait we no longer need; the interrupt ends it and it closes everything.
+            stopper.interrupt();
+            stopper.join();
+            executor.shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        lifecycle.advance(Lifecycle.State.STOPPED);
+        report = new ShutdownReport(handler.served(), cutOff, Duration.ofNanos(System.nanoTime() - start));
+        return report;
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    /**
+     * @param served requests answered since start
+     * @param cutOff requests still running when the grace period ended, and interrupted
+     * @param took   how long the shutdown took
+     */
+    public record ShutdownReport(long served, int cutOff, Duration took) {
+    }
+}

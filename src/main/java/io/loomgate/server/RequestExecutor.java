@@ -1,0 +1,138 @@
+package io.loomgate.server;
+
+import io.loomgate.config.ServerOptions;
+import io.loomgate.config.ThreadMode;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The executor the JDK server hands each exchange to: a new virtual thread per exchange, or a fixed
+ * pool of platform threads. The JDK calls {@link #execute} from its dispatcher as soon as a
+ * connection has bytes to read, which makes this the place to note the arrival time, and to count
+ * and track every exchange until it is done, so shutdown knows exactly what is still running.
+ */
+final class RequestExecutor implements Executor {
+
+    /** When the server saw the first byte of the current exchange ({@link System#nanoTime()}). */
+    private static final ScopedValue<Long> ARRIVAL = ScopedValue.newInstance();
+
+    private final ThreadMode mode;
+    private final ThreadFactory virtualThreads;
+    private final ThreadPoolExecutor pool;
+    private final LongAdder virtualStarted;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+
+    private RequestExecutor(ThreadMode mode, ThreadPoolExecutor pool, LongAdder virtualStarted) {
+        this.mode = mode;
+        this.pool = pool;
+        this.virtualStarted = virtualStarted;
+        this.virtualThreads = Thread.ofVirtual().name("request-", 1).factory();
+    }
+
+    /**
+     * @param virtualStarted counts every virtual thread this executor starts
+     */
+    static RequestExecutor create(ServerOptions options, LongAdder virtualStarted) {
+        ThreadPoolExecutor pool = null;
+        if (options.threads() == ThreadMode.PLATFORM) {
+            ThreadFactory named = Thread.ofPlatform().name("request-pool-", 1).daemon(false).factory();
+            pool = new ThreadPoolExecutor(options.pool(), options.pool(), 0, TimeUnit.MILLISECONDS,
+                    new LinkedBlockingQueue<>(), named);
+            pool.prestartAllCoreThreads();
+        }
+        return new RequestExecutor(options.threads(), pool, virtualStarted);
+    }
+
+    @Override
+    public void execute(Runnable exchange) {
+        long arrival = System.nanoTime();
+        inFlight.incrementAndGet();
+        Runnable task = () -> run(exchange, arrival);
+        try {
+            if (pool != null) {
+                pool.execute(task);
+            } else {
+                virtualThreads.newThread(task).start();
+                virtualStarted.increment();
+            }
+        } catch (RuntimeException | Error e) {
+            inFlight.decrementAndGet();
+            throw e;
+        }
+    }
+
+    private void run(Runnable exchange, long arrival) {
+        Thread self = Thread.currentThread();
+        running.add(self);
+        try {
+            ScopedValue.where(ARRIVAL, arrival).run(exchange);
+        } finally {
+            running.remove(self);
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** The arrival time of the exchange running on this thread, or now when called elsewhere. */
+    static long arrivalNanos() {
+        return ARRIVAL.isBound() ? ARRIVAL.get() : System.nanoTime();
+    }
+
+    /** Exchanges handed to this executor and not finished, queued ones included. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    /**
+     * Waits until no exchange is in flight, or {@code timeout} passes.
+     *
+     * @return true when nothing is in flight any more
+     */
+    boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /** Interrupts every thread still running an exchange, and says how many there were. */
+    int interruptRunning() {
+        int n = 0;
+        for (Thread t : running) {
+            t.interrupt();
+            n++;
+        }
+        return n;
+    }
+
+    /** Platform mode: the pool, for its gauges; null in virtual mode. */
+    ThreadPoolExecutor pool() {
+        return pool;
+    }
+
+    ThreadMode mode() {
+        return mode;
+    }
+
+    /** Stops the pool, if there is one, after the server has stopped handing it work. */
+    void shutdown() throws InterruptedException {
+        if (pool != null) {
+            pool.shutdown();
+            if (!pool.awaitTermination(2, TimeUnit.SECONDS)) {
+                pool.shutdownNow();
+            }
+        }
+    }
+}

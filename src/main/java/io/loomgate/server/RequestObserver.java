@@ -1,0 +1,50 @@
+package io.loomgate.server;
+
+/**
+ * Told about every request the gateway handles: metrics and the access log listen here. Calls come
+ * on the request's own thread, so implementations must be cheap and must not block.
+ */
+public interface RequestObserver {
+
+    /** The route key of requests that matched no route: one key, so random paths cannot grow memory. */
+    String UNMATCHED = "unmatched";
+
+    /** A matched request's handler is about to run. */
+    void started(String route);
+
+    /** A request is over: answered, or abandoned by its client. */
+    void finished(RequestSummary summary);
+
+    /** One observer that tells several, in order. */
+    static RequestObserver all(RequestObserver... observers) {
+        return new RequestObserver() {
+            @Override
+            public void started(String route) {
+                for (RequestObserver o : observers) {
+                    o.started(route);
+                }
+            }
+
+            @Override
+            public void finished(RequestSummary summary) {
+                for (RequestObserver o : observers) {
+                    o.finished(summary);
+                }
+            }
+        };
+    }
+
+    /**
+     * @param route     the route key ({@link #UNMATCHED} when none matched)
+     * @param started   whether {@link #started} was called for it
+     * @param method    the request method
+     * @param rawPath   the path as sent, for logs only
+     * @param status    the status answered
+     * @param delivered false when the client went away before the answer was written
+     * @param requestId the request id
+     * @param nanos     from the first byte read to the end of the response
+     */
+    record RequestSummary(String route, boolean started, String method, String rawPath, int status,
+                          boolean delivered, String requestId, long nanos) {
+    }
+}

@@ -1,0 +1,85 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.testing.ChildProcess;
+import io.loomgate.testing.TestClient;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The packaged jar as a user runs it: exit codes, the one stdout line, signals. */
+class MainIT {
+
+    static final Pattern LISTENING = Pattern.compile("loomgate listening on (http://\\S+) \\((threads=.*)\\)");
+    static final Path HOME = Path.of(System.getProperty("loomgate.home", "."));
+    static final String JAR = System.getProperty("loomgate.jar", "target/loomgate.jar");
+
+    static ChildProcess jar(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("-jar", JAR));
+        cmd.addAll(List.of(args));
+        return ChildProcess.start(ChildProcess.java(cmd.toArray(String[]::new)), Map.of(), HOME);
+    }
+
+    @Test
+    void badFlagsExitTwoWithOneLineAndNoStackTrace() throws Exception {
+        try (ChildProcess p = jar("--threads", "bogus")) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: --threads must be 'virtual' or 'platform', got 'bogus'"), p.stderr());
+            assertEquals(List.of(), p.stdout());
+        }
+        try (ChildProcess p = ChildProcess.start(ChildProcess.java("-jar", JAR), Map.of("LOOMGATE_PORT", "http"), HOME)) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: LOOMGATE_PORT must be an integer in 0..65535, got 'http'"), p.stderr());
+        }
+    }
+
+    @Test
+    void helpAndVersionExitZero() throws Exception {
+        try (ChildProcess p = jar("--help")) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(20)));
+            assertTrue(String.join("\n", p.stdout()).contains("--shutdown-grace DURATION"), p.stdout().toString());
+        }
+        try (ChildProcess p = jar("--version")) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(20)));
+            assertTrue(p.stdout().getFirst().matches("loomgate \\d+\\.\\d+\\.\\d+ \\(Java 25.*\\)"), p.stdout().toString());
+        }
+    }
+
+    @Test
+    void aPortInUseExitsOneWithAClearMessage() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             ChildProcess p = jar("--port", String.valueOf(taken.getLocalPort()))) {
+            assertEquals(1, p.awaitExit(Duration.ofSeconds(20)));
+            String err = String.join("\n", p.stderr());
+            assertTrue(err.startsWith("loomgate: cannot listen on 127.0.0.1:" + taken.getLocalPort()), err);
+            assertFalse(err.contains("\tat "), err);
+        }
+    }
+
+    @Test
+    void sigtermDrainsAndExitsZero() throws Exception {
+        try (ChildProcess p = jar("--port", "0")) {
+            Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
+            assertTrue(m.matches());
+            assertEquals("threads=virtual", m.group(2));
+            try (TestClient client = new TestClient(URI.create(m.group(1)))) {
+                assertEquals(200, client.get("/health").statusCode());
+            }
+            p.terminate();
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(15)));
+            assertEquals(1, p.stdout().size(), "exactly one line on stdout: " + p.stdout());
+            assertTrue(p.stderr().stream().anyMatch(l -> l.contains("stopped: served 1 requests, 0 cut off")),
+                    p.stderr().toString());
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.loomgate.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.Loomgate;
+import io.loomgate.config.CommandLine;
+import io.loomgate.testing.LogCapture;
+import io.loomgate.testing.TestClient;
+import io.loomgate.testing.TestRoutes;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Routing, the JSON error shape and the 500 path, over real HTTP on 127.0.0.1. */
+class GatewayRoutingTest {
+
+    private static Loomgate gate;
+    private static TestClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        gate = Loomgate.start(CommandLine.config("--port", "0"), TestRoutes.all());
+        client = new TestClient(gate.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        gate.close();
+    }
+
+    private static void assertJsonError(HttpResponse<String> r, int status, String code) {
+        assertEquals(status, r.statusCode(), r.body());
+        assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
+        Map<String, Object> body = TestClient.json(r);
+        assertEquals((long) status, body.get("status"));
+        assertEquals(code, body.get("error"));
+    }
+
+    @Test
+    void healthIsUp() {
+        HttpResponse<String> r = client.get("/health");
+        assertEquals(200, r.statusCode());
+        Map<String, Object> body = TestClient.json(r);
+        assertEquals("UP", body.get("status"));
+        assertEquals("virtual", body.get("threads"));
+        assertTrue((Long) body.get("uptimeMs") >= 0);
+        assertTrue(r.headers().firstValue("X-Request-Id").isPresent());
+    }
+
+    @Test
+    void unknownPathIs404Json() {
+        HttpResponse<String> r = client.get("/nope");
+        assertJsonError(r, 404, "not_found");
+        assertEquals("no route for /nope", TestClient.json(r).get("message"));
+    }
+
+    @Test
+    void wrongMethodIs405WithAllow() {
+        HttpResponse<String> r = client.send("POST", "/health");
+        assertJsonError(r, 405, "method_not_allowed");
+        assertEquals("GET, HEAD, OPTIONS", r.headers().firstValue("Allow").orElseThrow());
+        assertJsonError(client.send("DELETE", "/health"), 405, "method_not_allowed");
+    }
+
+    @Test
+    void unknownMethodIs501() {
+        assertJsonError(client.send("BREW", "/health"), 501, "not_implemented");
+    }
+
+    @Test
+    void headReturnsTheHeadersOfGetWithoutABody() {
+        HttpResponse<String> get = client.get("/test/slow?ms=0");
+        HttpResponse<String> head = client.send("HEAD", "/test/slow?ms=0");
+        assertEquals(200, head.statusCode());
+        assertEquals("", head.body());
+        assertEquals(String.valueOf(get.body().length()), head.headers().firstValue("Content-Length").orElseThrow());
+        assertEquals("application/json", head.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(404, client.send("HEAD", "/nope").statusCode());
+    }
+
+    @Test
+    void optionsListsTheAllowedMethods() {
+        HttpResponse<String> r = client.send("OPTIONS", "/health");
+        assertEquals(204, r.statusCode());
+        assertEquals("GET, HEAD, OPTIONS", r.headers().firstValue("Allow").orElseThrow());
+    }
+
+    @Test
+    void badPathsAre400Json() {
+        assertJsonError(client.get("/health;x=1"), 400, "bad_path");
+        assertJsonError(client.get("/%2e%2e/health"), 400, "bad_path");
+    }
+
+    @Test
+    void aThrowingHandlerGivesA500WithAnIdAndNoTrace() {
+        try (LogCapture log = LogCapture.of("loomgate")) {
+            HttpResponse<String> r = client.get("/test/boom");
+            assertJsonError(r, 500, "internal");
+            String id = (String) TestClient.json(r).get("id");
+            assertEquals(r.headers().firstValue("X-Request-Id").orElseThrow(), id);
+            assertFalse(r.body().contains(TestRoutes.SECRET), r.body());
+            assertFalse(r.body().contains("Exception"), r.body());
+            assertFalse(r.body().contains("io.loomgate"), r.body());
+
+            String logged = log.lines().stream().filter(l -> l.contains(id)).findFirst().orElseThrow();
+            assertTrue(logged.contains(TestRoutes.SECRET), logged);
+            assertTrue(logged.contains("\tat "), "the log has the stack trace: " + logged);
+        }
+        assertEquals(200, client.get("/health").statusCode(), "the server carries on");
+    }
+}

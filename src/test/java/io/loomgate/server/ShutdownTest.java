@@ -1,0 +1,110 @@
+package io.loomgate.server;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.Loomgate;
+import io.loomgate.config.CommandLine;
+import io.loomgate.server.GatewayServer.ShutdownReport;
+import io.loomgate.testing.LogCapture;
+import io.loomgate.testing.TestClient;
+import io.loomgate.testing.TestRoutes;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Graceful shutdown: in-flight work finishes, new work is refused, and close takes only as long as needed. */
+class ShutdownTest {
+
+    private static final int IN_FLIGHT = 10;
+
+    @Test
+    void inFlightRequestsCompleteAndNewOnesAreRefused() throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--shutdown-grace", "10s"), TestRoutes.all());
+             TestClient client = new TestClient(gate.baseUri());
+             TestClient lateClient = new TestClient(gate.baseUri())) {
+            assertEquals(200, lateClient.get("/health").statusCode(), "opens a keep-alive connection for later");
+
+            List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                slow.add(CompletableFuture.supplyAsync(() -> client.get("/test/slow?ms=800")));
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().inFlight() == IN_FLIGHT);
+
+            long start = System.nanoTime();
+            CompletableFuture<ShutdownReport> closing = CompletableFuture.supplyAsync(gate::shutdown);
+            await().atMost(Duration.ofSeconds(2)).until(() -> gate.server().lifecycle().isDraining());
+
+            // On the kept-alive connection the server still reads requests, and answers DRAINING.
+            HttpResponse<String> health = lateClient.get("/health");
+            assertEquals(503, health.statusCode());
+            assertEquals("DRAINING", TestClient.json(health).get("status"));
+            assertRefused(gate);
+
+            for (CompletableFuture<HttpResponse<String>> f : slow) {
+                HttpResponse<String> r = f.get(10, TimeUnit.SECONDS);
+                assertEquals(200, r.statusCode(), r.body());
+            }
+            ShutdownReport report = closing.get(10, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(0, report.cutOff());
+            assertTrue(tookMs < 10_000 + 1_000, "close took " + tookMs + " ms");
+            assertTrue(report.served() >= IN_FLIGHT + 2, report.toString());
+            assertEquals(Lifecycle.State.STOPPED, gate.server().lifecycle().state());
+        }
+    }
+
+    /** A new connection is refused outright, or, in the instant before the listener closes, answered 503. */
+    private static void assertRefused(Loomgate gate) {
+        try (TestClient fresh = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = fresh.sendChecked("GET", "/test/slow?ms=0");
+            assertEquals(503, r.statusCode(), "a request that arrives during the drain must not be served: " + r.body());
+        } catch (IOException refused) {
+            // connection refused or closed: what we want
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void closeReturnsAtOnceWhenNothingIsInFlight() throws Exception {
+        Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--shutdown-grace", "10s"));
+        try (TestClient client = new TestClient(gate.baseUri())) {
+            assertEquals(200, client.get("/health").statusCode());
+        }
+        ShutdownReport report = gate.shutdown();
+        assertTrue(report.took().toMillis() < 1_000, "an idle server closed in " + report.took());
+        assertEquals(report, gate.shutdown(), "shutdown is idempotent");
+    }
+
+    @Test
+    void requestsBeyondTheGracePeriodAreCutOff() throws Exception {
+        try (LogCapture log = LogCapture.of("loomgate");
+             Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--shutdown-grace", "300ms"), TestRoutes.all());
+             TestClient client = new TestClient(gate.baseUri())) {
+            CompletableFuture<Integer> stuck = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.sendChecked("GET", "/test/slow?ms=20000").statusCode();
+                } catch (IOException closed) {
+                    return -1;
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().inFlight() == 1);
+
+            ShutdownReport report = gate.shutdown();
+            assertEquals(1, report.cutOff());
+            assertTrue(report.took().toMillis() < 300 + 1_000 + 500, "took " + report.took());
+            int status = stuck.get(5, TimeUnit.SECONDS);
+            assertTrue(status == 503 || status == -1, "the cut-off request got " + status);
+            assertTrue(log.lines().stream().anyMatch(l -> l.contains("1 cut off")), log.lines().toString());
+        }
+    }
+}
