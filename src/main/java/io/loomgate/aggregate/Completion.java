@@ -1,0 +1,29 @@
+package io.loomgate.aggregate;
+
+import io.loomgate.service.ServiceName;
+import io.loomgate.service.ServiceValue;
+import java.time.Duration;
+
+/**
+ * What the fan-out saw of one part, before a policy gives it meaning: it returned, it threw, or it
+ * had not finished when the fan-out stopped waiting.
+ *
+ * @param service  the part's service
+ * @param result   how it ended
+ * @param duration from its start until it ended (or, if it still runs, until now)
+ */
+public record Completion(ServiceName service, Result result, Duration duration) {
+
+    /** How a part ended, seen from outside. */
+    public sealed interface Result {
+    }
+
+    public record Returned(ServiceValue value) implements Result {
+    }
+
+    public record Threw(Throwable error) implements Result {
+    }
+
+    public record Unfinished() implements Result {
+    }
+}

@@ -1,0 +1,149 @@
+package io.loomgate.aggregate;
+
+import static io.loomgate.service.ServiceName.CACHE;
+import static io.loomgate.service.ServiceName.DB;
+import static io.loomgate.service.ServiceName.FILE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.config.ThreadMode;
+import io.loomgate.service.ServiceFailure;
+import io.loomgate.service.ServiceName;
+import io.loomgate.service.ServiceValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The adapter, with plain tasks that record what happened to them: cancellation and deadlines are
+ * observed in the tasks themselves, not inferred from a result.
+ */
+class StructuredFanOutTest {
+
+    private static final Duration LONG = Duration.ofSeconds(5);
+
+    /** What each task saw: whether it was interrupted, after how long, on which thread. */
+    private final Map<ServiceName, String> seen = new ConcurrentHashMap<>();
+    private final Map<ServiceName, Long> stoppedAfterMs = new ConcurrentHashMap<>();
+    private final long start = System.nanoTime();
+
+    private StructuredFanOut.Part sleeper(ServiceName s, long ms, boolean fail) {
+        return new StructuredFanOut.Part(s, () -> {
+            Thread t = Thread.currentThread();
+            seen.put(s, (t.isVirtual() ? "virtual " : "platform ") + t.getName());
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                stoppedAfterMs.put(s, (System.nanoTime() - start) / 1_000_000);
+                throw e;
+            }
+            if (fail) {
+                throw new ServiceFailure(s, "boom");
+            }
+            return new ServiceValue.Text(s.wire());
+        });
+    }
+
+    private static FanOutResult run(List<StructuredFanOut.Part> parts, StopWhen stop, Duration deadline, ThreadMode mode)
+            throws InterruptedException {
+        return StructuredFanOut.run(parts, stop, deadline, deadline, mode, "r1", "test-scope", new LongAdder());
+    }
+
+    @Test
+    void theFirstFailureInterruptsTheSiblingAtOnce() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 3_000, false), sleeper(FILE, 50, true)),
+                StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
+        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+        assertInstanceOf(Completion.Threw.class, r.completions().get(1).result());
+        assertFalse(r.deadlineHit());
+        long stopped = stoppedAfterMs.get(DB);
+        assertTrue(stopped < 1_000, "the 3 s sibling was interrupted after " + stopped + " ms");
+        assertTrue(r.took().toMillis() < 1_000, r.took().toString());
+    }
+
+    @Test
+    void theFirstSuccessInterruptsTheLosers() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 500, false), sleeper(CACHE, 100, false), sleeper(FILE, 800, false)),
+                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        assertInstanceOf(Completion.Returned.class, r.completions().get(1).result());
+        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+        assertTrue(stoppedAfterMs.get(DB) < 400, "500 ms loser stopped after " + stoppedAfterMs.get(DB));
+        assertTrue(stoppedAfterMs.get(FILE) < 400, "800 ms loser stopped after " + stoppedAfterMs.get(FILE));
+    }
+
+    @Test
+    void aDeadlineKeepsTheResultsThatHadArrived() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 3_000, false), sleeper(FILE, 10, false)),
+                StopWhen.FIRST_FAILURE, Duration.ofMillis(150), ThreadMode.VIRTUAL);
+        assertTrue(r.deadlineHit());
+        assertEquals(new Completion.Returned(new ServiceValue.Text("file")), r.completions().get(1).result());
+        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+        long stopped = stoppedAfterMs.get(DB);
+        assertTrue(stopped >= 140 && stopped < 600, "db stopped at " + stopped + " ms for a 150 ms deadline");
+    }
+
+    @Test
+    void allDoneWaitsForEveryPartButNotForTheBackstop() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 100, true), sleeper(FILE, 200, false)),
+                StopWhen.ALL_DONE, LONG, ThreadMode.VIRTUAL);
+        assertInstanceOf(Completion.Threw.class, r.completions().get(0).result());
+        assertInstanceOf(Completion.Returned.class, r.completions().get(1).result());
+        assertTrue(r.took().toMillis() < 1_000, "returned after " + r.took() + " with a 5 s deadline");
+    }
+
+    @Test
+    void subtasksRunOnThreadsOfTheServersModeNamedAfterTheirService() throws Exception {
+        run(List.of(sleeper(DB, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
+        assertEquals("virtual db@r1", seen.get(DB));
+        run(List.of(sleeper(FILE, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.PLATFORM);
+        assertEquals("platform file@r1", seen.get(FILE));
+    }
+
+    @Test
+    void subtasksInheritTheRequestContext() throws Exception {
+        RequestContext ctx = new RequestContext("r9", "/test", System.nanoTime(), Duration.ofSeconds(1));
+        List<RequestContext> inherited = new ArrayList<>();
+        StructuredFanOut.Part part = new StructuredFanOut.Part(DB, () -> {
+            inherited.add(RequestContext.current());
+            return new ServiceValue.Text("x");
+        });
+        ScopedValue.where(RequestContext.CURRENT, ctx).call(() -> run(List.of(part), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL));
+        assertEquals(List.of(ctx), inherited);
+    }
+
+    /**
+     * JDK 25 fires {@code withTimeout} through the common pool. With that pool blocked (as
+     * /aggregate-old blocks it), the deadline would fire seconds late; the backstop keeps it.
+     */
+    @Test
+    void theDeadlineHoldsWhileTheCommonPoolIsBlocked() throws Exception {
+        List<CompletableFuture<Void>> clog = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            clog.add(CompletableFuture.runAsync(() -> {
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        try {
+            long t0 = System.nanoTime();
+            FanOutResult r = run(List.of(sleeper(DB, 3_000, false)), StopWhen.FIRST_FAILURE,
+                    Duration.ofMillis(100), ThreadMode.VIRTUAL);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(r.deadlineHit());
+            assertTrue(ms < 400, "a 100 ms deadline took " + ms + " ms with the common pool blocked");
+        } finally {
+            CompletableFuture.allOf(clog.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        }
+    }
+}
