@@ -1,5 +1,8 @@
 package io.loomgate;
 
+import io.loomgate.aggregate.Aggregation;
+import io.loomgate.aggregate.AggregationListener;
+import io.loomgate.aggregate.Aggregator;
 import io.loomgate.api.Endpoints;
 import io.loomgate.config.Config;
 import io.loomgate.routing.Route;
@@ -8,11 +11,16 @@ import io.loomgate.server.GatewayServer;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
+import io.loomgate.service.Backend;
+import io.loomgate.service.ServiceName;
+import io.loomgate.service.Services;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,28 +38,44 @@ public final class Loomgate implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final GatewayServer server;
+    private final Services services;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server) {
+    private Loomgate(GatewayServer server, Services services) {
         this.server = server;
+        this.services = services;
     }
 
     public static Loomgate start(Config config) throws IOException {
-        return start(config, List.of());
+        return start(config, List.of(), Map.of());
     }
 
     /**
-     * Starts loomgate with {@code extraRoutes} added to its own; tests use them for slow or failing
-     * handlers.
+     * Starts loomgate with {@code extraRoutes} added to its own and some service backends replaced;
+     * tests use them for slow or failing handlers and misbehaving services.
      */
-    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException {
+    public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceName, Backend> backends)
+            throws IOException {
         Lifecycle lifecycle = new Lifecycle();
-        List<Route> routes = new ArrayList<>(Endpoints.all(config, lifecycle));
-        routes.addAll(extraRoutes);
-        RequestObserver observer = RequestObserver.all();
-        GatewayServer server = GatewayServer.start(config.server(), Router.of(routes), observer, lifecycle,
-                new LongAdder());
-        return new Loomgate(server);
+        LongAdder virtualStarted = new LongAdder();
+        Services services = Services.start(config.services(), backends);
+        try {
+            Aggregator aggregator = new Aggregator(services, config.server().threads(), virtualStarted, NO_LISTENER);
+            List<Route> routes = new ArrayList<>(Endpoints.all(config, lifecycle, services, aggregator, virtualStarted));
+            routes.addAll(extraRoutes);
+            RequestObserver observer = RequestObserver.all();
+            GatewayServer server = GatewayServer.start(config.server(), Router.of(routes), observer, lifecycle,
+                    virtualStarted);
+            return new Loomgate(server, services);
+        } catch (IOException | RuntimeException e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    /** Starts loomgate with {@code extraRoutes} added to its own. */
+    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException {
+        return start(config, extraRoutes, Map.of());
     }
 
     public URI baseUri() {
@@ -71,10 +95,19 @@ public final class Loomgate implements AutoCloseable {
         return server;
     }
 
+    public Services services() {
+        return services;
+    }
+
     /** Drains and stops the server, releases every resource, and logs one final line. Idempotent. */
     public synchronized ShutdownReport shutdown() {
         if (report == null) {
             report = server.shutdown();
+            try {
+                services.close();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "could not delete the test file " + services.testFile(), e);
+            }
             LOG.log(Level.INFO, "loomgate stopped: served " + report.served() + " requests, "
                     + report.cutOff() + " cut off after the grace period; shutdown took "
                     + report.took().toMillis() + " ms");
@@ -86,4 +119,14 @@ public final class Loomgate implements AutoCloseable {
     public void close() {
         shutdown();
     }
+
+    private static final AggregationListener NO_LISTENER = new AggregationListener() {
+        @Override
+        public void aggregated(Aggregation aggregation) {
+        }
+
+        @Override
+        public void orphanEnded(ServiceName service, Duration workAfterResponse) {
+        }
+    };
 }

@@ -2,11 +2,13 @@ package io.loomgate.server;
 
 import com.sun.net.httpserver.HttpServer;
 import io.loomgate.config.ServerOptions;
+import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -26,6 +28,7 @@ public final class GatewayServer implements AutoCloseable {
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(1);
 
     private final ServerOptions options;
+    private final Router router;
     private final HttpServer server;
     private final RequestExecutor executor;
     private final GatewayHandler handler;
@@ -33,9 +36,10 @@ public final class GatewayServer implements AutoCloseable {
     private final Admission admission;
     private ShutdownReport report;
 
-    private GatewayServer(ServerOptions options, HttpServer server, RequestExecutor executor,
+    private GatewayServer(ServerOptions options, Router router, HttpServer server, RequestExecutor executor,
                           GatewayHandler handler, Lifecycle lifecycle, Admission admission) {
         this.options = options;
+        this.router = router;
         this.server = server;
         this.executor = executor;
         this.handler = handler;
@@ -63,7 +67,7 @@ public final class GatewayServer implements AutoCloseable {
         server.createContext("/", handler);
         server.setExecutor(executor);
         server.start();
-        return new GatewayServer(options, server, executor, handler, lifecycle, admission);
+        return new GatewayServer(options, router, server, executor, handler, lifecycle, admission);
     }
 
     /** The bound address; the port is the real one when 0 was asked for. */
@@ -80,6 +84,11 @@ public final class GatewayServer implements AutoCloseable {
     /** The line printed once the socket is bound; scripts and tests wait for it. */
     public String listeningLine() {
         return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ")";
+    }
+
+    /** Every route served. */
+    public List<Route> routes() {
+        return router.routes();
     }
 
     public Lifecycle lifecycle() {

@@ -8,6 +8,7 @@ import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.testing.LogCapture;
+import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
 import io.loomgate.testing.TestRoutes;
 import java.io.IOException;
@@ -33,12 +34,12 @@ class ShutdownTest {
 
             List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
             for (int i = 0; i < IN_FLIGHT; i++) {
-                slow.add(CompletableFuture.supplyAsync(() -> client.get("/test/slow?ms=800")));
+                slow.add(Background.supply(() -> client.get("/test/slow?ms=800")));
             }
             await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().inFlight() == IN_FLIGHT);
 
             long start = System.nanoTime();
-            CompletableFuture<ShutdownReport> closing = CompletableFuture.supplyAsync(gate::shutdown);
+            CompletableFuture<ShutdownReport> closing = Background.supply(gate::shutdown);
             await().atMost(Duration.ofSeconds(2)).until(() -> gate.server().lifecycle().isDraining());
 
             // On the kept-alive connection the server still reads requests, and answers DRAINING.
@@ -88,7 +89,7 @@ class ShutdownTest {
         try (LogCapture log = LogCapture.of("loomgate");
              Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--shutdown-grace", "300ms"), TestRoutes.all());
              TestClient client = new TestClient(gate.baseUri())) {
-            CompletableFuture<Integer> stuck = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Integer> stuck = Background.supply(() -> {
                 try {
                     return client.sendChecked("GET", "/test/slow?ms=20000").statusCode();
                 } catch (IOException closed) {

@@ -1,0 +1,73 @@
+package io.loomgate.api;
+
+import io.loomgate.aggregate.Aggregation;
+import io.loomgate.aggregate.Outcome;
+import io.loomgate.aggregate.PartResult;
+import io.loomgate.aggregate.Status;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.http.Response;
+import io.loomgate.json.JsonWriter;
+import java.time.Duration;
+
+/**
+ * Writes an aggregation as the response contract says:
+ * <pre>{@code
+ * {"endpoint":"/aggregate","policy":"all","status":"ok","completed":true,"durationMs":302,
+ *  "timeoutMs":2000,"threads":"virtual","requestId":"9c41e2-7","results":[
+ *    {"service":"db","state":"success","durationMs":300,"value":"DB call completed"}, ...]}
+ * }</pre>
+ * with HTTP 200 for ok and degraded, 502 for failed, 504 for timeout. {@code completed} is true only
+ * for ok; a degraded answer (a fallback stands in for a part) is a 200 that also says
+ * {@code X-Loomgate-Completed: false}, so clients that only read headers can tell.
+ */
+final class AggregationJson {
+
+    private AggregationJson() {
+    }
+
+    static Response response(String endpoint, Aggregation a, Duration timeout, ThreadMode threads,
+                             String requestId, String executor) {
+        JsonWriter w = new JsonWriter(512).beginObject()
+                .field("endpoint", endpoint)
+                .field("policy", a.policy())
+                .field("status", a.status().wire())
+                .field("completed", a.completed())
+                .field("durationMs", millis(a.duration()))
+                .field("timeoutMs", timeout.toMillis())
+                .field("threads", threads.wire())
+                .field("requestId", requestId);
+        if (executor != null) {
+            w.field("executor", executor);
+        }
+        a.error().ifPresent(e -> w.field("error", e));
+        w.name("results").beginArray();
+        for (PartResult p : a.parts()) {
+            writePart(w, p);
+        }
+        Response r = Response.json(a.status().httpStatus(), w.endArray().endObject());
+        return a.status() == Status.DEGRADED ? r.withHeader("X-Loomgate-Completed", "false") : r;
+    }
+
+    private static void writePart(JsonWriter w, PartResult p) {
+        w.beginObject()
+                .field("service", p.service().wire())
+                .field("state", p.outcome().state())
+                .field("durationMs", millis(p.duration()));
+        switch (p.outcome()) {
+            case Outcome.Success s -> s.value().writeTo(w.name("value"));
+            case Outcome.Failed f -> w.field("error", f.error());
+            case Outcome.Fallback f -> {
+                f.value().writeTo(w.name("value"));
+                w.field("reason", f.reason());
+            }
+            case Outcome.Cancelled _, Outcome.TimedOut _, Outcome.Orphaned _ -> {
+            }
+        }
+        w.endObject();
+    }
+
+    /** Milliseconds, rounded to the nearest. */
+    private static long millis(Duration d) {
+        return (d.toNanos() + 500_000) / 1_000_000;
+    }
+}

@@ -1,0 +1,115 @@
+package io.loomgate.api;
+
+import static io.loomgate.testing.Aggregations.states;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.Loomgate;
+import io.loomgate.config.CommandLine;
+import io.loomgate.service.CallTracker;
+import io.loomgate.service.CallTracker.Ending;
+import io.loomgate.service.ServiceName;
+import io.loomgate.testing.Aggregations;
+import io.loomgate.testing.Background;
+import io.loomgate.testing.TestClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CompletableFuture baselines show the opposite of the structured endpoints: after the answer
+ * has gone, the sibling keeps running to its natural end. And the common pool they block is the one
+ * JDK 25 fires scope deadlines through, which the structured endpoints survive thanks to the backstop.
+ */
+class CompletableFutureBaselineTest {
+
+    private static Loomgate gate;
+    private static TestClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        gate = Loomgate.start(CommandLine.config("--port", "0"));
+        client = new TestClient(gate.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        gate.close();
+    }
+
+    @AfterEach
+    void orphansEndEventually() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> gate.services().tracker().inFlight() == 0);
+    }
+
+    private static CallTracker tracker() {
+        return gate.services().tracker();
+    }
+
+    @Test
+    void aggregateCfAnswersFastButTheSiblingRunsOnAsAnOrphan() {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = client.get("/aggregate-cf?fail=file&delay=file:50ms");
+        long answeredAt = System.nanoTime();
+        assertEquals(502, r.statusCode(), r.body());
+        assertEquals(Map.of("db", "orphaned", "file", "failed"), states(TestClient.json(r)));
+        assertEquals(1, tracker().inFlight(ServiceName.DB), "db is still running after the 502 went out");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight(ServiceName.DB) == 0);
+        CallTracker.CallRecord db = Aggregations.call(tracker(), r, ServiceName.DB);
+        assertEquals(Ending.RETURNED, db.ending(), "nothing interrupted it");
+        assertTrue(db.duration().toMillis() >= 290, "it slept its full 300 ms: " + db.duration().toMillis());
+        assertTrue(db.endNanos() > answeredAt, "it ended after the response arrived");
+        assertTrue((answeredAt - t0) / 1_000_000 < 250, "the answer itself was fast");
+    }
+
+    @Test
+    void aggregateOldOrphansTooOnTheCommonPool() {
+        HttpResponse<String> r = client.get("/aggregate-old?fail=db&delay=db:50ms&delay=file:300ms");
+        long answeredAt = System.nanoTime();
+        assertEquals(502, r.statusCode(), r.body());
+        assertEquals("orphaned", states(TestClient.json(r)).get("file"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight(ServiceName.FILE) == 0
+                && tracker().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow()).size() == 2);
+        CallTracker.CallRecord file = Aggregations.call(tracker(), r, ServiceName.FILE);
+        assertEquals(Ending.RETURNED, file.ending());
+        assertTrue(file.endNanos() > answeredAt, "file ended after the response arrived");
+    }
+
+    @Test
+    void aCfDeadlineAnswersOnTimeAndOrphansTheLatePart() {
+        HttpResponse<String> r = client.get("/aggregate-cf?timeout=100ms");
+        assertEquals(504, r.statusCode(), r.body());
+        assertEquals(Map.of("db", "orphaned", "file", "success"), states(TestClient.json(r)));
+    }
+
+    @Test
+    void structuredDeadlinesHoldWhileAggregateOldBlocksTheCommonPool() throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> old = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            old.add(Background.supply(() -> client.get("/aggregate-old?delay=file:100ms")));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight() >= 1);
+        client.get("/aggregate?timeout=100ms");  // warm-up under the same conditions
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = client.get("/aggregate?timeout=100ms");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(504, r.statusCode());
+        assertTrue(ms < 300, "a 100 ms deadline took " + ms + " ms while /aggregate-old blocked the common pool");
+        long slowest = 0;
+        for (CompletableFuture<HttpResponse<String>> f : old) {
+            slowest = Math.max(slowest, (Long) TestClient.json(f.get(30, TimeUnit.SECONDS)).get("durationMs"));
+        }
+        assertTrue(slowest >= 1_000, "the common pool really was blocked: the slowest /aggregate-old took " + slowest + " ms");
+    }
+}
