@@ -18,11 +18,15 @@ record AllPolicy(String name) implements Policy {
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        return mergeAll(name, result, result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled());
+        Outcome stopped = result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
+        return mergeAll(name, result, stopped, stopped);
     }
 
-    /** The "all" merge, with {@code unfinished} as the outcome of parts that had not finished. */
-    static Aggregation mergeAll(String name, FanOutResult result, Outcome unfinished) {
+    /**
+     * The "all" merge, with {@code unfinished} as the outcome of parts that had started and not
+     * finished, and {@code neverStarted} as that of parts that never started.
+     */
+    static Aggregation mergeAll(String name, FanOutResult result, Outcome unfinished, Outcome neverStarted) {
         List<PartResult> parts = new ArrayList<>();
         List<ServiceName> failed = new ArrayList<>();
         List<ServiceName> running = new ArrayList<>();
@@ -36,6 +40,10 @@ record AllPolicy(String name) implements Policy {
                 case Completion.Unfinished u -> {
                     running.add(c.service());
                     yield unfinished;
+                }
+                case Completion.NeverStarted n -> {
+                    running.add(c.service());
+                    yield neverStarted;
                 }
             };
             parts.add(new PartResult(c.service(), outcome, c.duration()));

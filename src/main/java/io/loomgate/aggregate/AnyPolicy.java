@@ -34,7 +34,7 @@ record AnyPolicy() implements Policy {
                     failed.add(c.service());
                     yield new Outcome.Failed(Failures.describe(c.service(), t.error()));
                 }
-                case Completion.Unfinished u -> {
+                case Completion.Unfinished _, Completion.NeverStarted _ -> {
                     running.add(c.service());
                     yield !won && result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
                 }

@@ -5,6 +5,7 @@ import io.loomgate.service.ServiceValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -15,10 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The unstructured baseline, written the way a careful CompletableFuture user would: every part
  * with {@code supplyAsync}, fail-fast on the first failure, {@code orTimeout} for the deadline, and
- * {@code cancel(true)} on the rest once the answer is known. That last call changes nothing:
- * cancelling a CompletableFuture does not interrupt its task. A part still running when the answer
- * is decided is therefore orphaned: it runs to its natural end after the response has gone, and
- * {@link OrphanListener} hears how long it kept working.
+ * {@code cancel(true)} on the rest once the answer is known. That call stops a task still waiting
+ * in its executor's queue (it will never start), but it interrupts nothing: a part already running
+ * when the answer is decided is orphaned. It runs to its natural end after the response has gone,
+ * and {@link OrphanListener} hears how long it kept working.
  */
 final class CompletableFutureFanOut {
 
@@ -72,17 +73,20 @@ final class CompletableFutureFanOut {
     }
 
     /**
-     * One part's task and what became of it. Whether it finished before the answer or was orphaned
-     * is settled by one compare-and-set, so it is counted exactly once either way.
+     * One part's task and what became of it. Each transition is one compare-and-set, so a part is
+     * counted exactly once: finished before the answer, orphaned (running at the answer), or
+     * never started (still queued at the answer; it will not run).
      */
     private static final class Slot {
-        private static final int RUNNING = 0;
-        private static final int FINISHED = 1;
-        private static final int ORPHANED = 2;
+        private static final int PENDING = 0;
+        private static final int RUNNING = 1;
+        private static final int FINISHED = 2;
+        private static final int ORPHANED = 3;
+        private static final int SKIPPED = 4;
 
         private final StructuredFanOut.Part part;
         private final OrphanListener listener;
-        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private final AtomicInteger state = new AtomicInteger(PENDING);
         private volatile long began;
         private volatile long ended;
         private volatile long orphanedAt;
@@ -95,6 +99,9 @@ final class CompletableFutureFanOut {
 
         ServiceValue run() {
             began = System.nanoTime();
+            if (!state.compareAndSet(PENDING, RUNNING)) {
+                throw new CancellationException("the answer was decided before this part started");
+            }
             try {
                 ServiceValue value = part.task().call();
                 result = new Completion.Returned(value);
@@ -110,13 +117,14 @@ final class CompletableFutureFanOut {
             }
         }
 
-        /** What the answer reports for this part; a part not finished yet becomes an orphan here. */
+        /** What the answer reports for this part; settles whether it is orphaned or never runs. */
         Completion snapshot(long now) {
             orphanedAt = now;
+            if (state.compareAndSet(PENDING, SKIPPED)) {
+                return new Completion(part.service(), new Completion.NeverStarted(), Duration.ZERO);
+            }
             if (state.compareAndSet(RUNNING, ORPHANED)) {
-                long from = began;
-                return new Completion(part.service(), new Completion.Unfinished(),
-                        from == 0 ? Duration.ZERO : Duration.ofNanos(now - from));
+                return new Completion(part.service(), new Completion.Unfinished(), Duration.ofNanos(now - began));
             }
             return new Completion(part.service(), result, Duration.ofNanos(ended - began));
         }

@@ -6,7 +6,8 @@ import java.util.concurrent.Executor;
 /**
  * The unstructured baseline: the same calls with {@code CompletableFuture.supplyAsync}, merged as
  * under "all", except that a part still running when the answer is written is {@code orphaned}:
- * {@code cancel(true)} on a CompletableFuture does not interrupt its task, so it runs on.
+ * {@code cancel(true)} on a CompletableFuture does not interrupt its task, so it runs on. A part
+ * still queued then is {@code cancelled}: that much {@code cancel} does, it never starts.
  *
  * @param executor     where the calls run
  * @param executorName how the response names it
@@ -31,6 +32,6 @@ record CompletableFuturePolicy(Executor executor, String executorName) implement
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        return AllPolicy.mergeAll(name(), result, new Outcome.Orphaned());
+        return AllPolicy.mergeAll(name(), result, new Outcome.Orphaned(), new Outcome.Cancelled());
     }
 }

@@ -5,8 +5,8 @@ import io.loomgate.service.ServiceValue;
 import java.time.Duration;
 
 /**
- * What the fan-out saw of one part, before a policy gives it meaning: it returned, it threw, or it
- * had not finished when the fan-out stopped waiting.
+ * What the fan-out saw of one part, before a policy gives it meaning: it returned, it threw, it had
+ * not finished when the fan-out stopped waiting, or it never started.
  *
  * @param service  the part's service
  * @param result   how it ended
@@ -24,6 +24,11 @@ public record Completion(ServiceName service, Result result, Duration duration) 
     public record Threw(Throwable error) implements Result {
     }
 
+    /** It had started and not finished when the fan-out stopped waiting. */
     public record Unfinished() implements Result {
+    }
+
+    /** It never started: the fan-out stopped waiting first, and it will not run. */
+    public record NeverStarted() implements Result {
     }
 }

@@ -26,6 +26,6 @@ final class Failures {
     }
 
     static String deadlinePassed(Duration timeout, List<ServiceName> unfinished) {
-        return "deadline of " + Durations.format(timeout) + " passed; still running: " + names(unfinished);
+        return "deadline of " + Durations.format(timeout) + " passed; unfinished: " + names(unfinished);
     }
 }

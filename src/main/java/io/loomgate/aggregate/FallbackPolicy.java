@@ -39,7 +39,7 @@ record FallbackPolicy(Map<ServiceName, ServiceValue> fallbacks) implements Polic
                 case Completion.Returned r -> new Outcome.Success(r.value());
                 case Completion.Threw t -> new Outcome.Fallback(fallbackOf(c.service()),
                         Failures.describe(c.service(), t.error()));
-                case Completion.Unfinished u -> new Outcome.Fallback(fallbackOf(c.service()),
+                case Completion.Unfinished _, Completion.NeverStarted _ -> new Outcome.Fallback(fallbackOf(c.service()),
                         "deadline of " + Durations.format(result.timeout()) + " passed");
             };
             degraded |= outcome instanceof Outcome.Fallback;

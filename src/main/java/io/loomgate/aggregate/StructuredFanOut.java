@@ -96,8 +96,8 @@ final class StructuredFanOut {
         }
         List<Completion> completions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            Completion.Result result = joiner.recorded(i);
             long from = began.get(i);
+            Completion.Result result = from == 0 ? new Completion.NeverStarted() : joiner.recorded(i);
             Duration took = from == 0 ? Duration.ZERO : Duration.ofNanos(ended.get(i) - from);
             completions.add(new Completion(parts.get(i).service(), result, took));
         }

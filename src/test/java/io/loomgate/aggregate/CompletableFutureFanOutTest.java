@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +71,26 @@ class CompletableFutureFanOutTest {
         assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
         assertInstanceOf(Completion.Returned.class, r.completions().get(1).result());
         await().atMost(Duration.ofSeconds(5)).until(() -> orphanWork.containsKey(DB));
+    }
+
+    /** One worker, busy past the deadline: the part queued behind it is cancelled before it starts, and never runs. */
+    @Test
+    void aPartStillQueuedWhenTheAnswerIsDecidedNeverRuns() throws Exception {
+        AtomicBoolean queuedRan = new AtomicBoolean();
+        StructuredFanOut.Part queued = new StructuredFanOut.Part(FILE, () -> {
+            queuedRan.set(true);
+            return new ServiceValue.Text("late");
+        });
+        try (ExecutorService oneWorker = Executors.newSingleThreadExecutor()) {
+            FanOutResult r = CompletableFutureFanOut.run(List.of(sleeper(DB, 300, false, new AtomicBoolean()), queued),
+                    Duration.ofMillis(100), Duration.ofMillis(100), oneWorker, orphanWork::put);
+            assertTrue(r.deadlineHit());
+            assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+            assertInstanceOf(Completion.NeverStarted.class, r.completions().get(1).result());
+            await().atMost(Duration.ofSeconds(5)).until(() -> orphanWork.containsKey(DB));
+        }
+        assertFalse(queuedRan.get(), "cancel(true) kept the queued task from ever starting");
+        assertFalse(orphanWork.containsKey(FILE));
     }
 
     @Test

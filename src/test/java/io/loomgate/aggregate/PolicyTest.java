@@ -39,6 +39,10 @@ class PolicyTest {
         return new Completion(s, new Completion.Unfinished(), Duration.ofMillis(100));
     }
 
+    private static Completion neverStarted(ServiceName s) {
+        return new Completion(s, new Completion.NeverStarted(), Duration.ZERO);
+    }
+
     private static Aggregation merge(Policy p, boolean deadlineHit, Completion... cs) {
         return p.merge(new FanOutResult(List.of(cs), deadlineHit, TIMEOUT, Duration.ofMillis(100)));
     }
@@ -72,7 +76,7 @@ class PolicyTest {
         assertEquals(Status.TIMEOUT, a.status());
         assertEquals(List.of("timeout", "success"), states(a));
         assertEquals(V, ((Outcome.Success) a.parts().get(1).outcome()).value());
-        assertEquals("deadline of 100ms passed; still running: db", a.error().orElseThrow());
+        assertEquals("deadline of 100ms passed; unfinished: db", a.error().orElseThrow());
     }
 
     @Test
@@ -148,6 +152,17 @@ class PolicyTest {
         Aggregation late = merge(cf, true, unfinished(DB), ok(FILE));
         assertEquals(Status.TIMEOUT, late.status());
         assertEquals(List.of("orphaned", "success"), states(late));
+        Aggregation queued = merge(cf, true, unfinished(DB), neverStarted(FILE));
+        assertEquals(List.of("orphaned", "cancelled"), states(queued), "a part that never started is not an orphan");
+        assertEquals("deadline of 100ms passed; unfinished: db, file", queued.error().orElseThrow());
+    }
+
+    @Test
+    void structuredPoliciesTreatANeverStartedPartLikeAnUnfinishedOne() {
+        assertEquals(List.of("timeout", "success"), states(merge(Policy.all(), true, neverStarted(DB), ok(FILE))));
+        assertEquals(List.of("cancelled", "failed"), states(merge(Policy.all(), false, neverStarted(DB), failed(FILE))));
+        assertEquals(List.of("success", "cancelled"), states(merge(Policy.any(), false, ok(CACHE_1), neverStarted(CACHE_2))));
+        assertEquals("fallback", states(merge(Policy.withFallback(Map.of()), true, neverStarted(DB))).getFirst());
     }
 
     @Test

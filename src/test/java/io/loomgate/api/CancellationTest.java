@@ -96,7 +96,7 @@ class CancellationTest {
         assertEquals(504, a.response().statusCode());
         assertEquals(Map.of("db", "timeout", "file", "success"), states(a.body()));
         assertEquals(10_000L, ((Map<?, ?>) part(a.body(), "file").get("value")).get("lines"));
-        assertEquals("deadline of 100ms passed; still running: db", a.body().get("error"));
+        assertEquals("deadline of 100ms passed; unfinished: db", a.body().get("error"));
         CallTracker.CallRecord db = a.call(ServiceName.DB);
         assertEquals(Ending.INTERRUPTED, db.ending());
         assertTrue(db.duration().toMillis() < 250, "db stopped after " + db.duration().toMillis() + " ms");

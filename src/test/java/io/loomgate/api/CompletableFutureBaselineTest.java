@@ -19,10 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +47,20 @@ class CompletableFutureBaselineTest {
     static void stop() {
         client.close();
         gate.close();
+    }
+
+    /** The common pool is the JVM's, shared with every test before this one: start each test with it idle. */
+    @BeforeEach
+    void commonPoolIsIdle() {
+        if (!ForkJoinPool.commonPool().awaitQuiescence(20, TimeUnit.SECONDS)) {
+            StringBuilder stacks = new StringBuilder(ForkJoinPool.commonPool().toString());
+            Thread.getAllStackTraces().forEach((t, frames) -> {
+                if (t.getName().startsWith("ForkJoinPool.commonPool")) {
+                    stacks.append('\n').append(t).append(java.util.Arrays.toString(frames));
+                }
+            });
+            throw new AssertionError("the common pool stayed busy: " + stacks);
+        }
     }
 
     @AfterEach
@@ -73,17 +89,27 @@ class CompletableFutureBaselineTest {
         assertTrue((answeredAt - t0) / 1_000_000 < 250, "the answer itself was fast");
     }
 
+    /**
+     * On the common pool the running part is orphaned. The other part either ran (more than one
+     * pool worker) or was still queued behind it, and then {@code cancel(true)} kept it from ever
+     * starting: "cancelled", and no call is recorded for it.
+     */
     @Test
     void aggregateOldOrphansTooOnTheCommonPool() {
-        HttpResponse<String> r = client.get("/aggregate-old?fail=db&delay=db:50ms&delay=file:300ms");
+        HttpResponse<String> r = client.get("/aggregate-old?timeout=100ms&delay=file:20ms");
         long answeredAt = System.nanoTime();
-        assertEquals(502, r.statusCode(), r.body());
-        assertEquals("orphaned", states(TestClient.json(r)).get("file"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight(ServiceName.FILE) == 0
-                && tracker().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow()).size() == 2);
-        CallTracker.CallRecord file = Aggregations.call(tracker(), r, ServiceName.FILE);
-        assertEquals(Ending.RETURNED, file.ending());
-        assertTrue(file.endNanos() > answeredAt, "file ended after the response arrived");
+        assertEquals(504, r.statusCode(), r.body());
+        Map<String, String> states = states(TestClient.json(r));
+        assertEquals("orphaned", states.get("db"), r.body());
+        assertTrue(states.get("file").equals("success") || states.get("file").equals("cancelled"), r.body());
+
+        String id = r.headers().firstValue("X-Request-Id").orElseThrow();
+        int expectedCalls = states.get("file").equals("success") ? 2 : 1;
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(expectedCalls, tracker().callsOf(id).size(),
+                "recorded " + tracker().callsOf(id) + ", common pool " + ForkJoinPool.commonPool()));
+        CallTracker.CallRecord db = Aggregations.call(tracker(), r, ServiceName.DB);
+        assertEquals(Ending.RETURNED, db.ending());
+        assertTrue(db.endNanos() > answeredAt, "db ended after the response arrived");
     }
 
     @Test
