@@ -1,10 +1,15 @@
 package io.loomgate;
 
-import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.AggregationListener;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.api.Endpoints;
+import io.loomgate.api.Wiring;
 import io.loomgate.config.Config;
+import io.loomgate.config.ObservabilityOptions;
+import io.loomgate.metrics.AccessLog;
+import io.loomgate.metrics.GatewayMetrics;
+import io.loomgate.metrics.MetricsLogger;
+import io.loomgate.metrics.MetricsSource;
+import io.loomgate.metrics.VirtualThreads;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer;
@@ -17,7 +22,6 @@ import io.loomgate.service.Services;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +43,24 @@ public final class Loomgate implements AutoCloseable {
 
     private final GatewayServer server;
     private final Services services;
+    private final VirtualThreads virtualThreads;
+    private final MetricsLogger metricsLogger;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, Services services) {
+    private Loomgate(GatewayServer server, Services services, VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
         this.server = server;
         this.services = services;
+        this.virtualThreads = virtualThreads;
+        this.metricsLogger = metricsLogger;
     }
 
     public static Loomgate start(Config config) throws IOException {
         return start(config, List.of(), Map.of());
+    }
+
+    /** Starts loomgate with {@code extraRoutes} added to its own. */
+    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException {
+        return start(config, extraRoutes, Map.of());
     }
 
     /**
@@ -59,23 +72,36 @@ public final class Loomgate implements AutoCloseable {
         Lifecycle lifecycle = new Lifecycle();
         LongAdder virtualStarted = new LongAdder();
         Services services = Services.start(config.services(), backends);
+        GatewayServer server = null;
+        VirtualThreads virtualThreads = null;
         try {
-            Aggregator aggregator = new Aggregator(services, config.server().threads(), virtualStarted, NO_LISTENER);
-            List<Route> routes = new ArrayList<>(Endpoints.all(config, lifecycle, services, aggregator, virtualStarted));
+            GatewayMetrics metrics = new GatewayMetrics();
+            Aggregator aggregator = new Aggregator(services, config.server().threads(), virtualStarted, metrics);
+            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted);
+            virtualThreads = VirtualThreads.start(virtualStarted);
+            MetricsSource source = new MetricsSource(metrics, server, services.tracker(), virtualThreads,
+                    config.server(), lifecycle, Main.version());
+
+            List<Route> routes = new ArrayList<>(Endpoints.all(
+                    new Wiring(config, lifecycle, services, aggregator, virtualStarted, source)));
             routes.addAll(extraRoutes);
-            RequestObserver observer = RequestObserver.all();
-            GatewayServer server = GatewayServer.start(config.server(), Router.of(routes), observer, lifecycle,
-                    virtualStarted);
-            return new Loomgate(server, services);
+            metrics.registerRoutes(routes.stream().map(Route::path).toList());
+
+            ObservabilityOptions o = config.observability();
+            RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
+            server.start(Router.of(routes), observer);
+            MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
+            return new Loomgate(server, services, virtualThreads, logger);
         } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                server.shutdown();
+            }
+            if (virtualThreads != null) {
+                virtualThreads.close();
+            }
             services.close();
             throw e;
         }
-    }
-
-    /** Starts loomgate with {@code extraRoutes} added to its own. */
-    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException {
-        return start(config, extraRoutes, Map.of());
     }
 
     public URI baseUri() {
@@ -99,16 +125,23 @@ public final class Loomgate implements AutoCloseable {
         return services;
     }
 
-    /** Drains and stops the server, releases every resource, and logs one final line. Idempotent. */
+    /**
+     * Drains and stops the server, then releases everything else (the metrics log, the JFR stream,
+     * the test file), and logs one final line. Idempotent.
+     */
     public synchronized ShutdownReport shutdown() {
         if (report == null) {
             report = server.shutdown();
+            if (metricsLogger != null) {
+                metricsLogger.close();
+            }
+            virtualThreads.close();
             try {
                 services.close();
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "could not delete the test file " + services.testFile(), e);
             }
-            LOG.log(Level.INFO, "loomgate stopped: served " + report.served() + " requests, "
+            LOG.log(Level.INFO, "stopped: served " + report.served() + " requests, "
                     + report.cutOff() + " cut off after the grace period; shutdown took "
                     + report.took().toMillis() + " ms");
         }
@@ -119,14 +152,4 @@ public final class Loomgate implements AutoCloseable {
     public void close() {
         shutdown();
     }
-
-    private static final AggregationListener NO_LISTENER = new AggregationListener() {
-        @Override
-        public void aggregated(Aggregation aggregation) {
-        }
-
-        @Override
-        public void orphanEnded(ServiceName service, Duration workAfterResponse) {
-        }
-    };
 }

@@ -9,14 +9,10 @@ import static io.loomgate.service.ServiceName.DB;
 import static io.loomgate.service.ServiceName.FILE;
 import static io.loomgate.service.ServiceName.FILE_FLAKY;
 
-import io.loomgate.aggregate.Aggregator;
 import io.loomgate.aggregate.Policy;
-import io.loomgate.config.Config;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.routing.Route;
-import io.loomgate.server.Lifecycle;
 import io.loomgate.service.ServiceValue;
-import io.loomgate.service.Services;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +26,9 @@ public final class Endpoints {
     private Endpoints() {
     }
 
-    public static List<Route> all(Config config, Lifecycle lifecycle, Services services, Aggregator aggregator,
-                                  LongAdder virtualStarted) {
-        ThreadMode threads = config.server().threads();
+    public static List<Route> all(Wiring w) {
+        ThreadMode threads = w.config().server().threads();
+        LongAdder virtualStarted = w.virtualStarted();
         // The fair baseline: the same kind of threads as the structured endpoints, without the structure.
         Executor virtualPerTask = task -> {
             virtualStarted.increment();
@@ -56,9 +52,13 @@ public final class Endpoints {
                         Policy.completableFuture(virtualPerTask, "virtual-threads"), List.of(DB, FILE), "virtual-threads"));
 
         List<Route> routes = new ArrayList<>();
-        routes.add(Route.operator("/health", new HealthEndpoint(lifecycle, threads)));
+        routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), threads)));
+        routes.add(Route.operator("/metrics", new MetricsEndpoint(w.metrics())));
         for (AggregateEndpoint.Spec spec : specs) {
-            routes.add(Route.get(spec.path(), new AggregateEndpoint(spec, services, aggregator, threads)));
+            routes.add(Route.get(spec.path(), new AggregateEndpoint(spec, w.services(), w.aggregator(), threads)));
+        }
+        if (w.config().observability().debugEndpoints()) {
+            routes.add(Route.operator("/debug/threads", new DebugThreadsEndpoint()));
         }
         return routes;
     }

@@ -1,5 +1,6 @@
 package io.loomgate.config;
 
+import io.loomgate.http.Printable;
 import io.loomgate.service.ServiceName;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -147,14 +148,6 @@ record Setting(String value, String origin) {
 
     /** The value as it may appear in a message: short, printable. */
     static String echo(String raw) {
-        StringBuilder sb = new StringBuilder(Math.min(raw.length(), ECHO_LIMIT) + 3);
-        for (int i = 0; i < raw.length() && i < ECHO_LIMIT; i++) {
-            char c = raw.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
-        if (raw.length() > ECHO_LIMIT) {
-            sb.append("...");
-        }
-        return sb.toString();
+        return Printable.shorten(raw, ECHO_LIMIT);
     }
 }

@@ -70,23 +70,8 @@ public final class HttpError extends RuntimeException {
         return r;
     }
 
-    /**
-     * Shortens client input before it is echoed: at most 64 characters, control characters
-     * replaced. JSON escaping happens when the body is written.
-     */
+    /** Client input shortened to 64 characters and made printable; JSON escaping happens when written. */
     public static String echo(String raw) {
-        if (raw == null) {
-            return "";
-        }
-        int n = Math.min(raw.length(), ECHO_LIMIT);
-        StringBuilder sb = new StringBuilder(n + 3);
-        for (int i = 0; i < n; i++) {
-            char c = raw.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
-        if (raw.length() > ECHO_LIMIT) {
-            sb.append("...");
-        }
-        return sb.toString();
+        return Printable.shorten(raw, ECHO_LIMIT);
     }
 }

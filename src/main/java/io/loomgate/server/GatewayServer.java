@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #shutdown()}: drain, refuse, finish, cut off what the grace period cannot cover, release.
  *
  * <pre>{@code
- * try (GatewayServer server = GatewayServer.start(options, router, observer, new LongAdder())) {
+ * try (GatewayServer server = GatewayServer.bind(options, new Lifecycle(), new LongAdder())) {
+ *     server.start(router, observer);
  *     System.out.println(server.baseUri());
  * }
  * }</pre>
@@ -28,33 +29,33 @@ public final class GatewayServer implements AutoCloseable {
     private static final Duration CUT_OFF_WAIT = Duration.ofSeconds(1);
 
     private final ServerOptions options;
-    private final Router router;
     private final HttpServer server;
     private final RequestExecutor executor;
-    private final GatewayHandler handler;
     private final Lifecycle lifecycle;
     private final Admission admission;
+    private volatile Router router;
+    private volatile GatewayHandler handler;
     private ShutdownReport report;
 
-    private GatewayServer(ServerOptions options, Router router, HttpServer server, RequestExecutor executor,
-                          GatewayHandler handler, Lifecycle lifecycle, Admission admission) {
+    private GatewayServer(ServerOptions options, HttpServer server, RequestExecutor executor,
+                          Lifecycle lifecycle, Admission admission) {
         this.options = options;
-        this.router = router;
         this.server = server;
         this.executor = executor;
-        this.handler = handler;
         this.lifecycle = lifecycle;
         this.admission = admission;
     }
 
     /**
-     * Binds and starts serving.
+     * Tunes the JDK server and binds the socket, without serving yet: the port is known, and the
+     * gauges ({@link #inFlight()}, {@link #pool()}, {@link #admission()}) exist for the routes that
+     * report them. {@link #start} then serves.
      *
      * @param virtualStarted counts the virtual threads the server starts for requests
      * @throws IOException when the address cannot be resolved or bound
      */
-    public static GatewayServer start(ServerOptions options, Router router, RequestObserver observer,
-                                      Lifecycle lifecycle, LongAdder virtualStarted) throws IOException {
+    public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted)
+            throws IOException {
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         if (address.isUnresolved()) {
             throw new IOException("cannot resolve host '" + options.host() + "'");
@@ -62,12 +63,19 @@ public final class GatewayServer implements AutoCloseable {
         ServerTuning.apply(options);
         HttpServer server = HttpServer.create(address, options.backlog());
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
-        Admission admission = new Admission(options.maxInflight());
-        GatewayHandler handler = new GatewayHandler(router, lifecycle, admission, observer);
-        server.createContext("/", handler);
         server.setExecutor(executor);
+        return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()));
+    }
+
+    /** Serves {@code router}, telling {@code observer} about every request. */
+    public synchronized void start(Router router, RequestObserver observer) {
+        if (handler != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.router = router;
+        this.handler = new GatewayHandler(router, lifecycle, admission, observer);
+        server.createContext("/", handler);
         server.start();
-        return new GatewayServer(options, router, server, executor, handler, lifecycle, admission);
     }
 
     /** The bound address; the port is the real one when 0 was asked for. */
@@ -143,7 +151,8 @@ public final class GatewayServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         lifecycle.advance(Lifecycle.State.STOPPED);
-        report = new ShutdownReport(handler.served(), cutOff, Duration.ofNanos(System.nanoTime() - start));
+        long served = handler == null ? 0 : handler.served();
+        report = new ShutdownReport(served, cutOff, Duration.ofNanos(System.nanoTime() - start));
         return report;
     }
 

@@ -1,0 +1,28 @@
+package io.loomgate.http;
+
+/**
+ * Client or user input made safe to echo in a message or a log line: at most {@code limit}
+ * characters (then {@code ...}), control characters replaced by {@code ?}. Bounded, so a long value
+ * cannot make a long message; printable, so it cannot forge a log line.
+ */
+public final class Printable {
+
+    private Printable() {
+    }
+
+    public static String shorten(String raw, int limit) {
+        if (raw == null) {
+            return "";
+        }
+        int n = Math.min(raw.length(), limit);
+        StringBuilder sb = new StringBuilder(n + 3);
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        if (raw.length() > limit) {
+            sb.append("...");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,27 @@
+package io.loomgate.metrics;
+
+import io.loomgate.http.Printable;
+import io.loomgate.server.RequestObserver;
+import java.lang.System.Logger.Level;
+
+/**
+ * {@code --access-log}: one line per request, {@code GET /block 200 301.2ms id=9c41e2-1}, through
+ * the {@code loomgate.access} logger. The path is shortened and control characters are replaced,
+ * so a request cannot forge log lines.
+ */
+public final class AccessLog implements RequestObserver {
+
+    private static final System.Logger LOG = System.getLogger("loomgate.access");
+    private static final int PATH_LIMIT = 200;
+
+    @Override
+    public void started(String route) {
+    }
+
+    @Override
+    public void finished(RequestSummary s) {
+        LOG.log(Level.INFO, () -> String.format("%s %s %d %.1fms id=%s%s", Printable.shorten(s.method(), 16),
+                Printable.shorten(s.rawPath(), PATH_LIMIT), s.status(), s.nanos() / 1e6, s.requestId(),
+                s.delivered() ? "" : " (client gone)"));
+    }
+}

@@ -1,0 +1,49 @@
+package io.loomgate.metrics;
+
+import io.loomgate.config.ThreadMode;
+import io.loomgate.service.ServiceName;
+import java.util.Map;
+
+/**
+ * Everything {@code /metrics} shows, read once, so the text, Prometheus and JSON formats all render
+ * the same moment.
+ *
+ * @param inFlight    exchanges the server is working on now, this {@code /metrics} request included
+ * @param shed        requests refused by the admission limit since start
+ * @param maxInflight the admission limit (0: none)
+ * @param pool        the platform request pool, or null in virtual mode
+ */
+record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
+                       Map<String, RouteStats.RouteSnapshot> routes,
+                       Map<ServiceName, ServiceStats.ServiceSnapshot> services,
+                       JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, Pool pool) {
+
+    /** The platform request pool: its size, threads busy now, and requests waiting for one. */
+    record Pool(int size, int active, int queued) {
+    }
+
+    /** Requests answered on every route. */
+    long requests() {
+        return routes.values().stream().mapToLong(RouteStats.RouteSnapshot::requests).sum();
+    }
+
+    /** Mean latency over every request since start, in milliseconds. */
+    double averageResponseMs() {
+        long n = 0;
+        long nanos = 0;
+        for (RouteStats.RouteSnapshot r : routes.values()) {
+            n += r.latency().count();
+            nanos += r.latency().sumNanos();
+        }
+        return n == 0 ? 0 : nanos / 1e6 / n;
+    }
+
+    /** Every route's latency together. */
+    HistogramSnapshot allLatencies() {
+        HistogramSnapshot all = HistogramSnapshot.empty();
+        for (RouteStats.RouteSnapshot r : routes.values()) {
+            all = all.plus(r.latency());
+        }
+        return all;
+    }
+}

@@ -1,0 +1,103 @@
+package io.loomgate.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.loomgate.aggregate.Outcome;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.server.RequestObserver.RequestSummary;
+import io.loomgate.service.CallTracker;
+import io.loomgate.service.ServiceName;
+import io.loomgate.testing.PrometheusText;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The formats on a fixed snapshot, without a server. */
+class MetricsFormatTest {
+
+    private static final String WEIRD = "/we\"ird\\path\nx";
+
+    private static MetricsSnapshot snapshot() {
+        GatewayMetrics m = new GatewayMetrics();
+        m.registerRoutes(List.of("/block", WEIRD));
+        m.started("/block");
+        m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, "a", 300_000_000));
+        m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, "b", 1_000_000));
+        m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, "c", 60_000));
+        m.orphanEnded(ServiceName.DB, Duration.ofMillis(250));
+        m.aggregated(new io.loomgate.aggregate.Aggregation("all", io.loomgate.aggregate.Status.FAILED,
+                List.of(new io.loomgate.aggregate.PartResult(ServiceName.DB, new Outcome.Cancelled(), Duration.ofMillis(50)),
+                        new io.loomgate.aggregate.PartResult(ServiceName.FILE, new Outcome.Failed("x"), Duration.ofMillis(50))),
+                java.util.Optional.of("failed: file"), Duration.ofMillis(50)));
+        return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
+                m.services(new CallTracker()), JvmSnapshot.take(),
+                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new MetricsSnapshot.Pool(8, 2, 5));
+    }
+
+    @Test
+    void prometheusParsesStrictlyWithEscapedLabelsAndExactCounts() {
+        PrometheusText p = PrometheusText.parse(PrometheusFormat.render(snapshot()));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "200")));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "503")));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
+        assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
+        assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
+        assertEquals(0.301, p.value("loomgate_request_duration_seconds_sum", Map.of("route", "/block")), 1e-9);
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.0016")));
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.2048")));
+        assertEquals(2, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.4096")));
+        assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "db", "outcome", "cancelled")));
+        assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "file", "outcome", "failed")));
+        assertEquals(0.25, p.value("loomgate_service_orphaned_work_seconds_total", Map.of("service", "db")), 1e-9);
+        assertEquals(7, p.value("loomgate_requests_shed_total", Map.of()));
+        assertEquals(5, p.value("loomgate_pool_queued_requests", Map.of()));
+        assertEquals(1, p.value("loomgate_info", Map.of("version", "9.9.9", "threads", "platform")));
+    }
+
+    @Test
+    void jsonParsesWithTheDocumentedShape() {
+        Map<String, Object> j = io.loomgate.json.JsonParser.parseObject(JsonFormat.render(snapshot()));
+        Map<?, ?> server = (Map<?, ?>) j.get("server");
+        assertEquals("platform", server.get("threads"));
+        assertEquals(8L, server.get("pool"));
+        assertEquals(3L, server.get("requests"));
+        Map<?, ?> block = (Map<?, ?>) ((Map<?, ?>) j.get("routes")).get("/block");
+        assertEquals(Map.of("200", 1L, "503", 1L), block.get("statuses"));
+        assertEquals(List.of("mean", "p50", "p90", "p99", "max"), List.copyOf(((Map<?, ?>) block.get("latencyMs")).keySet()));
+        Map<?, ?> db = (Map<?, ?>) ((Map<?, ?>) j.get("services")).get("db");
+        assertEquals(250.0, ((Number) db.get("orphanedMs")).doubleValue());
+        assertEquals(Map.of("success", 0L, "failed", 0L, "cancelled", 1L, "timeout", 0L, "fallback", 0L, "orphaned", 0L),
+                db.get("calls"));
+        assertEquals(Map.of("size", 8L, "active", 2L, "queued", 5L), j.get("platformPool"));
+    }
+
+    @Test
+    void textStartsWithTheSeedsFields() {
+        List<String> lines = TextFormat.render(snapshot()).lines().toList();
+        List<String> names = List.of("Active Requests", "Total Requests", "Average Response Time", "CPU Usage",
+                "Memory Usage", "JVM Uptime", "Thread Type");
+        for (int i = 0; i < names.size(); i++) {
+            assertEquals(names.get(i), lines.get(2 + i).substring(0, lines.get(2 + i).indexOf(':')));
+        }
+        assertEquals("Thread Type: Platform Threads (pool 8)", lines.get(8));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1 | PROMETHEUS
+            text/plain;version=0.0.4                                                                                                                | PROMETHEUS
+            text/plain; version=0.0.4; charset=utf-8                                                                                                | PROMETHEUS
+            application/openmetrics-text                                                                                                            | PROMETHEUS
+            application/json                                                                                                                        | JSON
+            text/plain                                                                                                                              | TEXT
+            */*                                                                                                                                     | TEXT
+            text/html,application/xhtml+xml,application/xml;q=0.9                                                                                   | TEXT
+            @@@;;;,,,=====                                                                                                                          | TEXT
+            """)
+    void acceptHeadersChooseTheFormat(String accept, MetricsFormat expected) {
+        assertEquals(expected, MetricsFormat.negotiate(accept));
+    }
+}
