@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The only class that touches the {@link StructuredTaskScope} preview API (JDK 25; JDK 26 renames
@@ -83,11 +84,8 @@ final class StructuredFanOut {
                 });
             }
             threads.nameNext("deadline@" + requestId, true);
-            Duration backstop = deadline.plus(BACKSTOP_SLACK);
-            scope.fork(() -> {
-                Thread.sleep(backstop);
-                return null;
-            });
+            long backstopAt = System.nanoTime() + deadline.plus(BACKSTOP_SLACK).toNanos();
+            scope.fork(() -> awaitBackstop(backstopAt));
             try {
                 scope.join();
             } catch (StructuredTaskScope.TimeoutException e) {
@@ -103,6 +101,19 @@ final class StructuredFanOut {
         }
         boolean deadlineHit = timedOut || joiner.backstopFired();
         return new FanOutResult(completions, deadlineHit, timeout, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * Parks until {@code atNanos}, or until the scope is done with this thread and interrupts it. It
+     * returns either way instead of throwing: the backstop is interrupted on nearly every request,
+     * and an exception each time would cost more than the backstop itself.
+     */
+    private static ServiceValue awaitBackstop(long atNanos) {
+        long left;
+        while (!Thread.currentThread().isInterrupted() && (left = atNanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+        return null;
     }
 
     /**

@@ -1,0 +1,65 @@
+package io.loomgate.load;
+
+import io.loomgate.json.JsonParser;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Turns a results directory of {@code scripts/load} into {@code report.md} and {@code report.svg},
+ * and prints the table:
+ * <pre>{@code
+ * java -cp target/loomgate.jar io.loomgate.load.ReportMain load/results/20261122T140000Z
+ * }</pre>
+ * The directory holds one {@code run-*.json} per wrk run (in the order they ran) and a
+ * {@code machine.json}.
+ */
+public final class ReportMain {
+
+    private ReportMain() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 2 && args[0].equals("--bare-equivalent")) {
+            // scripts/load asks which bare endpoint does the same waiting as a loomgate endpoint.
+            System.out.println(DesignedLatency.bareEquivalent(args[1]));
+            return;
+        }
+        if (args.length != 1) {
+            System.err.println("usage: java -cp loomgate.jar io.loomgate.load.ReportMain RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --bare-equivalent ENDPOINT");
+            System.exit(2);
+        }
+        LoadReport report = write(Path.of(args[0]));
+        System.out.print(report.table());
+        System.out.println();
+        for (LoadReport.Target t : report.targets()) {
+            System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
+        }
+    }
+
+    /** Reads the runs in {@code dir}, writes the report files there, and returns the report. */
+    public static LoadReport write(Path dir) throws IOException {
+        List<RunResult> runs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("run-.*\\.json"))
+                    .sorted(Comparator.comparing(Path::getFileName)).toList()) {
+                runs.add(RunResult.fromJson(JsonParser.parseObject(Files.readString(f))));
+            }
+        }
+        Path machineFile = dir.resolve("machine.json");
+        Map<String, Object> machine = Files.exists(machineFile)
+                ? JsonParser.parseObject(Files.readString(machineFile)) : Map.of();
+        LoadReport report = LoadReport.of(runs, machine);
+        Files.writeString(dir.resolve("report.md"), report.markdown());
+        String title = "loomgate under wrk, " + machine.getOrDefault("cores", "?") + " cores, "
+                + machine.getOrDefault("date", "");
+        Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), title));
+        return report;
+    }
+}

@@ -1,0 +1,96 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.config.CommandLine;
+import io.loomgate.json.JsonParser;
+import io.loomgate.testing.ChildProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The load harness, run for real but briefly: the Lua reporter, and scripts/load end to end. */
+class LoadHarnessIT {
+
+    private static Path wrk() {
+        Path found = Stream.of(System.getenv("PATH").split(":")).map(d -> Path.of(d, "wrk"))
+                .filter(Files::isExecutable).findFirst().orElse(null);
+        Assumptions.assumeTrue(found != null,
+                "SKIPPED: wrk is not installed, so the load harness cannot run (install it: sudo apt-get install wrk)");
+        return found;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theLuaReporterPrintsTheDocumentedJson() throws Exception {
+        Path wrk = wrk();
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
+             ChildProcess p = ChildProcess.start(List.of(wrk.toString(), "-t1", "-c4", "-d1s", "--timeout", "10s",
+                     "-s", "load/report.lua", gate.baseUri() + "/health"), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(30)), p.stderr().toString());
+            String line = p.stdout().stream().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+            Map<String, Object> report = JsonParser.parseObject(line);
+            assertTrue(report.keySet().containsAll(List.of("requests", "durationUs", "rps", "errors", "latencyUs")), line);
+            assertTrue((Long) report.get("requests") > 100, line);
+            assertEquals(Map.of("connect", 0L, "read", 0L, "write", 0L, "status", 0L, "timeout", 0L), report.get("errors"));
+            Map<String, Object> latency = (Map<String, Object>) report.get("latencyUs");
+            assertTrue(latency.keySet().containsAll(List.of("mean", "p50", "p90", "p99", "p999", "max")), line);
+            assertTrue(((Number) latency.get("p50")).doubleValue() <= ((Number) latency.get("p99")).doubleValue());
+        }
+    }
+
+    @Test
+    void scriptsLoadQuickRunsEndToEndAndLeavesNothingBehind(@TempDir Path out) throws Exception {
+        wrk();
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--quick", "--endpoints", "/health",
+                "--connections", "10", "--out", out.toString()), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| `/health` | virtual | 10 |")), p.stdout().toString());
+        }
+        assertTrue(Files.exists(out.resolve("report.md")));
+        assertTrue(Files.readString(out.resolve("report.svg")).startsWith("<svg"));
+        try (Stream<Path> runs = Files.list(out)) {
+            assertEquals(3, runs.filter(f -> f.getFileName().toString().startsWith("run-")).count(),
+                    "virtual, platform and bare");
+        }
+        List<String> leftovers = ProcessHandle.allProcesses()
+                .map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains("-Dloomgate.harness=") || c.contains("load/Bare.java")).toList();
+        assertEquals(List.of(), leftovers, "scripts/load stopped everything it started");
+    }
+
+    @Test
+    void withoutWrkScriptsLoadSaysHowToInstallItAndExitsTwo(@TempDir Path bin) throws Exception {
+        for (String tool : List.of("bash", "dirname")) {
+            Path real = Stream.of("/usr/bin", "/bin").map(d -> Path.of(d, tool)).filter(Files::isExecutable)
+                    .findFirst().orElseThrow();
+            Files.createSymbolicLink(bin.resolve(tool), real);
+        }
+        try (ChildProcess p = ChildProcess.start(List.of(bin.resolve("bash").toString(), "scripts/load", "--quick"),
+                Map.of("PATH", bin.toString()), MainIT.HOME)) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(30)));
+            assertTrue(String.join("\n", p.stderr()).contains("apt-get install wrk"), p.stderr().toString());
+        }
+    }
+
+    @Test
+    void scriptsLoadDocumentsItselfAndRefusesUnknownOptions() throws Exception {
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--help"), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(30)));
+            String help = String.join("\n", p.stdout());
+            for (String option : List.of("--quick", "--endpoints", "--connections", "--duration", "--threads", "--stress", "--out")) {
+                assertTrue(help.contains(option), option);
+            }
+        }
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--bogus"), Map.of(), MainIT.HOME)) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(30)));
+        }
+    }
+}
