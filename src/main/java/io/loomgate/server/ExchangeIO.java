@@ -22,7 +22,7 @@ final class ExchangeIO {
      * Consumes a request body no route reads, so the connection can be reused; refuses one over
      * {@link #MAX_BODY_BYTES} without reading it.
      */
-    static void discardBody(HttpExchange exchange) throws IOException {
+    static void discardBody(HttpExchange exchange) {
         Headers headers = exchange.getRequestHeaders();
         String length = headers.getFirst("Content-Length");
         boolean chunked = headers.containsKey("Transfer-Encoding");
@@ -41,6 +41,10 @@ final class ExchangeIO {
                     throw tooLarge();
                 }
             }
+        } catch (IOException cutShort) {
+            // The client's fault (a body shorter than announced, a broken chunk), not the server's.
+            throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
+                    Map.of(), Map.of("Connection", "close"));
         }
     }
 

@@ -9,10 +9,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
-/** A thin HTTP/1.1 client for tests: one pooled {@link HttpClient}, bodies as strings, JSON parsed. */
+/**
+ * A thin HTTP/1.1 client for tests: one pooled {@link HttpClient}, bodies as strings, JSON parsed.
+ * Its work runs on virtual threads: the default executor would grow a pool of platform threads
+ * under concurrency, which would blur what tests count of the server's own threads.
+ */
 public final class TestClient implements AutoCloseable {
 
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client;
     private final URI base;
 
@@ -21,6 +28,7 @@ public final class TestClient implements AutoCloseable {
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
+                .executor(executor)
                 .build();
     }
 
@@ -64,5 +72,6 @@ public final class TestClient implements AutoCloseable {
     @Override
     public void close() {
         client.close();
+        executor.close();
     }
 }

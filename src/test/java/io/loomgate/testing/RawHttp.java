@@ -1,0 +1,72 @@
+package io.loomgate.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * HTTP over a raw socket, for requests {@code HttpClient} refuses to send. Writes the bytes,
+ * half-closes, and reads until the server closes: the result is the status code, or -1 when the
+ * server closed without answering.
+ */
+public final class RawHttp {
+
+    /** What came back: a status (or -1 for a close without an answer) and the raw text. */
+    public record Answer(int status, String text) {
+        public boolean closedWithoutAnswer() {
+            return status == -1;
+        }
+    }
+
+    private RawHttp() {
+    }
+
+    public static Answer send(InetSocketAddress address, byte[] request) {
+        try (Socket s = new Socket()) {
+            s.connect(address, 5_000);
+            s.setSoTimeout(10_000);
+            try {
+                s.getOutputStream().write(request);
+                s.shutdownOutput();
+            } catch (SocketException closedEarly) {
+                // the server may close before reading everything (a 413, a header too large): read what it said
+            }
+            byte[] bytes = readAll(s.getInputStream());
+            String text = new String(bytes, StandardCharsets.ISO_8859_1);
+            if (!text.startsWith("HTTP/1.")) {
+                return new Answer(-1, text);
+            }
+            return new Answer(Integer.parseInt(text.substring(9, 12)), text);
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the server neither answered nor closed within 10 s", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Answer send(InetSocketAddress address, String request) {
+        return send(address, request.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        byte[] buf = new byte[8192];
+        int len = 0;
+        try {
+            for (int n; (n = in.read(buf, len, buf.length - len)) >= 0; ) {
+                len += n;
+                if (len == buf.length) {
+                    buf = Arrays.copyOf(buf, buf.length * 2);
+                }
+            }
+        } catch (SocketException reset) {
+            // a reset after the answer still leaves the answer
+        }
+        return Arrays.copyOf(buf, len);
+    }
+}
