@@ -62,6 +62,7 @@ class FaultTest {
             long baseline = platformThreads();
             statuses.clear();
             mix(client, callers, 2000, statuses);
+            System.out.println(mode + ": 2000 mixed requests at 64 concurrent answered " + statuses);
             assertTrue(OK_FAILED_TIMEOUT.containsAll(statuses.keySet()), "only 200, 502 and 504: " + statuses);
             assertEquals(3, statuses.size(), "all three happened: " + statuses);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {

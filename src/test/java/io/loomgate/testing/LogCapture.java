@@ -14,12 +14,15 @@ import java.util.logging.Logger;
 public final class LogCapture extends Handler implements AutoCloseable {
 
     private final Logger logger;
+    private final boolean usedParentHandlers;
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
 
     private LogCapture(Logger logger) {
         this.logger = logger;
+        this.usedParentHandlers = logger.getUseParentHandlers();
         setLevel(Level.ALL);
         logger.addHandler(this);
+        logger.setUseParentHandlers(false);  // captured, not also printed
     }
 
     /** Starts capturing {@code loggerName} and its children. */
@@ -29,6 +32,11 @@ public final class LogCapture extends Handler implements AutoCloseable {
 
     public List<LogRecord> records() {
         return List.copyOf(records);
+    }
+
+    /** Forgets what was captured so far. */
+    public void clear() {
+        records.clear();
     }
 
     /** Each record as {@code message} plus, if any, the thrown exception's class, message and stack. */
@@ -57,5 +65,6 @@ public final class LogCapture extends Handler implements AutoCloseable {
     @Override
     public void close() {
         logger.removeHandler(this);
+        logger.setUseParentHandlers(usedParentHandlers);
     }
 }
