@@ -1,8 +1,5 @@
 package io.loomgate.aggregate;
 
-import io.loomgate.service.ServiceName;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,34 +24,15 @@ record AllPolicy(String name) implements Policy {
      * finished, and {@code neverStarted} as that of parts that never started.
      */
     static Aggregation mergeAll(String name, FanOutResult result, Outcome unfinished, Outcome neverStarted) {
-        List<PartResult> parts = new ArrayList<>();
-        List<ServiceName> failed = new ArrayList<>();
-        List<ServiceName> running = new ArrayList<>();
-        for (Completion c : result.completions()) {
-            Outcome outcome = switch (c.result()) {
-                case Completion.Returned r -> new Outcome.Success(r.value());
-                case Completion.Threw t -> {
-                    failed.add(c.service());
-                    yield new Outcome.Failed(Failures.describe(c.service(), t.error()));
-                }
-                case Completion.Unfinished u -> {
-                    running.add(c.service());
-                    yield unfinished;
-                }
-                case Completion.NeverStarted n -> {
-                    running.add(c.service());
-                    yield neverStarted;
-                }
-            };
-            parts.add(new PartResult(c.service(), outcome, c.duration()));
+        SortedParts s = SortedParts.of(result, unfinished, neverStarted);
+        if (!s.failed().isEmpty()) {
+            return new Aggregation(name, Status.FAILED, s.parts(), Optional.of("failed: " + Failures.names(s.failed())),
+                    result.took());
         }
-        if (!failed.isEmpty()) {
-            return new Aggregation(name, Status.FAILED, parts, Optional.of("failed: " + Failures.names(failed)), result.took());
+        if (result.deadlineHit() && !s.unfinished().isEmpty()) {
+            return new Aggregation(name, Status.TIMEOUT, s.parts(),
+                    Optional.of(Failures.deadlinePassed(result.timeout(), s.unfinished())), result.took());
         }
-        if (result.deadlineHit() && !running.isEmpty()) {
-            return new Aggregation(name, Status.TIMEOUT, parts,
-                    Optional.of(Failures.deadlinePassed(result.timeout(), running)), result.took());
-        }
-        return new Aggregation(name, Status.OK, parts, Optional.empty(), result.took());
+        return new Aggregation(name, Status.OK, s.parts(), Optional.empty(), result.took());
     }
 }

@@ -1,8 +1,5 @@
 package io.loomgate.aggregate;
 
-import io.loomgate.service.ServiceName;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,31 +21,16 @@ record AnyPolicy() implements Policy {
     @Override
     public Aggregation merge(FanOutResult result) {
         boolean won = result.completions().stream().anyMatch(c -> c.result() instanceof Completion.Returned);
-        List<PartResult> parts = new ArrayList<>();
-        List<ServiceName> failed = new ArrayList<>();
-        List<ServiceName> running = new ArrayList<>();
-        for (Completion c : result.completions()) {
-            Outcome outcome = switch (c.result()) {
-                case Completion.Returned r -> new Outcome.Success(r.value());
-                case Completion.Threw t -> {
-                    failed.add(c.service());
-                    yield new Outcome.Failed(Failures.describe(c.service(), t.error()));
-                }
-                case Completion.Unfinished _, Completion.NeverStarted _ -> {
-                    running.add(c.service());
-                    yield !won && result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
-                }
-            };
-            parts.add(new PartResult(c.service(), outcome, c.duration()));
-        }
+        Outcome stopped = !won && result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
+        SortedParts s = SortedParts.of(result, stopped, stopped);
         if (won) {
-            return new Aggregation(name(), Status.OK, parts, Optional.empty(), result.took());
+            return new Aggregation(name(), Status.OK, s.parts(), Optional.empty(), result.took());
         }
-        if (result.deadlineHit() && !running.isEmpty()) {
-            return new Aggregation(name(), Status.TIMEOUT, parts,
-                    Optional.of(Failures.deadlinePassed(result.timeout(), running)), result.took());
+        if (result.deadlineHit() && !s.unfinished().isEmpty()) {
+            return new Aggregation(name(), Status.TIMEOUT, s.parts(),
+                    Optional.of(Failures.deadlinePassed(result.timeout(), s.unfinished())), result.took());
         }
-        return new Aggregation(name(), Status.FAILED, parts,
-                Optional.of("all " + failed.size() + " failed: " + Failures.names(failed)), result.took());
+        return new Aggregation(name(), Status.FAILED, s.parts(),
+                Optional.of("all " + s.failed().size() + " failed: " + Failures.names(s.failed())), result.took());
     }
 }

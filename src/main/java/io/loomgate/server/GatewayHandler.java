@@ -93,7 +93,7 @@ final class GatewayHandler implements HttpHandler {
             case RouteMatch.NotFound() ->
                     throw new HttpError(404, "not_found", "no route for " + HttpError.echo(target.path()));
             case RouteMatch.NotImplemented(String m) ->
-                    throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not implemented");
+                    throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not one loomgate knows");
         };
     }
 

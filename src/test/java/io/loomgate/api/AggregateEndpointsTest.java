@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
+import io.loomgate.testing.BothModes;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -24,25 +24,20 @@ class AggregateEndpointsTest {
     private static final Map<String, Object> FILE_VALUE = Map.of("lines", 10_000L, "bytes", 560_000L, "crc32", "a6e9ae3c");
     private static final Map<String, Object> COMPUTE_VALUE = Map.of("n", 50_000L, "primes", 5133L, "sum", 121_013_308L);
 
-    private static Loomgate virtual;
-    private static Loomgate platform;
+    private static BothModes gates;
 
     @BeforeAll
     static void start() throws Exception {
-        // file-flaky's random failures are off here; their rate has its own test.
-        virtual = Loomgate.start(CommandLine.config("--port", "0", "--failure-rate", "file-flaky=0"));
-        platform = Loomgate.start(CommandLine.config("--port", "0", "--failure-rate", "file-flaky=0",
-                "--threads", "platform", "--pool", "16"));
+        gates = BothModes.start();
     }
 
     @AfterAll
     static void stop() {
-        virtual.close();
-        platform.close();
+        gates.close();
     }
 
     static Loomgate gate(String mode) {
-        return mode.equals("virtual") ? virtual : platform;
+        return gates.gate(mode);
     }
 
     /** endpoint, policy, expected service → state, expected service → value (where there is one). */
@@ -70,13 +65,13 @@ class AggregateEndpointsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("endpoints")
     void virtualModeAnswersPerTheContract(String path, String policy, List<String> states, Map<String, Object> values) {
-        check(virtual, "virtual", path, policy, states, values);
+        check(gates.gate("virtual"), "virtual", path, policy, states, values);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("endpoints")
     void platformModeGivesTheSameAnswers(String path, String policy, List<String> states, Map<String, Object> values) {
-        check(platform, "platform", path, policy, states, values);
+        check(gates.gate("platform"), "platform", path, policy, states, values);
     }
 
     @SuppressWarnings("unchecked")
@@ -124,7 +119,7 @@ class AggregateEndpointsTest {
             "/aggregate-cf?timeout=31s", "/aggregate-old?delay=file:1h", "/multi-aggregate?n=x",
             "/aggregate-with-fallback?fail=db,,file", "/file?timeout=1ms&timeout=2ms"})
     void badValuesAre400sOnEveryEndpoint(String pathAndQuery) {
-        try (TestClient client = new TestClient(virtual.baseUri())) {
+        try (TestClient client = new TestClient(gate("virtual").baseUri())) {
             HttpResponse<String> r = client.get(pathAndQuery);
             assertEquals(400, r.statusCode(), r.body());
             Map<String, Object> body = TestClient.json(r);

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
 import io.loomgate.service.CallTracker;
 import io.loomgate.service.CallTracker.Ending;
 import io.loomgate.service.ServiceName;
 import io.loomgate.testing.Aggregations;
+import io.loomgate.testing.BothModes;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -27,20 +27,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CancellationTest {
 
-    private static Loomgate virtual;
-    private static Loomgate platform;
+    private static BothModes gates;
 
     @BeforeAll
     static void start() throws Exception {
-        virtual = Loomgate.start(CommandLine.config("--port", "0", "--failure-rate", "file-flaky=0"));
-        platform = Loomgate.start(CommandLine.config("--port", "0", "--failure-rate", "file-flaky=0",
-                "--threads", "platform", "--pool", "16"));
+        gates = BothModes.start();
     }
 
     @AfterAll
     static void stop() {
-        virtual.close();
-        platform.close();
+        gates.close();
     }
 
     private record Answer(HttpResponse<String> response, Map<String, Object> body, long elapsedMs, CallTracker tracker) {
@@ -50,7 +46,7 @@ class CancellationTest {
     }
 
     private static Answer get(String mode, String pathAndQuery) {
-        Loomgate gate = mode.equals("virtual") ? virtual : platform;
+        Loomgate gate = gates.gate(mode);
         try (TestClient client = new TestClient(gate.baseUri())) {
             long t0 = System.nanoTime();
             HttpResponse<String> r = client.get(pathAndQuery);
