@@ -96,7 +96,8 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Every route served. */
     public List<Route> routes() {
-        return router.routes();
+        Router r = router;
+        return r == null ? List.of() : r.routes();
     }
 
     public Lifecycle lifecycle() {
