@@ -1,7 +1,9 @@
+import com.sun.management.UnixOperatingSystemMXBean;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
@@ -22,7 +24,7 @@ public class Bare {
     public static void main(String[] args) throws IOException {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         // The same JDK server settings loomgate sets (server/ServerTuning.java), unless given with -D.
-        setIfAbsent("sun.net.httpserver.maxIdleConnections", "100000");
+        setIfAbsent("sun.net.httpserver.maxIdleConnections", String.valueOf(idleConnectionLimit()));
         setIfAbsent("sun.net.httpserver.maxReqTime", "10");
         setIfAbsent("sun.net.httpserver.idleInterval", "30");
         setIfAbsent("sun.net.httpserver.clockTick", "1000");
@@ -63,6 +65,14 @@ public class Bare {
             exchange.sendResponseHeaders(200, bytes.length);
             out.write(bytes);
         }
+    }
+
+    /** loomgate's rule: as many idle connections as the process may have file descriptors, at least 10,000. */
+    private static long idleConnectionLimit() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
+            return Math.max(10_000, Math.min(unix.getMaxFileDescriptorCount(), Integer.MAX_VALUE));
+        }
+        return 100_000;
     }
 
     private static void setIfAbsent(String key, String value) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,7 +56,7 @@ final class CompletableFutureFanOut {
         }
         CompletableFuture<Object> decided = CompletableFuture
                 .anyOf(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)), firstFailure)
-                .orTimeout(deadline.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                .orTimeout(deadline.toNanos(), TimeUnit.NANOSECONDS);
         boolean deadlineHit = false;
         try {
             decided.get();

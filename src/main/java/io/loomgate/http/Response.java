@@ -39,8 +39,4 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
         return new Response(status, contentType, body, copy);
     }
 
-    /** The body as text, for logs and tests. */
-    public String bodyText() {
-        return new String(body, StandardCharsets.UTF_8);
-    }
 }

@@ -110,13 +110,6 @@ public final class JsonWriter {
         return this;
     }
 
-    /** Writes already-serialized JSON as the next value. The caller vouches that it is valid. */
-    public JsonWriter rawValue(String json) {
-        separate();
-        out.append(json);
-        return this;
-    }
-
     public JsonWriter field(String name, String value) {
         return name(name).value(value);
     }

@@ -45,11 +45,6 @@ public record RunResult(String endpoint, String mode, int connections, long requ
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Socket-level errors: connect, read, write, timeout (not status). */
-    public long socketErrors() {
-        return totalErrors() - errors.getOrDefault("status", 0L);
-    }
-
     /** Successful (2xx/3xx) responses per second: what efficiency and share are made of. */
     public double okRps() {
         long bad = errors.getOrDefault("status", 0L);
