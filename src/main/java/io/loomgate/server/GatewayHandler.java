@@ -14,6 +14,7 @@ import io.loomgate.routing.Router;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -31,6 +32,7 @@ final class GatewayHandler implements HttpHandler {
     private final RequestObserver observer;
     private final RequestIds ids = new RequestIds();
     private final LongAdder served = new LongAdder();
+    private final AtomicInteger handling = new AtomicInteger();
 
     GatewayHandler(Router router, Lifecycle lifecycle, Admission admission, RequestObserver observer) {
         this.router = router;
@@ -45,6 +47,7 @@ final class GatewayHandler implements HttpHandler {
         String id = ids.next();
         String method = exchange.getRequestMethod();
         Outcome outcome = new Outcome();
+        handling.incrementAndGet();
         try (exchange) {
             Response response;
             try {
@@ -62,6 +65,7 @@ final class GatewayHandler implements HttpHandler {
             outcome.written = false;
             LOG.log(Level.DEBUG, () -> "request " + id + ": response not delivered: " + clientGone);
         } finally {
+            handling.decrementAndGet();
             observer.finished(new RequestObserver.RequestSummary(outcome.routeKey, outcome.started, method,
                     exchange.getRequestURI().getRawPath(), outcome.status, outcome.written, id,
                     System.nanoTime() - arrival));
@@ -98,7 +102,7 @@ final class GatewayHandler implements HttpHandler {
     }
 
     private Response admitAndRun(Route route, Request request, Outcome outcome) throws Exception {
-        if (lifecycle.isDraining()) {
+        if (lifecycle.isNew(request.arrivalNanos())) {
             throw new HttpError(503, "draining", "the server is shutting down; retry on another instance",
                     Map.of(), Map.of("Connection", "close"));
         }
@@ -122,6 +126,11 @@ final class GatewayHandler implements HttpHandler {
     /** Responses written since start. */
     long served() {
         return served.sum();
+    }
+
+    /** Requests whose head has been read and whose answer is not written yet. */
+    int handling() {
+        return handling.get();
     }
 
     /** What the finally block reports, filled in as the request goes. */

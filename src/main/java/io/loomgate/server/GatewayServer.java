@@ -121,14 +121,18 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Shuts down gracefully, once; later calls return the first report.
      * <ol>
-     *   <li>the lifecycle turns DRAINING, so {@code /health} says so and new requests get 503;</li>
+     *   <li>the lifecycle turns DRAINING, so {@code /health} says so and requests that arrive from
+     *       now on get 503;</li>
      *   <li>the listening socket closes, so new connections are refused;</li>
-     *   <li>in-flight exchanges run to completion, for up to the grace period;</li>
+     *   <li>requests in flight run to completion, for up to the grace period: those being handled,
+     *       and those that arrived earlier and wait for a pool thread;</li>
      *   <li>what still runs then is interrupted, and answers 503 if it can;</li>
      *   <li>the JDK server closes every connection and its dispatcher ends; the pool stops.</li>
      * </ol>
-     * Our own in-flight count decides when to stop waiting: {@code HttpServer.stop(delay)} alone
-     * waits the whole delay once a handler has thrown (JDK-8377302), and counts only whole seconds.
+     * A connection still sending its request head is not waited for: a client that has not finished
+     * asking cannot hold shutdown up to the grace period, and is simply closed at the end.
+     * Our own counts decide when to stop waiting: {@code HttpServer.stop(delay)} alone waits the
+     * whole delay once a handler has thrown (JDK-8377302), and counts only whole seconds.
      */
     public synchronized ShutdownReport shutdown() {
         if (report != null) {
@@ -140,9 +144,10 @@ public final class GatewayServer implements AutoCloseable {
         Thread stopper = Thread.ofPlatform().name("loomgate-stop").start(() -> server.stop((int) backstopSeconds));
         int cutOff = 0;
         try {
-            if (!executor.awaitIdle(options.shutdownGrace())) {
-                cutOff = executor.interruptRunning();
-                executor.awaitIdle(CUT_OFF_WAIT);
+            if (!awaitNoRequests(options.shutdownGrace())) {
+                cutOff = requestsInFlight();
+                executor.interruptRunning();
+                awaitNoRequests(CUT_OFF_WAIT);
             }
             // stop() is parked in a wait we no longer need; the interrupt ends it and it closes everything.
             stopper.interrupt();
@@ -157,6 +162,23 @@ public final class GatewayServer implements AutoCloseable {
         return report;
     }
 
+    /** Requests being handled, and exchanges waiting for a thread. */
+    private int requestsInFlight() {
+        return executor.queued() + (handler == null ? 0 : handler.handling());
+    }
+
+    /** Waits until {@link #requestsInFlight()} is 0, or {@code timeout} passes; true if it reached 0. */
+    private boolean awaitNoRequests(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (requestsInFlight() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
     @Override
     public void close() {
         shutdown();
@@ -164,7 +186,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * @param served requests answered since start
-     * @param cutOff requests still running when the grace period ended, and interrupted
+     * @param cutOff requests still in flight when the grace period ended, and interrupted or dropped
      * @param took   how long the shutdown took
      */
     public record ShutdownReport(long served, int cutOff, Duration took) {

@@ -11,6 +11,7 @@ public final class Lifecycle {
 
     private final long startedNanos = System.nanoTime();
     private volatile State state = State.RUNNING;
+    private volatile long drainingSince = Long.MAX_VALUE;
 
     public State state() {
         return state;
@@ -21,16 +22,25 @@ public final class Lifecycle {
         return state != State.RUNNING;
     }
 
+    /**
+     * True for a request whose first byte came after shutdown began: a new request, to refuse. One
+     * that arrived earlier is in flight, even if it waited for a pool thread, and is served.
+     */
+    public boolean isNew(long arrivalNanos) {
+        return arrivalNanos - drainingSince >= 0;
+    }
+
     public long uptimeMillis() {
         return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
-    /** Moves to {@code next}; returns false if the server was already there or beyond. */
-    synchronized boolean advance(State next) {
-        if (next.ordinal() <= state.ordinal()) {
-            return false;
+    /** Moves to {@code next}, unless the server is already there or beyond. */
+    synchronized void advance(State next) {
+        if (next.ordinal() > state.ordinal()) {
+            if (next == State.DRAINING) {
+                drainingSince = System.nanoTime();
+            }
+            state = next;
         }
-        state = next;
-        return true;
     }
 }

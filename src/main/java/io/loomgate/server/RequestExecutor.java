@@ -2,7 +2,6 @@ package io.loomgate.server;
 
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -17,22 +16,22 @@ import java.util.concurrent.atomic.LongAdder;
  * The executor the JDK server hands each exchange to: a new virtual thread per exchange, or a fixed
  * pool of platform threads. The JDK calls {@link #execute} from its dispatcher as soon as a
  * connection has bytes to read, which makes this the place to note the arrival time, and to count
- * and track every exchange until it is done, so shutdown knows exactly what is still running.
+ * and track every exchange until it is done: how many wait for a thread, how many run, and on
+ * which threads, so shutdown can wait for the first and cut off the second.
  */
 final class RequestExecutor implements Executor {
 
     /** When the server saw the first byte of the current exchange ({@link System#nanoTime()}). */
     private static final ScopedValue<Long> ARRIVAL = ScopedValue.newInstance();
 
-    private final ThreadMode mode;
     private final ThreadFactory virtualThreads;
     private final ThreadPoolExecutor pool;
     private final LongAdder virtualStarted;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger queued = new AtomicInteger();
     private final Set<Thread> running = ConcurrentHashMap.newKeySet();
 
-    private RequestExecutor(ThreadMode mode, ThreadPoolExecutor pool, LongAdder virtualStarted) {
-        this.mode = mode;
+    private RequestExecutor(ThreadPoolExecutor pool, LongAdder virtualStarted) {
         this.pool = pool;
         this.virtualStarted = virtualStarted;
         this.virtualThreads = Thread.ofVirtual().name("request-", 1).factory();
@@ -49,13 +48,14 @@ final class RequestExecutor implements Executor {
                     new LinkedBlockingQueue<>(), named);
             pool.prestartAllCoreThreads();
         }
-        return new RequestExecutor(options.threads(), pool, virtualStarted);
+        return new RequestExecutor(pool, virtualStarted);
     }
 
     @Override
     public void execute(Runnable exchange) {
         long arrival = System.nanoTime();
         inFlight.incrementAndGet();
+        queued.incrementAndGet();
         Runnable task = () -> run(exchange, arrival);
         try {
             if (pool != null) {
@@ -66,12 +66,14 @@ final class RequestExecutor implements Executor {
             }
         } catch (RuntimeException | Error e) {
             inFlight.decrementAndGet();
+            queued.decrementAndGet();
             throw e;
         }
     }
 
     private void run(Runnable exchange, long arrival) {
         Thread self = Thread.currentThread();
+        queued.decrementAndGet();
         running.add(self);
         try {
             ScopedValue.where(ARRIVAL, arrival).run(exchange);
@@ -91,20 +93,9 @@ final class RequestExecutor implements Executor {
         return inFlight.get();
     }
 
-    /**
-     * Waits until no exchange is in flight, or {@code timeout} passes.
-     *
-     * @return true when nothing is in flight any more
-     */
-    boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (inFlight.get() > 0) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(5);
-        }
-        return true;
+    /** Exchanges handed over and not yet picked up by a thread (platform mode: the pool's queue). */
+    int queued() {
+        return queued.get();
     }
 
     /** Interrupts every thread still running an exchange, and says how many there were. */
@@ -120,10 +111,6 @@ final class RequestExecutor implements Executor {
     /** Platform mode: the pool, for its gauges; null in virtual mode. */
     ThreadPoolExecutor pool() {
         return pool;
-    }
-
-    ThreadMode mode() {
-        return mode;
     }
 
     /** Stops the pool, if there is one, after the server has stopped handing it work. */

@@ -12,7 +12,9 @@ import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
 import io.loomgate.testing.TestRoutes;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +72,57 @@ class ShutdownTest {
             // connection refused or closed: what we want
         } catch (InterruptedException e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /** A client still sending its request head has asked nothing yet: it must not hold shutdown up. */
+    @Test
+    void stalledClientsDoNotHoldUpShutdownNorCountAsCutOff() throws Exception {
+        List<Socket> stalled = new ArrayList<>();
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--shutdown-grace", "10s"), TestRoutes.all());
+             TestClient client = new TestClient(gate.baseUri())) {
+            var address = gate.server().address();
+            for (int i = 0; i < 20; i++) {
+                Socket s = new Socket(address.getAddress(), address.getPort());
+                s.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+                s.setSoTimeout(5_000);
+                stalled.add(s);
+            }
+            CompletableFuture<HttpResponse<String>> slow = Background.supply(() -> client.get("/test/slow?ms=500"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().inFlight() == 21);
+
+            ShutdownReport report = gate.shutdown();
+            assertEquals(200, slow.get(5, TimeUnit.SECONDS).statusCode(), "the real request was served");
+            assertEquals(0, report.cutOff(), "nothing that had been asked was cut off");
+            assertTrue(report.took().toMillis() < 2_000, "shutdown waited for the 500 ms request only: " + report.took());
+            for (Socket s : stalled) {
+                assertEquals(-1, s.getInputStream().read(), "a stalled connection is simply closed");
+            }
+        } finally {
+            for (Socket s : stalled) {
+                s.close();
+            }
+        }
+    }
+
+    /** Platform mode: requests that arrived before SIGTERM but wait for a pool thread are in flight, and served. */
+    @Test
+    void requestsQueuedForAPoolThreadBeforeShutdownAreServed() throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--threads", "platform", "--pool", "2",
+                "--shutdown-grace", "10s"), TestRoutes.all());
+             TestClient client = new TestClient(gate.baseUri())) {
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                calls.add(Background.supply(() -> client.get("/test/slow?ms=400")));
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().pool().getQueue().size() == 4);
+
+            ShutdownReport report = gate.shutdown();
+            for (CompletableFuture<HttpResponse<String>> c : calls) {
+                HttpResponse<String> r = c.get(10, TimeUnit.SECONDS);
+                assertEquals(200, r.statusCode(), "queued before shutdown, so served: " + r.body());
+            }
+            assertEquals(0, report.cutOff());
         }
     }
 
