@@ -1,35 +1,49 @@
 package io.loomgate;
 
 import io.loomgate.aggregate.Aggregator;
+import io.loomgate.aggregate.FanOut;
+import io.loomgate.aggregate.Policy;
 import io.loomgate.api.Endpoints;
+import io.loomgate.api.FanOutRoute;
 import io.loomgate.api.Wiring;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.Value;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
+import io.loomgate.config.UsageException;
+import io.loomgate.demo.Baselines;
+import io.loomgate.demo.SimulatedKind;
 import io.loomgate.metrics.AccessLog;
 import io.loomgate.metrics.GatewayMetrics;
 import io.loomgate.metrics.MetricsLogger;
 import io.loomgate.metrics.MetricsSource;
 import io.loomgate.metrics.VirtualThreads;
+import io.loomgate.routefile.RouteDecl;
+import io.loomgate.routefile.RouteTable;
+import io.loomgate.routefile.UpstreamDecl;
+import io.loomgate.routefile.UpstreamKind;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
-import io.loomgate.service.Backend;
-import io.loomgate.service.ServiceName;
-import io.loomgate.service.Services;
+import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A running loomgate: the components wired together, and their orderly release. {@link Main} starts
- * one from the command line; tests start one on port 0.
+ * A running loomgate: the composition root, the one place that knows both the core and the demo.
+ * It reads the route table, builds the upstreams it declares, and wires them to the engines, the
+ * metrics and the server; then it releases them in order. {@link Main} starts one from the command
+ * line; tests start one on port 0.
  *
  * <pre>{@code
  * try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"))) {
@@ -42,48 +56,67 @@ public final class Loomgate implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final GatewayServer server;
-    private final Services services;
+    private final Upstreams upstreams;
+    private final SimulatedKind simulated;
     private final VirtualThreads virtualThreads;
     private final MetricsLogger metricsLogger;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, Services services, VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
+    private Loomgate(GatewayServer server, Upstreams upstreams, SimulatedKind simulated, VirtualThreads virtualThreads,
+                     MetricsLogger metricsLogger) {
         this.server = server;
-        this.services = services;
+        this.upstreams = upstreams;
+        this.simulated = simulated;
         this.virtualThreads = virtualThreads;
         this.metricsLogger = metricsLogger;
     }
 
-    public static Loomgate start(Config config) throws IOException {
+    /** The upstream kinds a route file may declare. */
+    static List<UpstreamKind> kinds(SimulatedKind simulated) {
+        return List.of(simulated);
+    }
+
+    public static Loomgate start(Config config) throws IOException, UsageException {
         return start(config, List.of(), Map.of());
     }
 
     /** Starts loomgate with {@code extraRoutes} added to its own. */
-    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException {
+    public static Loomgate start(Config config, List<Route> extraRoutes) throws IOException, UsageException {
         return start(config, extraRoutes, Map.of());
     }
 
     /**
-     * Starts loomgate with {@code extraRoutes} added to its own and some service backends replaced;
-     * tests use them for slow or failing handlers and misbehaving services.
+     * Starts loomgate with {@code extraRoutes} added to its own and some declared upstreams replaced
+     * (they keep their declared latency and failure rate); tests make upstreams misbehave this way.
+     *
+     * @throws UsageException when the route file or a flag that refers to it is bad
      */
-    public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceName, Backend> backends)
-            throws IOException {
-        Lifecycle lifecycle = new Lifecycle();
-        LongAdder virtualStarted = new LongAdder();
-        Services services = Services.start(config.services(), backends);
+    public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceId, Upstream> replaced)
+            throws IOException, UsageException {
+        SimulatedKind simulated = new SimulatedKind();
         GatewayServer server = null;
         VirtualThreads virtualThreads = null;
         try {
-            GatewayMetrics metrics = new GatewayMetrics();
-            Aggregator aggregator = new Aggregator(services, config.server().threads(), virtualStarted, metrics);
+            List<UpstreamKind> kinds = kinds(simulated);
+            RouteTable table = EffectiveRoutes.load(config, kinds);
+            Upstreams upstreams = upstreams(config, table, kinds, replaced);
+            Lifecycle lifecycle = new Lifecycle();
+            LongAdder virtualStarted = new LongAdder();
+            GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
+            Aggregator aggregator = new Aggregator(upstreams, metrics);
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted);
             virtualThreads = VirtualThreads.start(virtualStarted);
-            MetricsSource source = new MetricsSource(metrics, server, services.tracker(), virtualThreads,
-                    config.server(), lifecycle, Main.version());
+            MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
+                    upstreams.calls(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version());
+
+            Map<String, FanOut> engines = new LinkedHashMap<>();
+            engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
+            engines.put("completable-future/common-pool", Baselines.commonPool(metrics));
+            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
+            List<FanOutRoute> fanOutRoutes = table.routes().stream().map(r -> fanOutRoute(r, engines)).toList();
 
             List<Route> routes = new ArrayList<>(Endpoints.all(
-                    new Wiring(config, lifecycle, services, aggregator, virtualStarted, source)));
+                    new Wiring(config, lifecycle, upstreams, aggregator, fanOutRoutes, source)));
             routes.addAll(extraRoutes);
             metrics.registerRoutes(routes.stream().map(Route::path).toList());
 
@@ -91,17 +124,44 @@ public final class Loomgate implements AutoCloseable {
             RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
             server.start(Router.of(routes), observer);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
-            return new Loomgate(server, services, virtualThreads, logger);
-        } catch (IOException | RuntimeException e) {
+            return new Loomgate(server, upstreams, simulated, virtualThreads, logger);
+        } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
             }
             if (virtualThreads != null) {
                 virtualThreads.close();
             }
-            services.close();
+            simulated.close();
             throw e;
         }
+    }
+
+    private static Upstreams upstreams(Config config, RouteTable table, List<UpstreamKind> kinds,
+                                       Map<ServiceId, Upstream> replaced) {
+        Upstreams.Builder builder = Upstreams.builder(config.services().seed());
+        for (UpstreamDecl u : table.upstreams()) {
+            UpstreamKind kind = kinds.stream().filter(k -> k.name().equals(u.kind())).findFirst().orElseThrow();
+            Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : kind.create(u.id(), u.settings());
+            builder.add(u.id(), upstream, u.faults());
+        }
+        return builder.build();
+    }
+
+    private static FanOutRoute fanOutRoute(RouteDecl r, Map<String, FanOut> engines) {
+        String engine = r.executor().map(e -> r.engine() + "/" + e).orElse(r.engine());
+        Policy policy = switch (r.policy()) {
+            case "single" -> Policy.single();
+            case "all" -> Policy.all();
+            case "any" -> Policy.any();
+            case "fallback" -> {
+                Map<ServiceId, Value> values = new LinkedHashMap<>();
+                r.fallbacks().forEach((id, json) -> values.put(id, w -> w.tree(json)));
+                yield Policy.withFallback(values);
+            }
+            default -> throw new IllegalStateException("the route file parser let policy '" + r.policy() + "' through");
+        };
+        return new FanOutRoute(r.path(), policy, engines.get(engine), r.upstreams(), r.timeout());
     }
 
     public URI baseUri() {
@@ -121,13 +181,19 @@ public final class Loomgate implements AutoCloseable {
         return server;
     }
 
-    public Services services() {
-        return services;
+    /** The upstreams, and through them the log of every call. */
+    public Upstreams upstreams() {
+        return upstreams;
+    }
+
+    /** The simulated upstream kind, which owns the sample file. */
+    public SimulatedKind simulated() {
+        return simulated;
     }
 
     /**
      * Drains and stops the server, then releases everything else (the metrics log, the JFR stream,
-     * the test file), and logs one final line. Idempotent.
+     * the sample file), and logs one final line. Idempotent.
      */
     public synchronized ShutdownReport shutdown() {
         if (report == null) {
@@ -137,9 +203,9 @@ public final class Loomgate implements AutoCloseable {
             }
             virtualThreads.close();
             try {
-                services.close();
+                simulated.close();
             } catch (IOException e) {
-                LOG.log(Level.WARNING, "could not delete the test file " + services.testFile(), e);
+                LOG.log(Level.WARNING, "could not delete the sample file", e);
             }
             LOG.log(Level.INFO, "stopped: served " + report.served() + " requests, "
                     + report.cutOff() + " cut off after the grace period; shutdown took "

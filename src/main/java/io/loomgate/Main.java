@@ -4,6 +4,8 @@ import io.loomgate.config.CommandLine;
 import io.loomgate.config.CommandLine.Invocation;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
+import io.loomgate.demo.SimulatedKind;
+import io.loomgate.routefile.RouteTableJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,8 +15,8 @@ import java.util.Properties;
 /**
  * The command line: {@code java --enable-preview -jar loomgate.jar [flags]}. Prints exactly one
  * line to stdout once the socket is bound ({@code loomgate listening on http://127.0.0.1:8080
- * (threads=virtual)}); logs go to stderr. Exit codes: 0 after a clean shutdown, help or version;
- * 1 when the server cannot start; 2 for a bad command line.
+ * (threads=virtual)}); logs go to stderr. Exit codes: 0 after a clean shutdown, help, version or
+ * {@code --print-routes}; 1 when the server cannot start; 2 for a bad command line or route file.
  */
 public final class Main {
 
@@ -28,15 +30,25 @@ public final class Main {
         try {
             invocation = CommandLine.parse(List.of(args), System.getenv());
         } catch (UsageException e) {
-            System.err.println("loomgate: " + e.getMessage());
-            System.exit(UsageException.EXIT_CODE);
+            usageError(e);
             return;
         }
         switch (invocation) {
             case CommandLine.ShowHelp() -> System.out.print(CommandLine.help());
             case CommandLine.ShowVersion() -> System.out.println("loomgate " + version()
                     + " (Java " + Runtime.version() + ")");
+            case CommandLine.PrintRoutes(Config config) -> printRoutes(config);
             case CommandLine.Run(Config config) -> run(config);
+        }
+    }
+
+    private static void printRoutes(Config config) {
+        try (SimulatedKind simulated = new SimulatedKind()) {
+            System.out.print(RouteTableJson.write(EffectiveRoutes.load(config, Loomgate.kinds(simulated))));
+        } catch (UsageException e) {
+            usageError(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -44,6 +56,9 @@ public final class Main {
         Loomgate gate;
         try {
             gate = Loomgate.start(config);
+        } catch (UsageException e) {
+            usageError(e);
+            return;
         } catch (IOException | RuntimeException e) {
             System.err.println("loomgate: cannot listen on " + config.server().host() + ":"
                     + config.server().port() + ": " + e.getMessage());
@@ -53,6 +68,11 @@ public final class Main {
         Signals.onTermination(gate::shutdown);
         System.out.println(gate.listeningLine());
         System.out.flush();
+    }
+
+    private static void usageError(UsageException e) {
+        System.err.println("loomgate: " + e.getMessage());
+        System.exit(UsageException.EXIT_CODE);
     }
 
     /** The version Maven stamped into the jar. */

@@ -1,6 +1,6 @@
 package io.loomgate.aggregate;
 
-import io.loomgate.service.ServiceName;
+import io.loomgate.call.ServiceId;
 import java.time.Duration;
 
 /** Hears what aggregations did: every merged answer, and every orphan that finally ended. Metrics listen here. */
@@ -10,5 +10,5 @@ public interface AggregationListener {
     void aggregated(Aggregation aggregation);
 
     /** An orphaned part ended {@code workAfterResponse} after its response was decided. */
-    void orphanEnded(ServiceName service, Duration workAfterResponse);
+    void orphanEnded(ServiceId service, Duration workAfterResponse);
 }

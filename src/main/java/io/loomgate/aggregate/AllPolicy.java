@@ -1,12 +1,21 @@
 package io.loomgate.aggregate;
 
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Every part must succeed. A failure decides the answer ({@code failed}, 502) and the parts still
- * running are {@code cancelled}; at the deadline they are {@code timeout} (504).
+ * running are cancelled; at the deadline, the unfinished parts make it a {@code timeout} (504).
  */
-record AllPolicy(String name) implements Policy {
+record AllPolicy() implements Policy {
+
+    @Override
+    public String name() {
+        return "all";
+    }
 
     @Override
     public StopWhen stopWhen() {
@@ -15,24 +24,27 @@ record AllPolicy(String name) implements Policy {
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        Outcome stopped = result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
-        return mergeAll(name, result, stopped, stopped);
+        return mergeAll(name(), result);
     }
 
-    /**
-     * The "all" merge, with {@code unfinished} as the outcome of parts that had started and not
-     * finished, and {@code neverStarted} as that of parts that never started.
-     */
-    static Aggregation mergeAll(String name, FanOutResult result, Outcome unfinished, Outcome neverStarted) {
-        SortedParts s = SortedParts.of(result, unfinished, neverStarted);
-        if (!s.failed().isEmpty()) {
-            return new Aggregation(name, Status.FAILED, s.parts(), Optional.of("failed: " + Failures.names(s.failed())),
+    static Aggregation mergeAll(String name, FanOutResult result) {
+        List<ServiceId> failed = new ArrayList<>();
+        List<ServiceId> unfinished = new ArrayList<>();
+        for (PartResult p : result.parts()) {
+            if (p.outcome() instanceof Outcome.Failed) {
+                failed.add(p.service());
+            } else if (p.outcome().unfinished()) {
+                unfinished.add(p.service());
+            }
+        }
+        if (!failed.isEmpty()) {
+            return new Aggregation(name, Status.FAILED, result.parts(), Optional.of("failed: " + Failures.names(failed)),
                     result.took());
         }
-        if (result.deadlineHit() && !s.unfinished().isEmpty()) {
-            return new Aggregation(name, Status.TIMEOUT, s.parts(),
-                    Optional.of(Failures.deadlinePassed(result.timeout(), s.unfinished())), result.took());
+        if (result.deadlineHit() && !unfinished.isEmpty()) {
+            return new Aggregation(name, Status.TIMEOUT, result.parts(),
+                    Optional.of(Failures.deadlinePassed(result.timeout(), unfinished)), result.took());
         }
-        return new Aggregation(name, Status.OK, s.parts(), Optional.empty(), result.took());
+        return new Aggregation(name, Status.OK, result.parts(), Optional.empty(), result.took());
     }
 }

@@ -1,10 +1,14 @@
 package io.loomgate.aggregate;
 
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * The first success wins; the losers still running are {@code cancelled}. When every part fails the
- * answer is {@code failed} and lists every failure; at the deadline without a winner, {@code timeout}.
+ * The first success wins; the losers still running are cancelled. When every part fails the answer
+ * is {@code failed} and lists every failure; at the deadline without a winner, {@code timeout}.
  */
 record AnyPolicy() implements Policy {
 
@@ -20,17 +24,25 @@ record AnyPolicy() implements Policy {
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        boolean won = result.completions().stream().anyMatch(c -> c.result() instanceof Completion.Returned);
-        Outcome stopped = !won && result.deadlineHit() ? new Outcome.TimedOut() : new Outcome.Cancelled();
-        SortedParts s = SortedParts.of(result, stopped, stopped);
+        List<ServiceId> failed = new ArrayList<>();
+        List<ServiceId> unfinished = new ArrayList<>();
+        boolean won = false;
+        for (PartResult p : result.parts()) {
+            switch (p.outcome()) {
+                case Outcome.Success _ -> won = true;
+                case Outcome.Failed _ -> failed.add(p.service());
+                case Outcome o when o.unfinished() -> unfinished.add(p.service());
+                default -> { }
+            }
+        }
         if (won) {
-            return new Aggregation(name(), Status.OK, s.parts(), Optional.empty(), result.took());
+            return new Aggregation(name(), Status.OK, result.parts(), Optional.empty(), result.took());
         }
-        if (result.deadlineHit() && !s.unfinished().isEmpty()) {
-            return new Aggregation(name(), Status.TIMEOUT, s.parts(),
-                    Optional.of(Failures.deadlinePassed(result.timeout(), s.unfinished())), result.took());
+        if (result.deadlineHit() && !unfinished.isEmpty()) {
+            return new Aggregation(name(), Status.TIMEOUT, result.parts(),
+                    Optional.of(Failures.deadlinePassed(result.timeout(), unfinished)), result.took());
         }
-        return new Aggregation(name(), Status.FAILED, s.parts(),
-                Optional.of("all " + s.failed().size() + " failed: " + Failures.names(s.failed())), result.took());
+        return new Aggregation(name(), Status.FAILED, result.parts(),
+                Optional.of("all " + failed.size() + " failed: " + Failures.names(failed)), result.took());
     }
 }

@@ -1,31 +1,41 @@
 package io.loomgate.aggregate;
 
+import io.loomgate.call.Outcome;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
 import io.loomgate.config.Durations;
-import io.loomgate.service.ServiceFailure;
-import io.loomgate.service.ServiceName;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** Words for what went wrong, safe to show a client: no class names, no stack traces. */
-final class Failures {
+public final class Failures {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
 
     private Failures() {
     }
 
-    /** A part's error: the service's own message, or a neutral one for an unexpected exception. */
-    static String describe(ServiceName service, Throwable error) {
-        if (error instanceof ServiceFailure f) {
-            return f.getMessage();
+    /**
+     * The outcome of a part that threw: the upstream's own message, or, for an unexpected exception
+     * (a bug), a neutral one, with the exception logged under the request id.
+     */
+    public static Outcome.Failed failed(ServiceId service, Throwable error) {
+        if (error instanceof UpstreamFailure f) {
+            return new Outcome.Failed(f.getMessage());
         }
-        return service.wire() + ": unexpected error (logged with the request id)";
+        LOG.log(Level.WARNING, "request " + RequestContext.current().requestId() + ": " + service
+                + " failed with an unexpected exception", error);
+        return new Outcome.Failed(service + ": unexpected error (logged with the request id)");
     }
 
-    static String names(List<ServiceName> services) {
-        return services.stream().map(ServiceName::wire).collect(Collectors.joining(", "));
+    static String names(List<ServiceId> services) {
+        return services.stream().map(ServiceId::value).collect(Collectors.joining(", "));
     }
 
-    static String deadlinePassed(Duration timeout, List<ServiceName> unfinished) {
+    static String deadlinePassed(Duration timeout, List<ServiceId> unfinished) {
         return "deadline of " + Durations.format(timeout) + " passed; unfinished: " + names(unfinished);
     }
 }

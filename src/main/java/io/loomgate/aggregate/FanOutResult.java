@@ -4,16 +4,16 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What a fan-out saw, handed to a {@link Policy} to merge.
+ * What a fan-out engine saw, handed to a {@link Policy} to merge.
  *
- * @param completions one per part, in the order the parts were given
- * @param deadlineHit whether the deadline passed before the fan-out stopped waiting
+ * @param parts       one per part, in the order the parts were given
+ * @param deadlineHit whether the deadline passed before the engine stopped waiting
  * @param timeout     the request's deadline as it was asked for, for messages
  * @param took        how long the fan-out ran
  */
-public record FanOutResult(List<Completion> completions, boolean deadlineHit, Duration timeout, Duration took) {
+public record FanOutResult(List<PartResult> parts, boolean deadlineHit, Duration timeout, Duration took) {
 
     public FanOutResult {
-        completions = List.copyOf(completions);
+        parts = List.copyOf(parts);
     }
 }

@@ -1,41 +1,40 @@
 package io.loomgate.aggregate;
 
-import io.loomgate.service.ServiceName;
-import io.loomgate.service.ServiceValue;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.Value;
 import java.util.Map;
-import java.util.concurrent.Executor;
 
 /**
- * How the parts of a fan-out are merged into one answer. Structured policies run under a
- * {@code StructuredTaskScope} that stops waiting as {@link #stopWhen()} says; the CompletableFuture
- * baseline runs the same calls without structure, for comparison. Merging is a pure function of
- * what the fan-out saw, so each policy is tested without threads or HTTP.
+ * How the parts of a fan-out are merged into one answer, and when the engine may stop waiting for
+ * the rest ({@link #stopWhen()}). Merging is a pure function of what the engine saw, so each policy
+ * is tested without threads or HTTP. Which engine runs the parts is the route's choice, not the
+ * policy's.
  *
  * <pre>{@code
- * Policy.all();                                              // every part must succeed
- * Policy.any();                                              // the first success wins
- * Policy.withFallback(Map.of(DB, new ServiceValue.Text("cached")));
+ * Policy.all();                                                  // every part must succeed
+ * Policy.any();                                                  // the first success wins
+ * Policy.withFallback(Map.of(ServiceId.of("db"), Value.text("cached")));
  * }</pre>
  */
-public sealed interface Policy permits AllPolicy, AnyPolicy, FallbackPolicy, CompletableFuturePolicy {
+public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy {
 
-    /** The name the response reports: {@code all}, {@code any}, {@code fallback}, {@code single}, ... */
+    /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}. */
     String name();
 
-    /** When the fan-out stops waiting for the rest. */
+    /** When the engine stops waiting and cancels the parts still running. */
     StopWhen stopWhen();
 
-    /** Turns what the fan-out saw into outcomes and an overall status. */
+    /** Turns what the engine saw into an overall status, replacing parts where the policy says. */
     Aggregation merge(FanOutResult result);
 
-    /** One service; its failure or timeout is the answer's. */
+    /** One upstream; its failure or timeout is the answer's. */
     static Policy single() {
-        return new AllPolicy("single");
+        return new SinglePolicy();
     }
 
     /** Every part must succeed; the first failure cancels the rest at once. */
     static Policy all() {
-        return new AllPolicy("all");
+        return new AllPolicy();
     }
 
     /** The first success wins and the others are cancelled; if all fail, every failure is reported. */
@@ -44,17 +43,7 @@ public sealed interface Policy permits AllPolicy, AnyPolicy, FallbackPolicy, Com
     }
 
     /** A part that fails or is late is replaced by its fallback value; the answer is then degraded. */
-    static Policy withFallback(Map<ServiceName, ServiceValue> fallbacks) {
+    static Policy withFallback(Map<ServiceId, Value> fallbacks) {
         return new FallbackPolicy(fallbacks);
-    }
-
-    /**
-     * The same calls with {@code CompletableFuture.supplyAsync} on {@code executor}: fail-fast, but a
-     * part still running when the answer goes out is orphaned, because nothing can stop it.
-     *
-     * @param executorName how the response names the executor, e.g. {@code common-pool}
-     */
-    static Policy completableFuture(Executor executor, String executorName) {
-        return new CompletableFuturePolicy(executor, executorName);
     }
 }

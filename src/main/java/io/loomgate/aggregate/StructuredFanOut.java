@@ -1,13 +1,13 @@
 package io.loomgate.aggregate;
 
+import io.loomgate.call.Outcome;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
-import io.loomgate.service.ServiceName;
-import io.loomgate.service.ServiceValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
@@ -24,12 +24,16 @@ import java.util.concurrent.locks.LockSupport;
  * {@code anySuccessfulResultOrThrow} and changes what {@code allSuccessfulOrThrow} returns, so
  * keeping it here keeps that change to one file).
  *
- * <p>Forks one subtask per part in a scope with a deadline ({@code withTimeout}), a thread factory
- * for the server's thread mode, and a name that thread dumps show. A {@link RecordingJoiner} records
- * each subtask's result as it completes and cancels the scope when the {@link StopWhen} rule says
- * so. It must: once {@code join()} has thrown {@code TimeoutException}, the owner can no longer read
- * a subtask's result ({@code get()} throws "join not called"), so the built-in joiners lose the
- * parts that had already finished.
+ * <p>Forks one subtask per part in a scope with the request's deadline ({@code withTimeout}), a
+ * thread factory for the server's thread mode, and a name that thread dumps show. A
+ * {@link RecordingJoiner} records each subtask's result as it completes and cancels the scope when
+ * the {@link StopWhen} rule says so. It must: once {@code join()} has thrown
+ * {@code TimeoutException}, the owner can no longer read a subtask's result ({@code get()} throws
+ * "join not called"), so the built-in joiners lose the parts that had already finished.
+ *
+ * <p>A part still running when the scope stops was interrupted by it: it is {@code cancelled} when a
+ * sibling decided the answer, {@code timeout} when the deadline did. A part that never started is
+ * reported the same way, with a zero duration.
  *
  * <p><b>The backstop.</b> JDK 25 runs the {@code withTimeout} timer's action on the common
  * ForkJoinPool. Blocking tasks there (as {@code /aggregate-old} does, on purpose) delay every
@@ -37,43 +41,42 @@ import java.util.concurrent.locks.LockSupport;
  * tasks. So each scope also forks a virtual thread that sleeps until the deadline plus
  * {@link #BACKSTOP_SLACK}; its wake-up does not depend on the common pool.
  */
-final class StructuredFanOut {
+final class StructuredFanOut implements FanOut {
 
     /** How long after the deadline the backstop fires, if {@code withTimeout} has not. */
     static final Duration BACKSTOP_SLACK = Duration.ofMillis(15);
 
-    /** One part to fork: its service (for its thread's name) and its work. */
-    record Part(ServiceName service, Callable<ServiceValue> task) {
+    private final ThreadMode mode;
+    private final LongAdder virtualStarted;
+
+    StructuredFanOut(ThreadMode mode, LongAdder virtualStarted) {
+        this.mode = mode;
+        this.virtualStarted = virtualStarted;
     }
 
-    private StructuredFanOut() {
+    @Override
+    public String name() {
+        return "structured";
     }
 
-    /**
-     * Runs {@code parts} concurrently and returns what each did, in order. Returns only when every
-     * forked thread has ended: no subtask outlives this call.
-     *
-     * @param deadline  time left until the request's deadline
-     * @param timeout   the deadline as the request asked for it, for messages
-     * @param scopeName shown in thread dumps, e.g. {@code /aggregate 9c41e2-7}
-     * @throws InterruptedException when the calling thread is interrupted; the parts are cancelled
-     */
-    static FanOutResult run(List<Part> parts, StopWhen stopWhen, Duration deadline, Duration timeout,
-                            ThreadMode mode, String requestId, String scopeName, LongAdder virtualStarted)
-            throws InterruptedException {
+    /** Returns only when every forked thread has ended: no subtask outlives this call. */
+    @Override
+    public FanOutResult run(List<Part> parts, StopWhen stopWhen) throws InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        Duration deadline = ctx.remaining();
         long start = System.nanoTime();
         int n = parts.size();
         AtomicLongArray began = new AtomicLongArray(n);
         AtomicLongArray ended = new AtomicLongArray(n);
-        RecordingJoiner joiner = new RecordingJoiner(n, stopWhen);
+        RecordingJoiner joiner = new RecordingJoiner(parts, stopWhen);
         ForkThreads threads = new ForkThreads(mode, virtualStarted);
         boolean timedOut = false;
-        try (var scope = StructuredTaskScope.open(joiner,
-                cfg -> cfg.withTimeout(deadline).withThreadFactory(threads).withName(scopeName))) {
+        try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withTimeout(deadline)
+                .withThreadFactory(threads).withName(ctx.endpoint() + " " + ctx.requestId()))) {
             for (int i = 0; i < n; i++) {
                 Part part = parts.get(i);
                 int index = i;
-                threads.nameNext(part.service().wire() + "@" + requestId, false);
+                threads.nameNext(part.service() + "@" + ctx.requestId(), false);
                 scope.fork(() -> {
                     began.set(index, System.nanoTime());
                     try {
@@ -83,7 +86,7 @@ final class StructuredFanOut {
                     }
                 });
             }
-            threads.nameNext("deadline@" + requestId, true);
+            threads.nameNext("deadline@" + ctx.requestId(), true);
             long backstopAt = System.nanoTime() + deadline.plus(BACKSTOP_SLACK).toNanos();
             scope.fork(() -> awaitBackstop(backstopAt));
             try {
@@ -92,15 +95,17 @@ final class StructuredFanOut {
                 timedOut = true;
             }
         }
-        List<Completion> completions = new ArrayList<>(n);
+        boolean deadlineHit = timedOut || joiner.backstopFired();
+        Outcome stopped = !joiner.ruleMet() && deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+        List<PartResult> results = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long from = began.get(i);
-            Completion.Result result = from == 0 ? new Completion.NeverStarted() : joiner.recorded(i);
+            Outcome recorded = joiner.recorded(i);
+            Outcome outcome = recorded != null ? recorded : stopped;
             Duration took = from == 0 ? Duration.ZERO : Duration.ofNanos(ended.get(i) - from);
-            completions.add(new Completion(parts.get(i).service(), result, took));
+            results.add(new PartResult(parts.get(i).service(), outcome, took));
         }
-        boolean deadlineHit = timedOut || joiner.backstopFired();
-        return new FanOutResult(completions, deadlineHit, timeout, Duration.ofNanos(System.nanoTime() - start));
+        return new FanOutResult(results, deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
     }
 
     /**
@@ -108,7 +113,7 @@ final class StructuredFanOut {
      * returns either way instead of throwing: the backstop is interrupted on nearly every request,
      * and an exception each time would cost more than the backstop itself.
      */
-    private static ServiceValue awaitBackstop(long atNanos) {
+    private static Value awaitBackstop(long atNanos) {
         long left;
         while (!Thread.currentThread().isInterrupted() && (left = atNanos - System.nanoTime()) > 0) {
             LockSupport.parkNanos(left);
@@ -117,49 +122,53 @@ final class StructuredFanOut {
     }
 
     /**
-     * Records each part's result as it completes, and cancels the scope when the rule is met, when
+     * Records each part's outcome as it completes, and cancels the scope when the rule is met, when
      * every part is done (so the backstop need not be waited for), or when the backstop fires.
-     * Subtasks that finish after the scope is cancelled are never reported to it: they stay unfinished.
+     * Subtasks that finish after the scope is cancelled are never reported to it: they stay unrecorded.
      */
-    private static final class RecordingJoiner implements Joiner<ServiceValue, Void> {
+    private static final class RecordingJoiner implements Joiner<Value, Void> {
 
-        private final int parts;
+        private final List<Part> parts;
         private final StopWhen stopWhen;
         private final Map<Subtask<?>, Integer> indexes = new ConcurrentHashMap<>();
-        private final AtomicReferenceArray<Completion.Result> results;
+        private final AtomicReferenceArray<Outcome> results;
         private final AtomicInteger done = new AtomicInteger();
         private volatile boolean backstopFired;
+        private volatile boolean ruleMet;
         private int forked;
 
-        RecordingJoiner(int parts, StopWhen stopWhen) {
+        RecordingJoiner(List<Part> parts, StopWhen stopWhen) {
             this.parts = parts;
             this.stopWhen = stopWhen;
-            this.results = new AtomicReferenceArray<>(parts);
+            this.results = new AtomicReferenceArray<>(parts.size());
         }
 
         @Override
-        public boolean onFork(Subtask<? extends ServiceValue> subtask) {
+        public boolean onFork(Subtask<? extends Value> subtask) {
             indexes.put(subtask, forked++);  // the owner forks one at a time, parts first, backstop last
             return false;
         }
 
         @Override
-        public boolean onComplete(Subtask<? extends ServiceValue> subtask) {
+        public boolean onComplete(Subtask<? extends Value> subtask) {
             int index = indexes.get(subtask);
-            if (index == parts) {
+            if (index == parts.size()) {
                 backstopFired = true;
                 return true;
             }
             boolean succeeded = subtask.state() == Subtask.State.SUCCESS;
             results.set(index, succeeded
-                    ? new Completion.Returned(subtask.get())
-                    : new Completion.Threw(subtask.exception()));
+                    ? new Outcome.Success(subtask.get())
+                    : Failures.failed(parts.get(index).service(), subtask.exception()));
             boolean decisive = switch (stopWhen) {
                 case FIRST_FAILURE -> !succeeded;
                 case FIRST_SUCCESS -> succeeded;
                 case ALL_DONE -> false;
             };
-            return decisive || done.incrementAndGet() == parts;
+            if (decisive) {
+                ruleMet = true;
+            }
+            return decisive || done.incrementAndGet() == parts.size();
         }
 
         @Override
@@ -167,19 +176,24 @@ final class StructuredFanOut {
             return null;
         }
 
-        Completion.Result recorded(int index) {
-            Completion.Result r = results.get(index);
-            return r != null ? r : new Completion.Unfinished();
+        /** The part's outcome, or null if it had not finished when the scope stopped. */
+        Outcome recorded(int index) {
+            return results.get(index);
         }
 
         boolean backstopFired() {
             return backstopFired;
         }
+
+        /** True when a part decided the answer (a failure under "all", a success under "any"). */
+        boolean ruleMet() {
+            return ruleMet;
+        }
     }
 
     /**
      * Makes the scope's threads: virtual, or platform in platform mode so the comparison stays
-     * honest, each named after its service and request ({@code db@9c41e2-7}). The backstop is
+     * honest, each named after its upstream and request ({@code db@9c41e2-7}). The backstop is
      * always virtual: it only sleeps. Used by the owner thread only, one fork at a time.
      */
     private static final class ForkThreads implements ThreadFactory {

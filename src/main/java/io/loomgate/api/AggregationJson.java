@@ -1,9 +1,9 @@
 package io.loomgate.api;
 
 import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.Outcome;
 import io.loomgate.aggregate.PartResult;
 import io.loomgate.aggregate.Status;
+import io.loomgate.call.Outcome;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
@@ -25,11 +25,16 @@ final class AggregationJson {
     private AggregationJson() {
     }
 
-    static Response response(String endpoint, Aggregation a, Duration timeout, ThreadMode threads,
-                             String requestId, String executor) {
+    /**
+     * The answer to one request on {@code route}. A route on the CompletableFuture engine names that
+     * engine as its {@code policy} and adds its {@code executor}, as the baselines always have.
+     */
+    static Response response(FanOutRoute route, Aggregation a, Duration timeout, ThreadMode threads,
+                             String requestId) {
+        String executor = route.engine().executor().orElse(null);
         JsonWriter w = new JsonWriter(512).beginObject()
-                .field("endpoint", endpoint)
-                .field("policy", a.policy())
+                .field("endpoint", route.path())
+                .field("policy", executor == null ? a.policy() : route.engine().name())
                 .field("status", a.status().wire())
                 .field("completed", a.completed())
                 .field("durationMs", millis(a.duration()))
@@ -50,12 +55,12 @@ final class AggregationJson {
 
     private static void writePart(JsonWriter w, PartResult p) {
         w.beginObject()
-                .field("service", p.service().wire())
+                .field("service", p.service().value())
                 .field("state", p.outcome().state())
                 .field("durationMs", millis(p.duration()));
         switch (p.outcome()) {
             case Outcome.Success s -> s.value().writeTo(w.name("value"));
-            case Outcome.Failed f -> w.field("error", f.error());
+            case Outcome.Failed f -> w.field("error", f.reason());
             case Outcome.Fallback f -> {
                 f.value().writeTo(w.name("value"));
                 w.field("reason", f.reason());

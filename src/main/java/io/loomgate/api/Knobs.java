@@ -1,56 +1,62 @@
 package io.loomgate.api;
 
+import io.loomgate.call.Overrides;
+import io.loomgate.call.ServiceId;
 import io.loomgate.config.Durations;
-import io.loomgate.config.ServiceOptions;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
-import io.loomgate.service.CallPlan;
-import io.loomgate.service.ServiceName;
 import java.time.Duration;
-import java.util.EnumMap;
-import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The per-request knobs every aggregation endpoint takes, validated:
- * {@code fail=NAME[,NAME...]}, {@code delay=NAME:DURATION[,...]} (both repeatable),
- * {@code timeout=DURATION} and, where {@code compute} runs, {@code n}. A bad value is a 400 naming
- * the parameter and the value; unknown parameters are ignored.
+ * The per-request knobs every fan-out route takes, validated against the route:
+ * {@code fail=NAME[,NAME...]} and {@code delay=NAME:DURATION[,...]} (both repeatable, naming
+ * upstreams this route calls) and {@code timeout=DURATION}. A bad value is a 400 naming the
+ * parameter and the value; unknown parameters are ignored (upstreams may read their own, such as
+ * {@code n}).
  *
- * @param delays   latency overrides for this request
- * @param failures services this request wants to fail
- * @param timeout  this request's deadline
- * @param n        compute's bound
+ * @param overrides the injected delays and failures
+ * @param timeout   this request's deadline
  */
-record Knobs(Map<ServiceName, Duration> delays, Set<ServiceName> failures, Duration timeout, int n) {
+record Knobs(Overrides overrides, Duration timeout) {
 
     static final Duration MAX_DELAY = Duration.ofSeconds(60);
     private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
 
-    static Knobs parse(QueryParams query, ServiceOptions options, boolean readsN) {
-        Set<ServiceName> failures = EnumSet.noneOf(ServiceName.class);
+    /**
+     * @param path           the route, for messages
+     * @param calls          the upstreams the route calls
+     * @param defaultTimeout the deadline when the request names none
+     * @param maxTimeout     the largest deadline a request may ask for
+     */
+    static Knobs parse(QueryParams query, String path, List<ServiceId> calls, Duration defaultTimeout,
+                       Duration maxTimeout) {
+        Set<ServiceId> failures = new LinkedHashSet<>();
         for (String name : items(query, "fail")) {
-            failures.add(service("fail", name, name));
+            failures.add(service("fail", name, name, path, calls));
         }
-        Map<ServiceName, Duration> delays = new EnumMap<>(ServiceName.class);
+        Map<ServiceId, Duration> delays = new HashMap<>();
         for (String item : items(query, "delay")) {
             int colon = item.indexOf(':');
             if (colon < 0) {
                 throw HttpError.badParameter("delay", item, "NAME:DURATION, e.g. db:300ms");
             }
-            ServiceName service = service("delay", item.substring(0, colon), item);
+            ServiceId service = service("delay", item.substring(0, colon), item, path, calls);
             Duration d = duration("delay", item.substring(colon + 1), item, Duration.ZERO, MAX_DELAY);
             if (delays.put(service, d) != null) {
-                throw HttpError.badParameter("delay", item, "one duration per service; " + service.wire() + " is named twice");
+                throw HttpError.badParameter("delay", item, "one duration per service; " + service + " is named twice");
             }
         }
         Duration timeout = single(query, "timeout")
-                .map(t -> duration("timeout", t, t, MIN_TIMEOUT, options.maxTimeout()))
-                .orElse(options.timeout());
-        int n = readsN ? single(query, "n").map(Knobs::n).orElse(CallPlan.DEFAULT_N) : CallPlan.DEFAULT_N;
-        return new Knobs(delays, failures, timeout, n);
+                .map(t -> duration("timeout", t, t, MIN_TIMEOUT, maxTimeout))
+                .orElse(defaultTimeout);
+        return new Knobs(new Overrides(delays, failures), timeout);
     }
 
     /** Every comma-separated item of every occurrence of {@code name}. */
@@ -58,7 +64,7 @@ record Knobs(Map<ServiceName, Duration> delays, Set<ServiceName> failures, Durat
         return query.all(name).stream().flatMap(v -> List.of(v.split(",", -1)).stream()).toList();
     }
 
-    private static java.util.Optional<String> single(QueryParams query, String name) {
+    private static Optional<String> single(QueryParams query, String name) {
         List<String> values = query.all(name);
         if (values.size() > 1) {
             throw HttpError.badParameter(name, String.join("&", values), "given once");
@@ -66,9 +72,13 @@ record Knobs(Map<ServiceName, Duration> delays, Set<ServiceName> failures, Durat
         return values.stream().findFirst();
     }
 
-    private static ServiceName service(String parameter, String name, String shown) {
-        return ServiceName.fromWire(name).orElseThrow(() -> HttpError.badParameter(parameter, shown,
-                "a service name (" + ServiceName.allWireNames() + ")"));
+    /** An upstream the route calls; anything else, known elsewhere or not, is a 400 that lists them. */
+    private static ServiceId service(String parameter, String name, String shown, String path, List<ServiceId> calls) {
+        if (ServiceId.isValid(name) && calls.contains(ServiceId.of(name))) {
+            return ServiceId.of(name);
+        }
+        String names = calls.stream().map(ServiceId::value).collect(Collectors.joining(", "));
+        throw HttpError.badParameter(parameter, shown, "a service " + path + " calls (" + names + ")");
     }
 
     private static Duration duration(String parameter, String text, String shown, Duration min, Duration max) {
@@ -84,18 +94,5 @@ record Knobs(Map<ServiceName, Duration> delays, Set<ServiceName> failures, Durat
             throw HttpError.badParameter(parameter, shown, accepted);
         }
         return d;
-    }
-
-    private static int n(String text) {
-        String accepted = "an integer from " + CallPlan.MIN_N + " to " + CallPlan.MAX_N;
-        try {
-            long n = Long.parseLong(text);
-            if (n < CallPlan.MIN_N || n > CallPlan.MAX_N) {
-                throw HttpError.badParameter("n", text, accepted);
-            }
-            return (int) n;
-        } catch (NumberFormatException e) {
-            throw HttpError.badParameter("n", text, accepted);
-        }
     }
 }

@@ -4,14 +4,18 @@ import io.loomgate.aggregate.Aggregator;
 import io.loomgate.config.Config;
 import io.loomgate.metrics.MetricsSource;
 import io.loomgate.server.Lifecycle;
-import io.loomgate.service.Services;
-import java.util.concurrent.atomic.LongAdder;
+import io.loomgate.upstream.Upstreams;
+import java.util.List;
 
 /**
  * What the endpoints are built from.
  *
- * @param virtualStarted counts every virtual thread loomgate starts
+ * @param routes the fan-out routes, in the order the route file lists them
  */
-public record Wiring(Config config, Lifecycle lifecycle, Services services, Aggregator aggregator,
-                     LongAdder virtualStarted, MetricsSource metrics) {
+public record Wiring(Config config, Lifecycle lifecycle, Upstreams upstreams, Aggregator aggregator,
+                     List<FanOutRoute> routes, MetricsSource metrics) {
+
+    public Wiring {
+        routes = List.copyOf(routes);
+    }
 }

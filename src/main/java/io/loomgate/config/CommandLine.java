@@ -1,5 +1,7 @@
 package io.loomgate.config;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -20,11 +22,15 @@ import java.util.OptionalLong;
 public final class CommandLine {
 
     /** What the process should do. */
-    public sealed interface Invocation permits Run, ShowHelp, ShowVersion {
+    public sealed interface Invocation permits Run, PrintRoutes, ShowHelp, ShowVersion {
     }
 
     /** Start the gateway. */
     public record Run(Config config) implements Invocation {
+    }
+
+    /** Print the effective route table as JSON and exit 0. */
+    public record PrintRoutes(Config config) implements Invocation {
     }
 
     /** Print {@link #help()} and exit 0. */
@@ -36,6 +42,7 @@ public final class CommandLine {
     }
 
     private static final Duration MAX_DURATION = Duration.ofHours(1);
+    private static final String PRINT_ROUTES = "--print-routes";
 
     private CommandLine() {
     }
@@ -55,8 +62,10 @@ public final class CommandLine {
                     ? new Setting(fromEnv, f.env())
                     : new Setting(f.defaultValue(), "default " + f.option()));
         }
-        readArguments(args, settings);
-        return new Run(build(settings));
+        List<String> rest = args.stream().filter(a -> !a.equals(PRINT_ROUTES)).toList();
+        readArguments(rest, settings);
+        Config config = build(settings);
+        return rest.size() < args.size() ? new PrintRoutes(config) : new Run(config);
     }
 
     /** A config from flags alone, ignoring the environment: for tests and embedding. */
@@ -84,7 +93,8 @@ public final class CommandLine {
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
             } else if (flag.isSwitch()) {
-                value = "true";
+                boolean valueFollows = i + 1 < args.size() && Setting.isBoolean(args.get(i + 1));
+                value = valueFollows ? args.get(++i) : "true";
             } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
                 value = args.get(++i);
             } else {
@@ -123,7 +133,9 @@ public final class CommandLine {
                 s.get(Flag.FAILURE_RATE).serviceRates(),
                 seed.value().isEmpty() ? OptionalLong.empty() : OptionalLong.of(seed.longValue()),
                 timeout,
-                maxTimeout);
+                maxTimeout,
+                s.get(Flag.LATENCY).origin(),
+                s.get(Flag.FAILURE_RATE).origin());
 
         Setting metricsLog = s.get(Flag.METRICS_LOG);
         Duration interval = metricsLog.duration(Duration.ZERO, MAX_DURATION);
@@ -132,7 +144,18 @@ public final class CommandLine {
         }
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool());
-        return new Config(server, services, observability);
+        return new Config(server, services, observability, routeFile(s.get(Flag.ROUTES)));
+    }
+
+    private static Optional<Path> routeFile(Setting routes) throws UsageException {
+        if (routes.value().isEmpty()) {
+            return Optional.empty();
+        }
+        Path path = Path.of(routes.value());
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw routes.bad("must be a readable route file");
+        }
+        return Optional.of(path);
     }
 
     /** The {@code --help} text, generated from {@link Flag}. */
@@ -151,8 +174,13 @@ public final class CommandLine {
             String dflt = f.defaultValue().isEmpty() ? "none" : f.defaultValue();
             sb.append(String.format("%-36s default %s; env %s%n", "", dflt, f.env()));
         }
+        sb.append(String.format("%-36s %s%n", "  --print-routes", "print the effective route table as JSON and exit 0"));
         sb.append(String.format("%-36s %s%n", "  --help, --version", "print this text, or the version, and exit 0"));
-        sb.append("\ndurations: 300ms, 2s, 1m. Bad values exit with code 2.\n");
+        sb.append("""
+
+                --flag value and --flag=value both work; BOOL flags take true or false, and alone mean true.
+                durations: 300ms, 2s, 1m. Bad values exit with code 2.
+                """);
         return sb.toString();
     }
 }

@@ -1,16 +1,22 @@
 package io.loomgate.config;
 
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything loomgate was started with, validated. Built by {@link CommandLine} from flags and
  * environment variables; tests build it the same way.
+ *
+ * @param routes the route file ({@code --routes}); empty for the built-in routes
  */
-public record Config(ServerOptions server, ServiceOptions services, ObservabilityOptions observability) {
+public record Config(ServerOptions server, ServiceOptions services, ObservabilityOptions observability,
+                     Optional<Path> routes) {
 
     public Config {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(services, "services");
         Objects.requireNonNull(observability, "observability");
+        Objects.requireNonNull(routes, "routes");
     }
 }

@@ -18,14 +18,15 @@ public enum Flag {
     MAX_INFLIGHT("max-inflight", "N", "10000", "requests served at once before new ones get 503; 0 turns it off"),
     READ_TIMEOUT("read-timeout", "DURATION", "10s", "time a client has to send its request head, whole seconds"),
     IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
+    ROUTES("routes", "FILE", "", "a JSON route file (see the README); without it, the built-in demo routes"),
     TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
     MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
-    LATENCY("latency", "NAME=DURATION,...", "", "override service latencies, e.g. db=100ms,cache=20ms"),
-    FAILURE_RATE("failure-rate", "NAME=P,...", "", "random failure probability per service, 0 <= P <= 1"),
+    LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms"),
+    FAILURE_RATE("failure-rate", "NAME=P,...", "", "random failure probability per upstream, 0 <= P <= 1"),
     SEED("seed", "N", "", "seed for the random failures, to make them reproducible"),
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
-    ACCESS_LOG("access-log", "BOOL", "false", "print one line per request"),
-    DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump)");
+    ACCESS_LOG("access-log", "BOOL", "false", "print one line per request (true or false; alone it means true)"),
+    DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false");
 
     private final String name;
     private final String valueHint;

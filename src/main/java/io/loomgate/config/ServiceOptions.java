@@ -1,22 +1,30 @@
 package io.loomgate.config;
 
-import io.loomgate.service.ServiceName;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * How the simulated services behave, and the deadlines aggregation requests get.
+ * How upstream calls are faulted, and the deadlines aggregation requests get.
  *
- * @param latencies    latency overrides; services not named keep their default
- * @param failureRates failure probability overrides; services not named keep their default
- * @param seed         seed for random failures, empty for an unseeded source
- * @param timeout      the default request deadline
- * @param maxTimeout   the largest deadline a client may ask for
+ * @param latencies        latency overrides by upstream id ({@code --latency}); others keep the route file's
+ * @param failureRates     failure probability overrides by upstream id ({@code --failure-rate})
+ * @param seed             seed for random failures, empty for an unseeded source
+ * @param timeout          the default request deadline
+ * @param maxTimeout       the largest deadline a client may ask for
+ * @param latencyOrigin    where the latency overrides came from, for messages ({@code --latency})
+ * @param failureRateOrigin where the failure-rate overrides came from
  */
-public record ServiceOptions(Map<ServiceName, Duration> latencies, Map<ServiceName, Double> failureRates,
-                             OptionalLong seed, Duration timeout, Duration maxTimeout) {
+public record ServiceOptions(Map<String, Duration> latencies, Map<String, Double> failureRates,
+                             OptionalLong seed, Duration timeout, Duration maxTimeout,
+                             String latencyOrigin, String failureRateOrigin) {
+
+    /** Options with the overrides' origins named after their flags. */
+    public ServiceOptions(Map<String, Duration> latencies, Map<String, Double> failureRates, OptionalLong seed,
+                          Duration timeout, Duration maxTimeout) {
+        this(latencies, failureRates, seed, timeout, maxTimeout, "--latency", "--failure-rate");
+    }
 
     public ServiceOptions {
         latencies = Map.copyOf(latencies);
@@ -27,15 +35,5 @@ public record ServiceOptions(Map<ServiceName, Duration> latencies, Map<ServiceNa
         if (timeout.compareTo(maxTimeout) > 0) {
             throw new IllegalArgumentException("timeout must not exceed maxTimeout: " + timeout + " > " + maxTimeout);
         }
-    }
-
-    /** The latency {@code service} has under this configuration. */
-    public Duration latencyOf(ServiceName service) {
-        return latencies.getOrDefault(service, service.defaultLatency());
-    }
-
-    /** The failure probability {@code service} has under this configuration. */
-    public double failureRateOf(ServiceName service) {
-        return failureRates.getOrDefault(service, service.defaultFailureRate());
     }
 }

@@ -1,9 +1,8 @@
 package io.loomgate.config;
 
 import io.loomgate.http.Printable;
-import io.loomgate.service.ServiceName;
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -58,6 +57,14 @@ record Setting(String value, String origin) {
         return d;
     }
 
+    /** True for the words {@link #bool()} accepts, so a switch can take one as its value. */
+    static boolean isBoolean(String word) {
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1", "false", "no", "off", "0" -> true;
+            default -> false;
+        };
+    }
+
     boolean bool() throws UsageException {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;
@@ -74,19 +81,22 @@ record Setting(String value, String origin) {
         };
     }
 
-    /** {@code db=100ms,cache=20ms}: durations from 0 to 60 s per service. */
-    Map<ServiceName, Duration> serviceDurations() throws UsageException {
+    /**
+     * {@code db=100ms,cache=20ms}: durations from 0 to 60 s per service. The names are checked
+     * against the route table's upstreams at startup, when they are known.
+     */
+    Map<String, Duration> serviceDurations() throws UsageException {
         return perService("DURATION", v -> Durations.parse(v), Duration.ZERO, Duration.ofSeconds(60));
     }
 
     /** {@code file-flaky=0.5}: probabilities from 0 to 1 per service. */
-    Map<ServiceName, Double> serviceRates() throws UsageException {
+    Map<String, Double> serviceRates() throws UsageException {
         return perService("P", Setting::probability, 0.0, 1.0);
     }
 
-    private <V extends Comparable<V>> Map<ServiceName, V> perService(
+    private <V extends Comparable<V>> Map<String, V> perService(
             String valueHint, Function<String, V> parse, V min, V max) throws UsageException {
-        Map<ServiceName, V> result = new EnumMap<>(ServiceName.class);
+        Map<String, V> result = new LinkedHashMap<>();
         if (value.isBlank()) {
             return result;
         }
@@ -97,8 +107,6 @@ record Setting(String value, String origin) {
                 throw bad(shape);
             }
             String name = entry.substring(0, eq).trim();
-            ServiceName service = ServiceName.fromWire(name).orElseThrow(() -> new UsageException(
-                    origin + " names an unknown service '" + echo(name) + "'; known: " + ServiceName.allWireNames()));
             V parsed;
             try {
                 parsed = parse.apply(entry.substring(eq + 1).trim());
@@ -108,7 +116,7 @@ record Setting(String value, String origin) {
             if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
                 throw bad(shape + " with " + valueHint + " between " + show(min) + " and " + show(max));
             }
-            result.put(service, parsed);
+            result.put(name, parsed);
         }
         return result;
     }

@@ -110,6 +110,36 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes a value as {@link JsonParser} returns them: a {@code Map} (string keys), a
+     * {@code List}, a {@code String}, a {@code Long} or other integral number, a {@code Double},
+     * a {@code Boolean} or {@code null}.
+     */
+    public JsonWriter tree(Object value) {
+        switch (value) {
+            case null -> nullValue();
+            case String s -> value(s);
+            case Boolean b -> value(b);
+            case Double d -> preciseValue(d);
+            case Float f -> preciseValue(f);
+            case Number n -> value(n.longValue());
+            case java.util.Map<?, ?> m -> {
+                beginObject();
+                for (var e : m.entrySet()) {
+                    name(String.valueOf(e.getKey())).tree(e.getValue());
+                }
+                endObject();
+            }
+            case java.util.List<?> list -> {
+                beginArray();
+                list.forEach(this::tree);
+                endArray();
+            }
+            default -> throw new IllegalArgumentException("not a JSON value: " + value.getClass().getSimpleName());
+        }
+        return this;
+    }
+
     public JsonWriter field(String name, String value) {
         return name(name).value(value);
     }

@@ -3,12 +3,11 @@ package io.loomgate.metrics;
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.AggregationListener;
 import io.loomgate.aggregate.PartResult;
+import io.loomgate.call.ServiceId;
 import io.loomgate.server.RequestObserver;
-import io.loomgate.service.CallTracker;
-import io.loomgate.service.ServiceName;
+import io.loomgate.upstream.CallLog;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,21 +15,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The request and service counters, fed on the request threads as requests finish and aggregations
+ * The request and upstream counters, fed on the request threads as requests finish and aggregations
  * merge. Routes are keyed by their path, and every request that matched no route by
- * {@link RequestObserver#UNMATCHED}, so the set of keys is fixed by the route table and random paths
- * cannot grow it.
+ * {@link RequestObserver#UNMATCHED}; upstreams by their id. Both key sets are fixed at startup by
+ * the route table, so random paths cannot grow them.
  */
 public final class GatewayMetrics implements RequestObserver, AggregationListener {
 
     private final Map<String, RouteStats> routes = new ConcurrentHashMap<>();
-    private final Map<ServiceName, ServiceStats> services = new EnumMap<>(ServiceName.class);
+    private final Map<ServiceId, ServiceStats> services;
     private final List<String> order = new CopyOnWriteArrayList<>();
 
-    public GatewayMetrics() {
-        for (ServiceName s : ServiceName.values()) {
-            services.put(s, new ServiceStats());
-        }
+    /** @param upstreams every upstream, in the order the metrics list them */
+    public GatewayMetrics(List<ServiceId> upstreams) {
+        Map<ServiceId, ServiceStats> stats = new LinkedHashMap<>();
+        upstreams.forEach(id -> stats.put(id, new ServiceStats()));
+        this.services = java.util.Collections.unmodifiableMap(stats);
         registerRoutes(List.of(UNMATCHED));
     }
 
@@ -56,12 +56,12 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
     @Override
     public void aggregated(Aggregation aggregation) {
         for (PartResult p : aggregation.parts()) {
-            services.get(p.service()).called(CallOutcome.of(p.outcome()), p.duration().toNanos());
+            services.get(p.service()).called(p.outcome().kind(), p.duration().toNanos());
         }
     }
 
     @Override
-    public void orphanEnded(ServiceName service, Duration workAfterResponse) {
+    public void orphanEnded(ServiceId service, Duration workAfterResponse) {
         services.get(service).orphanEnded(workAfterResponse.toNanos());
     }
 
@@ -74,10 +74,10 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
         return result;
     }
 
-    /** Every service, with calls in flight as the tracker counts them. */
-    public Map<ServiceName, ServiceStats.ServiceSnapshot> services(CallTracker tracker) {
-        Map<ServiceName, ServiceStats.ServiceSnapshot> result = new EnumMap<>(ServiceName.class);
-        services.forEach((name, stats) -> result.put(name, stats.snapshot(tracker.inFlight(name))));
+    /** Every upstream, with calls in flight as the call log counts them. */
+    public Map<ServiceId, ServiceStats.ServiceSnapshot> services(CallLog calls) {
+        Map<ServiceId, ServiceStats.ServiceSnapshot> result = new LinkedHashMap<>();
+        services.forEach((id, stats) -> result.put(id, stats.snapshot(calls.inFlight(id))));
         return result;
     }
 

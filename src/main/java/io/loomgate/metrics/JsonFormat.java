@@ -42,7 +42,7 @@ final class JsonFormat {
 
         w.name("services").beginObject();
         s.services().forEach((name, v) -> {
-            w.name(name.wire()).beginObject().field("inFlight", v.inFlight());
+            w.name(name.value()).beginObject().field("inFlight", v.inFlight());
             w.name("calls").beginObject();
             v.calls().forEach((outcome, n) -> w.field(outcome.wire(), n));
             w.endObject();

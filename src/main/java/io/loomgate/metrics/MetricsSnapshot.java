@@ -1,7 +1,7 @@
 package io.loomgate.metrics;
 
 import io.loomgate.config.ThreadMode;
-import io.loomgate.service.ServiceName;
+import io.loomgate.call.ServiceId;
 import java.util.Map;
 
 /**
@@ -15,12 +15,8 @@ import java.util.Map;
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
-                       Map<ServiceName, ServiceStats.ServiceSnapshot> services,
-                       JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, Pool pool) {
-
-    /** The platform request pool: its size, threads busy now, and requests waiting for one. */
-    record Pool(int size, int active, int queued) {
-    }
+                       Map<ServiceId, ServiceStats.ServiceSnapshot> services,
+                       JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool) {
 
     /** Requests answered on every route. */
     long requests() {

@@ -1,31 +1,28 @@
 package io.loomgate.metrics;
 
-import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
-import io.loomgate.server.GatewayServer;
-import io.loomgate.server.Lifecycle;
-import io.loomgate.service.CallTracker;
-import java.util.concurrent.ThreadPoolExecutor;
+import io.loomgate.upstream.CallLog;
+import java.util.function.LongSupplier;
 
 /** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
 public final class MetricsSource {
 
     private final GatewayMetrics metrics;
-    private final GatewayServer server;
-    private final CallTracker tracker;
+    private final ServerGauges server;
+    private final CallLog calls;
     private final VirtualThreads virtualThreads;
-    private final ServerOptions options;
-    private final Lifecycle lifecycle;
+    private final ThreadMode threads;
+    private final LongSupplier uptimeMillis;
     private final String version;
 
-    public MetricsSource(GatewayMetrics metrics, GatewayServer server, CallTracker tracker, VirtualThreads virtualThreads,
-                         ServerOptions options, Lifecycle lifecycle, String version) {
+    public MetricsSource(GatewayMetrics metrics, ServerGauges server, CallLog calls, VirtualThreads virtualThreads,
+                         ThreadMode threads, LongSupplier uptimeMillis, String version) {
         this.metrics = metrics;
         this.server = server;
-        this.tracker = tracker;
+        this.calls = calls;
         this.virtualThreads = virtualThreads;
-        this.options = options;
-        this.lifecycle = lifecycle;
+        this.threads = threads;
+        this.uptimeMillis = uptimeMillis;
         this.version = version;
     }
 
@@ -40,12 +37,8 @@ public final class MetricsSource {
     }
 
     MetricsSnapshot snapshot() {
-        ThreadPoolExecutor pool = server.pool();
-        MetricsSnapshot.Pool poolSnapshot = options.threads() == ThreadMode.PLATFORM && pool != null
-                ? new MetricsSnapshot.Pool(pool.getCorePoolSize(), pool.getActiveCount(), pool.getQueue().size())
-                : null;
-        return new MetricsSnapshot(version, options.threads(), lifecycle.uptimeMillis(), server.inFlight(),
-                server.admission().shed(), server.admission().max(), metrics.routes(), metrics.services(tracker),
-                JvmSnapshot.take(), virtualThreads.snapshot(), poolSnapshot);
+        return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
+                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(calls),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null));
     }
 }

@@ -1,6 +1,6 @@
 package io.loomgate.metrics;
 
-import io.loomgate.service.ServiceName;
+import io.loomgate.call.ServiceId;
 import java.math.BigDecimal;
 import java.util.Map;
 
@@ -55,18 +55,18 @@ final class PrometheusFormat {
     }
 
     private void services(MetricsSnapshot s) {
-        Map<ServiceName, ServiceStats.ServiceSnapshot> services = s.services();
+        Map<ServiceId, ServiceStats.ServiceSnapshot> services = s.services();
         family("loomgate_service_calls_total", "counter", "Service calls, by service and how they ended.");
         services.forEach((name, v) -> v.calls().forEach((outcome, n) ->
-                sample("loomgate_service_calls_total", "service", name.wire(), "outcome", outcome.wire(), n)));
+                sample("loomgate_service_calls_total", "service", name.value(), "outcome", outcome.wire(), n)));
         family("loomgate_service_calls_in_flight", "gauge", "Service calls running now.");
-        services.forEach((name, v) -> sample("loomgate_service_calls_in_flight", "service", name.wire(), v.inFlight()));
+        services.forEach((name, v) -> sample("loomgate_service_calls_in_flight", "service", name.value(), v.inFlight()));
         String h = "loomgate_service_call_duration_seconds";
         family(h, "histogram", "Service call durations (orphans: until their request was answered).");
-        services.forEach((name, v) -> histogram(h, "service", name.wire(), v.latency()));
+        services.forEach((name, v) -> histogram(h, "service", name.value(), v.latency()));
         family("loomgate_service_orphaned_work_seconds_total", "counter",
                 "Work CompletableFuture-baseline calls did after their request was answered.");
-        services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.wire(),
+        services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
                 v.orphanedNanos() / 1e9));
     }
 
@@ -94,7 +94,7 @@ final class PrometheusFormat {
         gauge("loomgate_jvm_platform_threads", "Live platform threads.", j.platformThreads());
     }
 
-    private void pool(MetricsSnapshot.Pool p) {
+    private void pool(ServerGauges.Pool p) {
         gauge("loomgate_pool_threads", "Threads in the platform request pool.", p.size());
         gauge("loomgate_pool_active_threads", "Pool threads running a request now.", p.active());
         gauge("loomgate_pool_queued_requests", "Requests waiting for a pool thread.", p.queued());

@@ -1,18 +1,19 @@
 package io.loomgate.metrics;
 
+import io.loomgate.call.Outcome;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
-/** One service's counters: calls by outcome, call latency, and the work orphans did after their answer. */
+/** One upstream's counters: calls by outcome, call latency, and the work orphans did after their answer. */
 final class ServiceStats {
 
-    private final AtomicLongArray byOutcome = new AtomicLongArray(CallOutcome.values().length);
+    private final AtomicLongArray byOutcome = new AtomicLongArray(Outcome.Kind.values().length);
     private final Histogram latency = new Histogram();
     private final LongAdder orphanedNanos = new LongAdder();
 
-    void called(CallOutcome outcome, long nanos) {
+    void called(Outcome.Kind outcome, long nanos) {
         byOutcome.incrementAndGet(outcome.ordinal());
         latency.record(nanos);
     }
@@ -22,8 +23,8 @@ final class ServiceStats {
     }
 
     ServiceSnapshot snapshot(long inFlight) {
-        Map<CallOutcome, Long> calls = new EnumMap<>(CallOutcome.class);
-        for (CallOutcome o : CallOutcome.values()) {
+        Map<Outcome.Kind, Long> calls = new EnumMap<>(Outcome.Kind.class);
+        for (Outcome.Kind o : Outcome.Kind.values()) {
             calls.put(o, byOutcome.get(o.ordinal()));
         }
         return new ServiceSnapshot(inFlight, calls, latency.snapshot(), orphanedNanos.sum());
@@ -35,6 +36,6 @@ final class ServiceStats {
      * @param latency       call durations (until the call ended, or, for orphans, until the answer)
      * @param orphanedNanos work the CompletableFuture baselines' orphans did after their answer
      */
-    record ServiceSnapshot(long inFlight, Map<CallOutcome, Long> calls, HistogramSnapshot latency, long orphanedNanos) {
+    record ServiceSnapshot(long inFlight, Map<Outcome.Kind, Long> calls, HistogramSnapshot latency, long orphanedNanos) {
     }
 }

@@ -1,5 +1,6 @@
 package io.loomgate.metrics;
 
+import io.loomgate.call.Outcome;
 import io.loomgate.config.ThreadMode;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -40,10 +41,10 @@ final class TextFormat {
         out.append(String.format("%-11s %8s %7s %9s %8s %8s %8s %8s %9s %9s %11s%n", "service", "success", "failed",
                 "cancelled", "timeout", "fallback", "orphaned", "inflight", "p50", "p99", "orphanedMs"));
         s.services().forEach((name, v) -> {
-            Map<CallOutcome, Long> c = v.calls();
-            out.append(String.format("%-11s %8d %7d %9d %8d %8d %8d %8d %9.1f %9.1f %11.1f%n", name.wire(),
-                    c.get(CallOutcome.SUCCESS), c.get(CallOutcome.FAILED), c.get(CallOutcome.CANCELLED),
-                    c.get(CallOutcome.TIMEOUT), c.get(CallOutcome.FALLBACK), c.get(CallOutcome.ORPHANED),
+            Map<Outcome.Kind, Long> c = v.calls();
+            out.append(String.format("%-11s %8d %7d %9d %8d %8d %8d %8d %9.1f %9.1f %11.1f%n", name.value(),
+                    c.get(Outcome.Kind.SUCCESS), c.get(Outcome.Kind.FAILED), c.get(Outcome.Kind.CANCELLED),
+                    c.get(Outcome.Kind.TIMEOUT), c.get(Outcome.Kind.FALLBACK), c.get(Outcome.Kind.ORPHANED),
                     v.inFlight(), ms(v.latency(), 0.5), ms(v.latency(), 0.99), v.orphanedNanos() / 1e6));
         });
 

@@ -1,50 +1,59 @@
 package io.loomgate.aggregate;
 
-import static io.loomgate.service.ServiceName.CACHE_1;
-import static io.loomgate.service.ServiceName.CACHE_2;
-import static io.loomgate.service.ServiceName.DATABASE;
-import static io.loomgate.service.ServiceName.DB;
-import static io.loomgate.service.ServiceName.FILE;
-import static io.loomgate.service.ServiceName.FILE_FLAKY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.service.ServiceFailure;
-import io.loomgate.service.ServiceName;
-import io.loomgate.service.ServiceValue;
+import io.loomgate.call.Outcome;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 
-/** The policies as pure functions: what the fan-out saw in, outcomes and status out. */
+/**
+ * The policies as pure functions: the parts as an engine reported them in, outcomes and status
+ * out. (Which unfinished part is {@code cancelled}, {@code timeout} or {@code orphaned} is the
+ * engine's to say: see StructuredFanOutTest and CompletableFutureFanOutTest.)
+ */
 class PolicyTest {
 
+    private static final ServiceId DB = ServiceId.of("db");
+    private static final ServiceId FILE = ServiceId.of("file");
+    private static final ServiceId FILE_FLAKY = ServiceId.of("file-flaky");
+    private static final ServiceId CACHE_1 = ServiceId.of("cache-1");
+    private static final ServiceId CACHE_2 = ServiceId.of("cache-2");
+    private static final ServiceId DATABASE = ServiceId.of("database");
     private static final Duration TIMEOUT = Duration.ofMillis(100);
-    private static final ServiceValue V = new ServiceValue.Text("v");
+    private static final Value V = Value.text("v");
 
-    private static Completion ok(ServiceName s) {
-        return new Completion(s, new Completion.Returned(V), Duration.ofMillis(5));
+    private static PartResult ok(ServiceId s) {
+        return new PartResult(s, new Outcome.Success(V), Duration.ofMillis(5));
     }
 
-    private static Completion failed(ServiceName s) {
-        return new Completion(s, new Completion.Threw(new ServiceFailure(s, "boom")), Duration.ofMillis(5));
+    private static PartResult failed(ServiceId s) {
+        return new PartResult(s, new Outcome.Failed(s + ": boom"), Duration.ofMillis(5));
     }
 
-    private static Completion unfinished(ServiceName s) {
-        return new Completion(s, new Completion.Unfinished(), Duration.ofMillis(100));
+    private static PartResult cancelled(ServiceId s) {
+        return new PartResult(s, Outcome.CANCELLED, Duration.ofMillis(100));
     }
 
-    private static Completion neverStarted(ServiceName s) {
-        return new Completion(s, new Completion.NeverStarted(), Duration.ZERO);
+    private static PartResult timedOut(ServiceId s) {
+        return new PartResult(s, Outcome.TIMED_OUT, Duration.ofMillis(100));
     }
 
-    private static Aggregation merge(Policy p, boolean deadlineHit, Completion... cs) {
-        return p.merge(new FanOutResult(List.of(cs), deadlineHit, TIMEOUT, Duration.ofMillis(100)));
+    private static PartResult orphaned(ServiceId s) {
+        return new PartResult(s, Outcome.ORPHANED, Duration.ofMillis(100));
+    }
+
+    private static Aggregation merge(Policy p, boolean deadlineHit, PartResult... parts) {
+        return p.merge(new FanOutResult(List.of(parts), deadlineHit, TIMEOUT, Duration.ofMillis(100)));
     }
 
     private static List<String> states(Aggregation a) {
@@ -61,18 +70,18 @@ class PolicyTest {
     }
 
     @Test
-    void allFailsOnAFailureAndTheRestAreCancelled() {
-        Aggregation a = merge(Policy.all(), false, unfinished(DB), failed(FILE));
+    void allFailsOnAFailureAndKeepsTheCancelledRest() {
+        Aggregation a = merge(Policy.all(), false, cancelled(DB), failed(FILE));
         assertEquals(Status.FAILED, a.status());
         assertEquals(List.of("cancelled", "failed"), states(a));
         assertEquals("failed: file", a.error().orElseThrow());
-        assertEquals("file: boom", ((Outcome.Failed) a.parts().get(1).outcome()).error());
+        assertEquals("file: boom", ((Outcome.Failed) a.parts().get(1).outcome()).reason());
         assertFalse(a.completed());
     }
 
     @Test
     void allTimesOutKeepingWhatFinished() {
-        Aggregation a = merge(Policy.all(), true, unfinished(DB), ok(FILE));
+        Aggregation a = merge(Policy.all(), true, timedOut(DB), ok(FILE));
         assertEquals(Status.TIMEOUT, a.status());
         assertEquals(List.of("timeout", "success"), states(a));
         assertEquals(V, ((Outcome.Success) a.parts().get(1).outcome()).value());
@@ -81,7 +90,7 @@ class PolicyTest {
 
     @Test
     void allCallsAFailureAFailureEvenIfTheDeadlineAlsoPassed() {
-        assertEquals(Status.FAILED, merge(Policy.all(), true, unfinished(DB), failed(FILE)).status());
+        assertEquals(Status.FAILED, merge(Policy.all(), true, timedOut(DB), failed(FILE)).status());
     }
 
     @Test
@@ -90,15 +99,16 @@ class PolicyTest {
     }
 
     @Test
-    void singleIsAllWithItsOwnName() {
+    void singleMergesLikeAllUnderItsOwnName() {
         Aggregation a = merge(Policy.single(), false, failed(DB));
         assertEquals("single", a.policy());
         assertEquals(Status.FAILED, a.status());
+        assertEquals(Status.TIMEOUT, merge(Policy.single(), true, timedOut(DB)).status());
     }
 
     @Test
-    void anyTakesTheFirstSuccessAndCancelsTheLosers() {
-        Aggregation a = merge(Policy.any(), false, unfinished(CACHE_1), ok(CACHE_2), unfinished(DATABASE));
+    void anyTakesTheFirstSuccessAndKeepsTheCancelledLosers() {
+        Aggregation a = merge(Policy.any(), false, cancelled(CACHE_1), ok(CACHE_2), cancelled(DATABASE));
         assertEquals(Status.OK, a.status());
         assertEquals(List.of("cancelled", "success", "cancelled"), states(a));
     }
@@ -113,27 +123,29 @@ class PolicyTest {
 
     @Test
     void anyTimesOutWithoutAWinner() {
-        Aggregation a = merge(Policy.any(), true, failed(CACHE_1), unfinished(CACHE_2), unfinished(DATABASE));
+        Aggregation a = merge(Policy.any(), true, failed(CACHE_1), timedOut(CACHE_2), timedOut(DATABASE));
         assertEquals(Status.TIMEOUT, a.status());
         assertEquals(List.of("failed", "timeout", "timeout"), states(a));
+        assertEquals("deadline of 100ms passed; unfinished: cache-2, database", a.error().orElseThrow());
     }
 
     @Test
     void fallbackReplacesFailedAndLateParts() {
-        Policy p = Policy.withFallback(Map.of(FILE_FLAKY, new ServiceValue.Text("fb")));
+        Policy p = Policy.withFallback(Map.of(FILE_FLAKY, Value.text("fb")));
         Aggregation failedPart = merge(p, false, ok(DB), failed(FILE_FLAKY));
         assertEquals(Status.DEGRADED, failedPart.status());
         assertEquals(List.of("success", "fallback"), states(failedPart));
         var fb = assertInstanceOf(Outcome.Fallback.class, failedPart.parts().get(1).outcome());
-        assertEquals(new ServiceValue.Text("fb"), fb.value());
+        assertEquals(Value.text("fb"), fb.value());
         assertEquals("file-flaky: boom", fb.reason());
         assertFalse(failedPart.completed());
 
-        Aggregation late = merge(p, true, unfinished(DB), ok(FILE_FLAKY));
+        Aggregation late = merge(p, true, timedOut(DB), ok(FILE_FLAKY));
         assertEquals(Status.DEGRADED, late.status());
         var generic = assertInstanceOf(Outcome.Fallback.class, late.parts().get(0).outcome());
-        assertEquals(new ServiceValue.Text("fallback for db"), generic.value());
+        assertEquals(Value.text("fallback for db"), generic.value());
         assertEquals("deadline of 100ms passed", generic.reason());
+        assertEquals(Duration.ofMillis(100), late.parts().get(0).duration(), "the part keeps how long it ran");
     }
 
     @Test
@@ -144,32 +156,24 @@ class PolicyTest {
     }
 
     @Test
-    void theCompletableFutureBaselineOrphansWhatItCannotStop() {
-        Policy cf = Policy.completableFuture(ForkJoinPool.commonPool(), "common-pool");
-        Aggregation a = merge(cf, false, unfinished(DB), failed(FILE));
-        assertEquals(Status.FAILED, a.status());
-        assertEquals(List.of("orphaned", "failed"), states(a));
-        Aggregation late = merge(cf, true, unfinished(DB), ok(FILE));
+    void allCountsOrphansAndNeverStartedPartsAsUnfinished() {
+        Aggregation failed = merge(Policy.all(), false, orphaned(DB), failed(FILE));
+        assertEquals(Status.FAILED, failed.status());
+        assertEquals(List.of("orphaned", "failed"), states(failed));
+        Aggregation late = merge(Policy.all(), true, orphaned(DB), cancelled(FILE));
         assertEquals(Status.TIMEOUT, late.status());
-        assertEquals(List.of("orphaned", "success"), states(late));
-        Aggregation queued = merge(cf, true, unfinished(DB), neverStarted(FILE));
-        assertEquals(List.of("orphaned", "cancelled"), states(queued), "a part that never started is not an orphan");
-        assertEquals("deadline of 100ms passed; unfinished: db, file", queued.error().orElseThrow());
+        assertEquals(List.of("orphaned", "cancelled"), states(late));
+        assertEquals("deadline of 100ms passed; unfinished: db, file", late.error().orElseThrow());
     }
 
     @Test
-    void structuredPoliciesTreatANeverStartedPartLikeAnUnfinishedOne() {
-        assertEquals(List.of("timeout", "success"), states(merge(Policy.all(), true, neverStarted(DB), ok(FILE))));
-        assertEquals(List.of("cancelled", "failed"), states(merge(Policy.all(), false, neverStarted(DB), failed(FILE))));
-        assertEquals(List.of("success", "cancelled"), states(merge(Policy.any(), false, ok(CACHE_1), neverStarted(CACHE_2))));
-        assertEquals("fallback", states(merge(Policy.withFallback(Map.of()), true, neverStarted(DB))).getFirst());
-    }
-
-    @Test
-    void unexpectedExceptionsAreDescribedWithoutTheirClassOrMessage() {
-        Completion odd = new Completion(DB, new Completion.Threw(new IllegalStateException("internal detail")), Duration.ZERO);
-        String error = ((Outcome.Failed) merge(Policy.all(), false, odd).parts().getFirst().outcome()).error();
-        assertEquals("db: unexpected error (logged with the request id)", error);
+    void upstreamFailuresKeepTheirMessageAndUnexpectedExceptionsLoseIt() {
+        RequestContext ctx = RequestContext.of("req-1", "/test", TIMEOUT);
+        Outcome.Failed known = RequestContext.callWith(ctx, () -> Failures.failed(DB, new UpstreamFailure(DB, "boom")));
+        assertEquals("db: boom", known.reason());
+        Outcome.Failed odd = RequestContext.callWith(ctx,
+                () -> Failures.failed(DB, new IllegalStateException("internal detail")));
+        assertEquals("db: unexpected error (logged with the request id)", odd.reason());
     }
 
     @Test

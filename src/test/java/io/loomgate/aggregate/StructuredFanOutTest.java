@@ -1,17 +1,16 @@
 package io.loomgate.aggregate;
 
-import static io.loomgate.service.ServiceName.CACHE;
-import static io.loomgate.service.ServiceName.DB;
-import static io.loomgate.service.ServiceName.FILE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.call.Outcome;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
-import io.loomgate.service.ServiceFailure;
-import io.loomgate.service.ServiceName;
-import io.loomgate.service.ServiceValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,14 +28,17 @@ import org.junit.jupiter.api.Test;
 class StructuredFanOutTest {
 
     private static final Duration LONG = Duration.ofSeconds(5);
+    private static final ServiceId DB = ServiceId.of("db");
+    private static final ServiceId FILE = ServiceId.of("file");
+    private static final ServiceId CACHE = ServiceId.of("cache");
 
     /** What each task saw: whether it was interrupted, after how long, on which thread. */
-    private final Map<ServiceName, String> seen = new ConcurrentHashMap<>();
-    private final Map<ServiceName, Long> stoppedAfterMs = new ConcurrentHashMap<>();
+    private final Map<ServiceId, String> seen = new ConcurrentHashMap<>();
+    private final Map<ServiceId, Long> stoppedAfterMs = new ConcurrentHashMap<>();
     private final long start = System.nanoTime();
 
-    private StructuredFanOut.Part sleeper(ServiceName s, long ms, boolean fail) {
-        return new StructuredFanOut.Part(s, () -> {
+    private FanOut.Part sleeper(ServiceId s, long ms, boolean fail) {
+        return new FanOut.Part(s, () -> {
             Thread t = Thread.currentThread();
             seen.put(s, (t.isVirtual() ? "virtual " : "platform ") + t.getName());
             try {
@@ -46,23 +48,24 @@ class StructuredFanOutTest {
                 throw e;
             }
             if (fail) {
-                throw new ServiceFailure(s, "boom");
+                throw new UpstreamFailure(s, "boom");
             }
-            return new ServiceValue.Text(s.wire());
+            return Value.text(s.value());
         });
     }
 
-    private static FanOutResult run(List<StructuredFanOut.Part> parts, StopWhen stop, Duration deadline, ThreadMode mode)
+    private static FanOutResult run(List<FanOut.Part> parts, StopWhen stop, Duration deadline, ThreadMode mode)
             throws InterruptedException {
-        return StructuredFanOut.run(parts, stop, deadline, deadline, mode, "r1", "test-scope", new LongAdder());
+        RequestContext ctx = RequestContext.of("r1", "/test", deadline);
+        return RequestContext.callWith(ctx, () -> FanOut.structured(mode, new LongAdder()).run(parts, stop));
     }
 
     @Test
     void theFirstFailureInterruptsTheSiblingAtOnce() throws Exception {
         FanOutResult r = run(List.of(sleeper(DB, 3_000, false), sleeper(FILE, 50, true)),
                 StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
-        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
-        assertInstanceOf(Completion.Threw.class, r.completions().get(1).result());
+        assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome(), "stopped by its sibling's failure");
+        assertEquals(new Outcome.Failed("file: boom"), r.parts().get(1).outcome());
         assertFalse(r.deadlineHit());
         long stopped = stoppedAfterMs.get(DB);
         assertTrue(stopped < 1_000, "the 3 s sibling was interrupted after " + stopped + " ms");
@@ -73,8 +76,9 @@ class StructuredFanOutTest {
     void theFirstSuccessInterruptsTheLosers() throws Exception {
         FanOutResult r = run(List.of(sleeper(DB, 500, false), sleeper(CACHE, 100, false), sleeper(FILE, 800, false)),
                 StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
-        assertInstanceOf(Completion.Returned.class, r.completions().get(1).result());
-        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+        assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
+        assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome());
+        assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
         assertTrue(stoppedAfterMs.get(DB) < 400, "500 ms loser stopped after " + stoppedAfterMs.get(DB));
         assertTrue(stoppedAfterMs.get(FILE) < 400, "800 ms loser stopped after " + stoppedAfterMs.get(FILE));
     }
@@ -84,8 +88,8 @@ class StructuredFanOutTest {
         FanOutResult r = run(List.of(sleeper(DB, 3_000, false), sleeper(FILE, 10, false)),
                 StopWhen.FIRST_FAILURE, Duration.ofMillis(150), ThreadMode.VIRTUAL);
         assertTrue(r.deadlineHit());
-        assertEquals(new Completion.Returned(new ServiceValue.Text("file")), r.completions().get(1).result());
-        assertInstanceOf(Completion.Unfinished.class, r.completions().get(0).result());
+        assertEquals(new Outcome.Success(Value.text("file")), r.parts().get(1).outcome());
+        assertEquals(Outcome.TIMED_OUT, r.parts().get(0).outcome(), "stopped by the deadline");
         long stopped = stoppedAfterMs.get(DB);
         assertTrue(stopped >= 140 && stopped < 600, "db stopped at " + stopped + " ms for a 150 ms deadline");
     }
@@ -94,8 +98,8 @@ class StructuredFanOutTest {
     void allDoneWaitsForEveryPartButNotForTheBackstop() throws Exception {
         FanOutResult r = run(List.of(sleeper(DB, 100, true), sleeper(FILE, 200, false)),
                 StopWhen.ALL_DONE, LONG, ThreadMode.VIRTUAL);
-        assertInstanceOf(Completion.Threw.class, r.completions().get(0).result());
-        assertInstanceOf(Completion.Returned.class, r.completions().get(1).result());
+        assertInstanceOf(Outcome.Failed.class, r.parts().get(0).outcome());
+        assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
         assertTrue(r.took().toMillis() < 1_000, "returned after " + r.took() + " with a 5 s deadline");
     }
 
@@ -109,13 +113,14 @@ class StructuredFanOutTest {
 
     @Test
     void subtasksInheritTheRequestContext() throws Exception {
-        RequestContext ctx = new RequestContext("r9", "/test", System.nanoTime(), Duration.ofSeconds(1));
+        RequestContext ctx = RequestContext.of("r9", "/test", Duration.ofSeconds(1));
         List<RequestContext> inherited = new ArrayList<>();
-        StructuredFanOut.Part part = new StructuredFanOut.Part(DB, () -> {
+        FanOut.Part part = new FanOut.Part(DB, () -> {
             inherited.add(RequestContext.current());
-            return new ServiceValue.Text("x");
+            return Value.text("x");
         });
-        ScopedValue.where(RequestContext.CURRENT, ctx).call(() -> run(List.of(part), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL));
+        RequestContext.callWith(ctx, () -> FanOut.structured(ThreadMode.VIRTUAL, new LongAdder())
+                .run(List.of(part), StopWhen.FIRST_FAILURE));
         assertEquals(List.of(ctx), inherited);
     }
 

@@ -102,7 +102,7 @@ class AggregateEndpointsTest {
             if (policy.equals("completable-future")) {
                 assertEquals(path.equals("/aggregate-old") ? "common-pool" : "virtual-threads", body.get("executor"));
             }
-            assertEquals(0, gate.services().tracker().inFlight(), "no call outlives its request");
+            assertEquals(0, gate.upstreams().calls().inFlight(), "no call outlives its request");
         }
     }
 

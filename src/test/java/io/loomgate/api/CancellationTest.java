@@ -3,12 +3,12 @@ package io.loomgate.api;
 import static io.loomgate.testing.Aggregations.part;
 import static io.loomgate.testing.Aggregations.states;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.service.CallTracker;
-import io.loomgate.service.CallTracker.Ending;
-import io.loomgate.service.ServiceName;
+import io.loomgate.upstream.CallLog;
+import io.loomgate.call.Outcome;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.BothModes;
 import io.loomgate.testing.TestClient;
@@ -39,8 +39,8 @@ class CancellationTest {
         gates.close();
     }
 
-    private record Answer(HttpResponse<String> response, Map<String, Object> body, long elapsedMs, CallTracker tracker) {
-        CallTracker.CallRecord call(ServiceName s) {
+    private record Answer(HttpResponse<String> response, Map<String, Object> body, long elapsedMs, CallLog tracker) {
+        CallLog.CallRecord call(String s) {
             return Aggregations.call(tracker, response, s);
         }
     }
@@ -51,7 +51,7 @@ class CancellationTest {
             long t0 = System.nanoTime();
             HttpResponse<String> r = client.get(pathAndQuery);
             long elapsed = (System.nanoTime() - t0) / 1_000_000;
-            CallTracker tracker = gate.services().tracker();
+            CallLog tracker = gate.upstreams().calls();
             assertEquals(0, tracker.inFlight(), "a call outlived its request: " + r.body());
             return new Answer(r, TestClient.json(r), elapsed, tracker);
         }
@@ -65,11 +65,11 @@ class CancellationTest {
         assertEquals("failed: file", a.body().get("error"));
         assertEquals(Map.of("db", "cancelled", "file", "failed"), states(a.body()));
         assertEquals("file: failed on request (?fail=file)", part(a.body(), "file").get("error"));
-        CallTracker.CallRecord db = a.call(ServiceName.DB);
-        assertEquals(Ending.INTERRUPTED, db.ending());
+        CallLog.CallRecord db = a.call("db");
+        assertEquals(Outcome.CANCELLED, db.outcome(), "db saw itself interrupted before the deadline");
         assertTrue(db.duration().toMillis() < 200, "db's 300 ms sleep ended after " + db.duration().toMillis() + " ms");
         assertTrue(db.duration().toMillis() >= 40, db.duration().toString());
-        assertEquals(Ending.FAILED, a.call(ServiceName.FILE).ending());
+        assertInstanceOf(Outcome.Failed.class, a.call("file").outcome());
     }
 
     @ParameterizedTest
@@ -77,10 +77,10 @@ class CancellationTest {
     void theFirstSuccessCancelsTheLosers(String mode) {
         Answer a = get(mode, "/first-success");
         assertEquals(200, a.response().statusCode());
-        assertEquals(Ending.RETURNED, a.call(ServiceName.CACHE_2).ending());
-        for (ServiceName loser : List.of(ServiceName.CACHE_1, ServiceName.DATABASE)) {
-            CallTracker.CallRecord c = a.call(loser);
-            assertEquals(Ending.INTERRUPTED, c.ending(), loser.wire());
+        assertInstanceOf(Outcome.Success.class, a.call("cache-2").outcome());
+        for (String loser : List.of("cache-1", "database")) {
+            CallLog.CallRecord c = a.call(loser);
+            assertEquals(Outcome.CANCELLED, c.outcome(), loser);
             assertTrue(c.duration().toMillis() < 450, loser + " stopped after " + c.duration().toMillis() + " ms");
         }
     }
@@ -93,8 +93,8 @@ class CancellationTest {
         assertEquals(Map.of("db", "timeout", "file", "success"), states(a.body()));
         assertEquals(10_000L, ((Map<?, ?>) part(a.body(), "file").get("value")).get("lines"));
         assertEquals("deadline of 100ms passed; unfinished: db", a.body().get("error"));
-        CallTracker.CallRecord db = a.call(ServiceName.DB);
-        assertEquals(Ending.INTERRUPTED, db.ending());
+        CallLog.CallRecord db = a.call("db");
+        assertEquals(Outcome.TIMED_OUT, db.outcome(), "db saw itself interrupted at the deadline");
         assertTrue(db.duration().toMillis() < 250, "db stopped after " + db.duration().toMillis() + " ms");
     }
 
@@ -105,8 +105,8 @@ class CancellationTest {
         assertEquals(502, a.response().statusCode());
         assertTrue(a.elapsedMs() < 1_000, "answered after " + a.elapsedMs() + " ms");
         assertEquals("cancelled", states(a.body()).get("db"));
-        assertEquals(Ending.INTERRUPTED, a.call(ServiceName.DB).ending());
-        assertTrue(a.call(ServiceName.DB).duration().toMillis() < 1_000);
+        assertEquals(Outcome.CANCELLED, a.call("db").outcome());
+        assertTrue(a.call("db").duration().toMillis() < 1_000);
     }
 
     @ParameterizedTest
@@ -121,7 +121,7 @@ class CancellationTest {
         assertEquals("fallback", db.get("state"));
         assertEquals("DB fallback: cached result", db.get("value"));
         assertEquals("deadline of 100ms passed", db.get("reason"));
-        assertEquals(Ending.INTERRUPTED, a.call(ServiceName.DB).ending());
+        assertEquals(Outcome.TIMED_OUT, a.call("db").outcome());
     }
 
     @ParameterizedTest
@@ -150,8 +150,8 @@ class CancellationTest {
     void aDeadlineStopsCpuWorkToo(String mode) {
         Answer a = get(mode, "/compute?n=10000000&timeout=100ms");
         assertEquals(504, a.response().statusCode());
-        CallTracker.CallRecord compute = a.call(ServiceName.COMPUTE);
-        assertEquals(Ending.INTERRUPTED, compute.ending());
+        CallLog.CallRecord compute = a.call("compute");
+        assertEquals(Outcome.TIMED_OUT, compute.outcome());
         assertTrue(compute.duration().toMillis() < 600, "compute stopped after " + compute.duration().toMillis() + " ms");
     }
 

@@ -3,13 +3,14 @@ package io.loomgate.api;
 import static io.loomgate.testing.Aggregations.states;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.service.CallTracker;
-import io.loomgate.service.CallTracker.Ending;
-import io.loomgate.service.ServiceName;
+import io.loomgate.upstream.CallLog;
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
@@ -65,11 +66,11 @@ class CompletableFutureBaselineTest {
 
     @AfterEach
     void orphansEndEventually() {
-        await().atMost(Duration.ofSeconds(20)).until(() -> gate.services().tracker().inFlight() == 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gate.upstreams().calls().inFlight() == 0);
     }
 
-    private static CallTracker tracker() {
-        return gate.services().tracker();
+    private static CallLog tracker() {
+        return gate.upstreams().calls();
     }
 
     @Test
@@ -79,11 +80,11 @@ class CompletableFutureBaselineTest {
         long answeredAt = System.nanoTime();
         assertEquals(502, r.statusCode(), r.body());
         assertEquals(Map.of("db", "orphaned", "file", "failed"), states(TestClient.json(r)));
-        assertEquals(1, tracker().inFlight(ServiceName.DB), "db is still running after the 502 went out");
+        assertEquals(1, tracker().inFlight(ServiceId.of("db")), "db is still running after the 502 went out");
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight(ServiceName.DB) == 0);
-        CallTracker.CallRecord db = Aggregations.call(tracker(), r, ServiceName.DB);
-        assertEquals(Ending.RETURNED, db.ending(), "nothing interrupted it");
+        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight(ServiceId.of("db")) == 0);
+        CallLog.CallRecord db = Aggregations.call(tracker(), r, "db");
+        assertInstanceOf(Outcome.Success.class, db.outcome(), "nothing interrupted it");
         assertTrue(db.duration().toMillis() >= 290, "it slept its full 300 ms: " + db.duration().toMillis());
         assertTrue(db.endNanos() > answeredAt, "it ended after the response arrived");
         assertTrue((answeredAt - t0) / 1_000_000 < 250, "the answer itself was fast");
@@ -107,8 +108,8 @@ class CompletableFutureBaselineTest {
         int expectedCalls = states.get("file").equals("success") ? 2 : 1;
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(expectedCalls, tracker().callsOf(id).size(),
                 "recorded " + tracker().callsOf(id) + ", common pool " + ForkJoinPool.commonPool()));
-        CallTracker.CallRecord db = Aggregations.call(tracker(), r, ServiceName.DB);
-        assertEquals(Ending.RETURNED, db.ending());
+        CallLog.CallRecord db = Aggregations.call(tracker(), r, "db");
+        assertInstanceOf(Outcome.Success.class, db.outcome());
         assertTrue(db.endNanos() > answeredAt, "db ended after the response arrived");
     }
 

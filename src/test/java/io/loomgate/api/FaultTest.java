@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.service.Backend;
-import io.loomgate.service.ServiceName;
+import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Upstream;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
@@ -66,7 +66,7 @@ class FaultTest {
             assertTrue(OK_FAILED_TIMEOUT.containsAll(statuses.keySet()), "only 200, 502 and 504: " + statuses);
             assertEquals(3, statuses.size(), "all three happened: " + statuses);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                assertEquals(0, gate.services().tracker().inFlight(), "no service call left running");
+                assertEquals(0, gate.upstreams().calls().inFlight(), "no service call left running");
                 assertTrue(platformThreads() <= baseline, "platform threads back to " + baseline + ", now "
                         + platformThreads() + ": " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName).sorted().toList());
             });
@@ -99,10 +99,10 @@ class FaultTest {
 
     @Test
     void aServiceThatThrowsUnexpectedlyIsA502ThatNamesIt() throws Exception {
-        Backend broken = plan -> {
+        Upstream broken = () -> {
             throw new IllegalStateException("internal detail of a broken backend");
         };
-        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"), List.of(), Map.of(ServiceName.DB, broken));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"), List.of(), Map.of(ServiceId.of("db"), broken));
              TestClient client = new TestClient(gate.baseUri())) {
             HttpResponse<String> r = client.get("/aggregate?delay=db:10ms&delay=file:200ms");
             assertEquals(502, r.statusCode(), r.body());
@@ -114,7 +114,7 @@ class FaultTest {
 
             assertEquals(200, client.get("/file").statusCode(), "its sibling still works on its own");
             assertEquals(200, client.get("/health").statusCode(), "the server is fine");
-            assertEquals(0, gate.services().tracker().inFlight());
+            assertEquals(0, gate.upstreams().calls().inFlight());
         }
     }
 
@@ -123,7 +123,7 @@ class FaultTest {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
              TestClient client = new TestClient(gate.baseUri())) {
             assertEquals(200, client.get("/file").statusCode());
-            Files.delete(gate.services().testFile());
+            Files.delete(gate.simulated().sampleFilePath());
             for (String path : List.of("/file", "/aggregate?delay=db:20ms", "/multi-aggregate?delay=db:20ms&delay=cache:20ms")) {
                 HttpResponse<String> r = client.get(path);
                 assertEquals(502, r.statusCode(), path + " " + r.body());

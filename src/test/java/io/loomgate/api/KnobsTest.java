@@ -4,57 +4,55 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.config.CommandLine;
-import io.loomgate.config.ServiceOptions;
+import io.loomgate.call.ServiceId;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
-import io.loomgate.service.CallPlan;
-import io.loomgate.service.ServiceName;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/** The generic per-request knobs, checked against the upstreams of the route (here /multi-aggregate's). */
 class KnobsTest {
 
-    private static final ServiceOptions OPTIONS;
-
-    static {
-        try {
-            OPTIONS = CommandLine.config().services();
-        } catch (Exception e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final ServiceId DB = ServiceId.of("db");
+    private static final ServiceId FILE = ServiceId.of("file");
+    private static final ServiceId CACHE = ServiceId.of("cache");
+    private static final List<ServiceId> CALLS = List.of(DB, FILE, ServiceId.of("compute"), CACHE);
 
     private static Knobs parse(String query) {
-        return Knobs.parse(QueryParams.parse(query), OPTIONS, true);
+        return Knobs.parse(QueryParams.parse(query), "/multi-aggregate", CALLS, Duration.ofSeconds(2), Duration.ofSeconds(30));
     }
 
     @Test
     void defaults() {
         Knobs k = parse("");
-        assertEquals(Map.of(), k.delays());
-        assertEquals(Set.of(), k.failures());
+        assertEquals(Map.of(), k.overrides().delays());
+        assertEquals(Set.of(), k.overrides().failures());
         assertEquals(Duration.ofSeconds(2), k.timeout());
-        assertEquals(CallPlan.DEFAULT_N, k.n());
     }
 
     @Test
     void repeatedAndCommaSeparatedValuesCombine() {
         Knobs k = parse("fail=db,file&fail=cache&delay=db:3s,file:0&delay=cache:20ms&timeout=150ms&n=1000&other=x");
-        assertEquals(Set.of(ServiceName.DB, ServiceName.FILE, ServiceName.CACHE), k.failures());
-        assertEquals(Map.of(ServiceName.DB, Duration.ofSeconds(3), ServiceName.FILE, Duration.ZERO,
-                ServiceName.CACHE, Duration.ofMillis(20)), k.delays());
+        assertEquals(Set.of(DB, FILE, CACHE), k.overrides().failures());
+        assertEquals(Map.of(DB, Duration.ofSeconds(3), FILE, Duration.ZERO, CACHE, Duration.ofMillis(20)),
+                k.overrides().delays());
         assertEquals(Duration.ofMillis(150), k.timeout());
-        assertEquals(1000, k.n());
     }
 
     @Test
-    void nIsIgnoredWhereComputeDoesNotRun() {
-        assertEquals(CallPlan.DEFAULT_N, Knobs.parse(QueryParams.parse("n=bogus"), OPTIONS, false).n());
+    void aServiceTheRouteDoesNotCallIsRefusedWithTheOnesItCalls() {
+        HttpError e = assertThrows(HttpError.class, () -> Knobs.parse(QueryParams.parse("fail=cache"), "/block",
+                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30)));
+        assertEquals(400, e.status());
+        assertEquals("fail must be a service /block calls (db), got 'cache'", e.getMessage());
+        HttpError delay = assertThrows(HttpError.class, () -> Knobs.parse(QueryParams.parse("delay=file:1s"), "/block",
+                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30)));
+        assertEquals("delay must be a service /block calls (db), got 'file:1s'", delay.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -74,13 +72,6 @@ class KnobsTest {
             timeout=31s                  | timeout | 31s
             timeout=99999999999999999ms  | timeout | 99999999999999999ms
             timeout=1s&timeout=2s        | timeout | 1s&2s
-            n=1                          | n       | 1
-            n=10000001                   | n       | 10000001
-            n=abc                        | n       | abc
-            n=1e3                        | n       | 1e3
-            n=-7                         | n       | -7
-            n=99999999999999999999       | n       | 99999999999999999999
-            n=5&n=6                      | n       | 5&6
             """)
     void badValuesAre400sNamingTheParameterAndTheValue(String query, String parameter, String value) {
         HttpError e = assertThrows(HttpError.class, () -> parse(query));

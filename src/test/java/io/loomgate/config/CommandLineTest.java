@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.service.ServiceName;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,9 +67,9 @@ class CommandLineTest {
         assertEquals(Duration.ofMinutes(1), s.idleTimeout());
         assertEquals(Duration.ofMillis(300), c.services().timeout());
         assertEquals(Duration.ofMinutes(1), c.services().maxTimeout());
-        assertEquals(Map.of(ServiceName.DB, Duration.ofMillis(100), ServiceName.CACHE, Duration.ofMillis(20)),
+        assertEquals(Map.of("db", Duration.ofMillis(100), "cache", Duration.ofMillis(20)),
                 c.services().latencies());
-        assertEquals(Map.of(ServiceName.FILE_FLAKY, 0.5), c.services().failureRates());
+        assertEquals(Map.of("file-flaky", 0.5), c.services().failureRates());
         assertEquals(OptionalLong.of(42), c.services().seed());
         assertEquals(Duration.ofSeconds(2), c.observability().metricsLog());
         assertTrue(c.observability().accessLog());
@@ -100,8 +99,8 @@ class CommandLineTest {
         assertEquals(Duration.ofSeconds(5), c.server().idleTimeout());
         assertEquals(Duration.ofSeconds(1), c.services().timeout());
         assertEquals(Duration.ofSeconds(10), c.services().maxTimeout());
-        assertEquals(Map.of(ServiceName.DB, Duration.ofSeconds(1)), c.services().latencies());
-        assertEquals(Map.of(ServiceName.DB, 1.0), c.services().failureRates());
+        assertEquals(Map.of("db", Duration.ofSeconds(1)), c.services().latencies());
+        assertEquals(Map.of("db", 1.0), c.services().failureRates());
         assertEquals(OptionalLong.of(-7), c.services().seed());
         assertEquals(Duration.ofMillis(500), c.observability().metricsLog());
         assertTrue(c.observability().accessLog());
@@ -126,7 +125,7 @@ class CommandLineTest {
     @Test
     void repeatedServiceFlagsMerge() throws UsageException {
         Config c = parse(Map.of(), "--latency", "db=1s", "--latency", "cache=2s");
-        assertEquals(Map.of(ServiceName.DB, Duration.ofSeconds(1), ServiceName.CACHE, Duration.ofSeconds(2)),
+        assertEquals(Map.of("db", Duration.ofSeconds(1), "cache", Duration.ofSeconds(2)),
                 c.services().latencies());
     }
 
@@ -163,7 +162,6 @@ class CommandLineTest {
             --timeout 0              | --timeout must be between 1ms and 60m, got '0'
             --timeout 40s            | --timeout must not exceed --max-timeout (30s), got '40s'
             --latency db             | --latency must be NAME=DURATION[,NAME=DURATION...], got 'db'
-            --latency bogus=1s       | --latency names an unknown service 'bogus'; known: db, file, compute, cache, cache-1, cache-2, database, file-flaky
             --latency db=2m          | --latency must be NAME=DURATION[,NAME=DURATION...] with DURATION between 0ms and 1m, got 'db=2m'
             --failure-rate db=1.5    | --failure-rate must be NAME=P[,NAME=P...] with P between 0.0 and 1.0, got 'db=1.5'
             --failure-rate db=x      | --failure-rate must be NAME=P[,NAME=P...] with P a number between 0 and 1, got 'db=x'
@@ -190,6 +188,42 @@ class CommandLineTest {
         String message = error(Map.of(), "--threads", "x".repeat(500) + "\u0007");
         assertTrue(message.length() < 120, message);
         assertTrue(message.endsWith("...'"), message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            --access-log true                  | true  | false
+            --access-log false                 | false | false
+            --access-log                       | true  | false
+            --access-log=true                  | true  | false
+            --access-log yes --debug-endpoints | true  | true
+            --debug-endpoints on --access-log  | true  | true
+            --debug-endpoints false            | false | false
+            """)
+    void booleanFlagsTakeTrueOrFalseOrStandAlone(String args, boolean accessLog, boolean debug) throws UsageException {
+        Config c = CommandLine.config(args.split(" "));
+        assertEquals(accessLog, c.observability().accessLog());
+        assertEquals(debug, c.observability().debugEndpoints());
+    }
+
+    @Test
+    void aSwitchDoesNotSwallowTheNextFlag() throws UsageException {
+        Config c = CommandLine.config("--access-log", "--port", "0");
+        assertTrue(c.observability().accessLog());
+        assertEquals(0, c.server().port());
+    }
+
+    @Test
+    void printRoutesIsAnActionWithTheRestOfTheFlags() throws UsageException {
+        var invocation = CommandLine.parse(List.of("--print-routes", "--latency", "db=5ms"), Map.of());
+        var print = assertInstanceOf(CommandLine.PrintRoutes.class, invocation);
+        assertEquals(Map.of("db", Duration.ofMillis(5)), print.config().services().latencies());
+    }
+
+    @Test
+    void aRouteFileMustExist() {
+        assertEquals("--routes must be a readable route file, got 'no/such/routes.json'",
+                error(Map.of(), "--routes", "no/such/routes.json"));
     }
 
     @Test

@@ -2,11 +2,12 @@ package io.loomgate.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.loomgate.aggregate.Outcome;
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Faults;
+import io.loomgate.upstream.Upstreams;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.server.RequestObserver.RequestSummary;
-import io.loomgate.service.CallTracker;
-import io.loomgate.service.ServiceName;
 import io.loomgate.testing.PrometheusText;
 import java.time.Duration;
 import java.util.List;
@@ -21,20 +22,23 @@ class MetricsFormatTest {
     private static final String WEIRD = "/we\"ird\\path\nx";
 
     private static MetricsSnapshot snapshot() {
-        GatewayMetrics m = new GatewayMetrics();
+        ServiceId db = ServiceId.of("db");
+        ServiceId file = ServiceId.of("file");
+        GatewayMetrics m = new GatewayMetrics(List.of(db, file));
         m.registerRoutes(List.of("/block", WEIRD));
         m.started("/block");
         m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, "a", 300_000_000));
         m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, "b", 1_000_000));
         m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, "c", 60_000));
-        m.orphanEnded(ServiceName.DB, Duration.ofMillis(250));
+        m.orphanEnded(db, Duration.ofMillis(250));
         m.aggregated(new io.loomgate.aggregate.Aggregation("all", io.loomgate.aggregate.Status.FAILED,
-                List.of(new io.loomgate.aggregate.PartResult(ServiceName.DB, new Outcome.Cancelled(), Duration.ofMillis(50)),
-                        new io.loomgate.aggregate.PartResult(ServiceName.FILE, new Outcome.Failed("x"), Duration.ofMillis(50))),
+                List.of(new io.loomgate.aggregate.PartResult(db, Outcome.CANCELLED, Duration.ofMillis(50)),
+                        new io.loomgate.aggregate.PartResult(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
                 java.util.Optional.of("failed: file"), Duration.ofMillis(50)));
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
-                m.services(new CallTracker()), JvmSnapshot.take(),
-                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new MetricsSnapshot.Pool(8, 2, 5));
+                m.services(Upstreams.builder(java.util.OptionalLong.empty())
+                        .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
+                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new ServerGauges.Pool(8, 2, 5));
     }
 
     @Test

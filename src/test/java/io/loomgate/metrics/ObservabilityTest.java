@@ -117,7 +117,7 @@ class ObservabilityTest {
              TestClient client = new TestClient(gate.baseUri())) {
             CompletableFuture<HttpResponse<String>> inFlight =
                     Background.supply(() -> client.get("/aggregate?delay=db:1500ms&delay=file:1500ms"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> gate.services().tracker().inFlight() == 2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.upstreams().calls().inFlight() == 2);
             HttpResponse<String> dump = client.get("/debug/threads");
             assertEquals(200, dump.statusCode());
             assertEquals("application/json", dump.headers().firstValue("Content-Type").orElseThrow());

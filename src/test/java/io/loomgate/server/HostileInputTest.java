@@ -202,6 +202,6 @@ class HostileInputTest {
             assertEquals(200, client.get("/health").statusCode(), "healthy afterwards");
             assertEquals(200, client.get("/block?delay=db:10ms").statusCode());
         }
-        assertEquals(0, gate.services().tracker().inFlight());
+        assertEquals(0, gate.upstreams().calls().inFlight());
     }
 }

@@ -1,7 +1,6 @@
 package io.loomgate.testing;
 
-import io.loomgate.service.CallTracker;
-import io.loomgate.service.ServiceName;
+import io.loomgate.upstream.CallLog;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +29,9 @@ public final class Aggregations {
     }
 
     /** The call {@code service} made for the request that got {@code response}, as the service recorded it. */
-    public static CallTracker.CallRecord call(CallTracker tracker, HttpResponse<String> response, ServiceName service) {
+    public static CallLog.CallRecord call(CallLog tracker, HttpResponse<String> response, String service) {
         String id = response.headers().firstValue("X-Request-Id").orElseThrow();
-        return tracker.callsOf(id).stream().filter(c -> c.service() == service).findFirst()
+        return tracker.callsOf(id).stream().filter(c -> c.service().value().equals(service)).findFirst()
                 .orElseThrow(() -> new AssertionError("no recorded " + service + " call for request " + id
                         + "; recorded: " + tracker.callsOf(id)));
     }

@@ -1,0 +1,68 @@
+package io.loomgate;
+
+import io.loomgate.api.Endpoints;
+import io.loomgate.call.ServiceId;
+import io.loomgate.config.Config;
+import io.loomgate.config.Durations;
+import io.loomgate.config.ServiceOptions;
+import io.loomgate.config.UsageException;
+import io.loomgate.http.Printable;
+import io.loomgate.routefile.RouteDecl;
+import io.loomgate.routefile.RouteFile;
+import io.loomgate.routefile.RouteFileException;
+import io.loomgate.routefile.RouteTable;
+import io.loomgate.routefile.UpstreamDecl;
+import io.loomgate.routefile.UpstreamKind;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The route table loomgate runs with: the route file ({@code --routes}) or the built-in one, with
+ * the {@code --latency} and {@code --failure-rate} overrides applied and checked against
+ * {@code --max-timeout}. Every problem is a {@link UsageException}: bad configuration stops the
+ * start, never a request.
+ */
+final class EffectiveRoutes {
+
+    private EffectiveRoutes() {
+    }
+
+    static RouteTable load(Config config, List<UpstreamKind> kinds) throws UsageException {
+        RouteTable table;
+        try {
+            table = config.routes().isPresent()
+                    ? RouteFile.read(config.routes().get(), kinds, Endpoints.OPERATOR_PATHS)
+                    : RouteFile.builtIn(kinds, Endpoints.OPERATOR_PATHS);
+        } catch (RouteFileException e) {
+            throw new UsageException(e.getMessage());
+        }
+        ServiceOptions o = config.services();
+        for (var e : o.latencies().entrySet()) {
+            UpstreamDecl u = declared(table, e.getKey(), o.latencyOrigin());
+            table = table.with(u.withFaults(u.faults().withLatency(e.getValue())));
+        }
+        for (var e : o.failureRates().entrySet()) {
+            UpstreamDecl u = declared(table, e.getKey(), o.failureRateOrigin());
+            table = table.with(u.withFaults(u.faults().withFailureRate(e.getValue())));
+        }
+        for (int i = 0; i < table.routes().size(); i++) {
+            RouteDecl r = table.routes().get(i);
+            if (r.timeout().isPresent() && r.timeout().get().compareTo(o.maxTimeout()) > 0) {
+                throw new UsageException(table.source() + ": routes[" + i + "].timeout must not exceed --max-timeout ("
+                        + Durations.format(o.maxTimeout()) + "); got '" + Durations.format(r.timeout().get()) + "'");
+            }
+        }
+        return table;
+    }
+
+    private static UpstreamDecl declared(RouteTable table, String name, String origin) throws UsageException {
+        if (ServiceId.isValid(name)) {
+            var found = table.upstream(ServiceId.of(name));
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        String known = table.ids().stream().map(ServiceId::value).collect(Collectors.joining(", "));
+        throw new UsageException(origin + " names an unknown service '" + Printable.shorten(name, 40) + "'; known: " + known);
+    }
+}

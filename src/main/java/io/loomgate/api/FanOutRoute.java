@@ -1,0 +1,26 @@
+package io.loomgate.api;
+
+import io.loomgate.aggregate.FanOut;
+import io.loomgate.aggregate.Policy;
+import io.loomgate.call.ServiceId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A route of the route table, ready to serve: its policy and engine built, its upstreams resolved.
+ *
+ * @param timeout the route's own default deadline, instead of {@code --timeout}
+ */
+public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
+                          Optional<Duration> timeout) {
+
+    public FanOutRoute {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(engine, "engine");
+        upstreams = List.copyOf(upstreams);
+        Objects.requireNonNull(timeout, "timeout");
+    }
+}

@@ -1,0 +1,68 @@
+package io.loomgate.api;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.http.Request;
+import io.loomgate.http.Response;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.routing.Handler;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code GET /}: what this loomgate serves. JSON by default; an HTML page when the client asks for
+ * {@code text/html} (a browser does).
+ */
+final class IndexEndpoint implements Handler {
+
+    private final byte[] json;
+    private final byte[] html;
+
+    IndexEndpoint(List<FanOutRoute> routes, boolean debug) {
+        List<String> operator = new ArrayList<>(List.of("/health", "/metrics"));
+        if (debug) {
+            operator.add("/debug/threads");
+        }
+        JsonWriter w = new JsonWriter(1024).beginObject().field("service", "loomgate").name("routes").beginArray();
+        for (FanOutRoute r : routes) {
+            w.beginObject().field("path", r.path()).field("policy", r.policy().name()).field("engine", r.engine().name());
+            r.engine().executor().ifPresent(e -> w.field("executor", e));
+            w.name("upstreams").beginArray();
+            r.upstreams().forEach(id -> w.value(id.value()));
+            w.endArray().endObject();
+        }
+        w.endArray().name("operator").beginArray();
+        operator.forEach(w::value);
+        this.json = w.endArray().endObject().toBytes();
+        this.html = html(routes, operator).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public Response handle(Request request) {
+        String accept = request.headers().getFirst("Accept");
+        if (accept != null && accept.contains("text/html")) {
+            return new Response(200, "text/html; charset=utf-8", html, Map.of());
+        }
+        return new Response(200, Response.JSON, json, Map.of());
+    }
+
+    private static String html(List<FanOutRoute> routes, List<String> operator) {
+        StringBuilder sb = new StringBuilder("""
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>loomgate</title>
+                <style>body{font:15px system-ui,sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:left}</style>
+                </head><body><h1>loomgate</h1><table><tr><th>route</th><th>policy</th><th>engine</th><th>upstreams</th></tr>
+                """);
+        for (FanOutRoute r : routes) {
+            String upstreams = r.upstreams().stream().map(ServiceId::value).collect(Collectors.joining(", "));
+            sb.append("<tr><td><a href=\"").append(r.path()).append("\">").append(r.path()).append("</a></td><td>")
+                    .append(r.policy().name()).append("</td><td>").append(r.engine().name())
+                    .append(r.engine().executor().map(e -> " (" + e + ")").orElse("")).append("</td><td>")
+                    .append(upstreams).append("</td></tr>\n");
+        }
+        sb.append("</table><p>operator: ");
+        sb.append(operator.stream().map(p -> "<a href=\"" + p + "\">" + p + "</a>").collect(Collectors.joining(", ")));
+        return sb.append("</p></body></html>\n").toString();
+    }
+}

@@ -1,0 +1,67 @@
+package io.loomgate.call;
+
+import io.loomgate.http.QueryParams;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What every call made for a request needs to know about it: its id, endpoint, deadline, query and
+ * per-request {@link Overrides}. Bound once per request with {@link #callWith}; the subtasks of a
+ * {@code StructuredTaskScope} inherit the binding, and anything else (a CompletableFuture task)
+ * must bind it again.
+ *
+ * <pre>{@code
+ * Aggregation a = RequestContext.callWith(ctx, () -> aggregator.run(route));
+ * // ... and deep inside an upstream:
+ * Duration left = RequestContext.current().remaining();
+ * }</pre>
+ *
+ * @param requestId     the request id, for the call log, the logs and upstream headers
+ * @param endpoint      the route's path
+ * @param deadlineNanos {@link System#nanoTime()} by which the answer is due
+ * @param timeout       the deadline as the client asked for it (or the default), for messages
+ * @param query         the request's query parameters, for upstreams that read their own
+ * @param overrides     injected delays and failures
+ */
+public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
+                             QueryParams query, Overrides overrides) {
+
+    private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
+
+    public RequestContext {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(overrides, "overrides");
+    }
+
+    /** A context for work outside any HTTP request (tests, tools): no query, no overrides. */
+    public static RequestContext of(String requestId, String endpoint, Duration timeout) {
+        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout,
+                QueryParams.parse(null), Overrides.NONE);
+    }
+
+    /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */
+    public static <T, X extends Throwable> T callWith(RequestContext ctx, ScopedValue.CallableOp<T, X> op) throws X {
+        return ScopedValue.where(CURRENT, ctx).call(op);
+    }
+
+    /**
+     * The context of the request this thread works for.
+     *
+     * @throws java.util.NoSuchElementException outside of {@link #callWith}
+     */
+    public static RequestContext current() {
+        return CURRENT.get();
+    }
+
+    /** Time left until the deadline; zero or negative once it has passed. */
+    public Duration remaining() {
+        return Duration.ofNanos(deadlineNanos - System.nanoTime());
+    }
+
+    public boolean deadlinePassed() {
+        return deadlineNanos - System.nanoTime() <= 0;
+    }
+}

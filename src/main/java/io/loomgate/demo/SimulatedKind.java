@@ -1,0 +1,94 @@
+package io.loomgate.demo;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.Value;
+import io.loomgate.routefile.Fields;
+import io.loomgate.routefile.RouteFileException;
+import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.upstream.Upstream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code "kind": "simulated"}: an upstream that runs one of the {@link SimulatedService}s in-process.
+ * Its fields are {@code service} (which one) and, for the text services, an optional {@code value}
+ * (any JSON) to return instead of the usual text. Latency and failures come from the generic
+ * {@code latency} and {@code failureRate} fields, injected like on any upstream.
+ *
+ * <p>The sample file the file services read is written on the first {@link #create} that needs it
+ * and deleted by {@link #close}.
+ */
+public final class SimulatedKind implements UpstreamKind, AutoCloseable {
+
+    private SampleFile sampleFile;
+
+    @Override
+    public String name() {
+        return "simulated";
+    }
+
+    @Override
+    public List<String> fields() {
+        return List.of("service", "value");
+    }
+
+    @Override
+    public Map<String, Object> read(Fields fields) throws RouteFileException {
+        String name = fields.string("service");
+        SimulatedService service = SimulatedService.fromWire(name).orElseThrow(
+                () -> fields.bad("service", "must be one of " + SimulatedService.allWireNames(), name));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("service", service.wire());
+        var value = fields.optionalValue("value");
+        if (value.isPresent()) {
+            if (service.text().isEmpty()) {
+                throw fields.bad("value", "is only for the text services (db, cache, ...), not " + name, value.get());
+            }
+            settings.put("value", value.get());
+        }
+        return settings;
+    }
+
+    @Override
+    public Upstream create(ServiceId id, Map<String, Object> settings) {
+        SimulatedService service = SimulatedService.fromWire((String) settings.get("service")).orElseThrow();
+        if (service.readsFile()) {
+            SampleFile file = sampleFile();
+            return () -> file.read(id);
+        }
+        if (service == SimulatedService.COMPUTE) {
+            return new ComputeUpstream();
+        }
+        Object declared = settings.get("value");
+        Value value = declared != null ? json -> json.tree(declared) : Value.text(service.text().orElseThrow());
+        return () -> value;
+    }
+
+    /** The sample file, if a file service was created. */
+    public synchronized Path sampleFilePath() {
+        return sampleFile().path();
+    }
+
+    private synchronized SampleFile sampleFile() {
+        if (sampleFile == null) {
+            try {
+                sampleFile = SampleFile.create();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the sample file", e);
+            }
+        }
+        return sampleFile;
+    }
+
+    /** Deletes the sample file. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (sampleFile != null) {
+            sampleFile.close();
+        }
+    }
+}

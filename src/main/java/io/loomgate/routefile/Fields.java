@@ -1,0 +1,148 @@
+package io.loomgate.routefile;
+
+import io.loomgate.config.Durations;
+import io.loomgate.http.Printable;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One JSON object of a route file, read field by field. Every read knows the object's JSON path,
+ * so every error names the file, the path and the bad value; {@link #finish} then refuses any field
+ * nobody read. Upstream kinds read their own fields through it.
+ */
+public final class Fields {
+
+    private final String source;
+    private final String path;
+    private final Map<String, Object> map;
+    private final Set<String> read = new LinkedHashSet<>();
+
+    Fields(String source, String path, Map<String, Object> map) {
+        this.source = source;
+        this.path = path;
+        this.map = map;
+    }
+
+    /** The JSON path of this object, e.g. {@code upstreams[3]}. */
+    public String path() {
+        return path;
+    }
+
+    /** A required string field. */
+    public String string(String name) throws RouteFileException {
+        return optionalString(name).orElseThrow(() -> missing(name, "a string"));
+    }
+
+    public Optional<String> optionalString(String name) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!(v instanceof String s)) {
+            throw bad(name, "must be a string", v);
+        }
+        return Optional.of(s);
+    }
+
+    /** A duration such as {@code 300ms}, between {@code min} and {@code max}. */
+    public Optional<Duration> optionalDuration(String name, Duration min, Duration max) throws RouteFileException {
+        Optional<String> text = optionalString(name);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        String accepted = "must be a duration from " + Durations.format(min) + " to " + Durations.format(max)
+                + " such as 300ms, 2s or 1m";
+        Duration d;
+        try {
+            d = Durations.parse(text.get());
+        } catch (IllegalArgumentException e) {
+            throw bad(name, accepted, text.get());
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw bad(name, accepted, text.get());
+        }
+        return Optional.of(d);
+    }
+
+    /** A number between {@code min} and {@code max}. */
+    public Optional<Double> optionalNumber(String name, double min, double max) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!(v instanceof Number n) || n.doubleValue() < min || n.doubleValue() > max) {
+            throw bad(name, "must be a number from " + min + " to " + max, v);
+        }
+        return Optional.of(n.doubleValue());
+    }
+
+    /** Any JSON value, as parsed, or empty when absent. */
+    public Optional<Object> optionalValue(String name) {
+        return Optional.ofNullable(take(name));
+    }
+
+    /** A required array; each element's path is {@code name[i]}. */
+    public List<Object> array(String name) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            throw missing(name, "an array");
+        }
+        if (!(v instanceof List<?> list)) {
+            throw bad(name, "must be an array", v);
+        }
+        return List.copyOf(list);
+    }
+
+    /** An optional object, as a map of its fields. */
+    @SuppressWarnings("unchecked")
+    public Optional<Map<String, Object>> optionalObject(String name) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw bad(name, "must be an object", v);
+        }
+        return Optional.of(new LinkedHashMap<>((Map<String, Object>) m));
+    }
+
+    /** Fails on the first field nobody read, listing the fields this object may have. */
+    void finish(String what, List<String> allowed) throws RouteFileException {
+        for (String name : map.keySet()) {
+            if (!read.contains(name)) {
+                throw error(path + "." + Printable.shorten(name, 40) + " is not a field of " + what
+                        + " (its fields: " + String.join(", ", allowed) + ")");
+            }
+        }
+    }
+
+    /** An error about field {@code name} of this object. */
+    public RouteFileException bad(String name, String problem, Object value) {
+        return error(path + "." + name + " " + problem + "; got " + shown(value));
+    }
+
+    RouteFileException missing(String name, String kind) {
+        return error(path + "." + name + " is missing; it must be " + kind);
+    }
+
+    RouteFileException error(String message) {
+        return new RouteFileException(source + ": " + message);
+    }
+
+    private Object take(String name) {
+        read.add(name);
+        return map.get(name);
+    }
+
+    static String shown(Object value) {
+        if (value instanceof String s) {
+            return "'" + Printable.shorten(s, 60) + "'";
+        }
+        return value instanceof Map ? "an object" : value instanceof List ? "an array" : String.valueOf(value);
+    }
+}

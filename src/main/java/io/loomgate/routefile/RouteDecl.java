@@ -1,0 +1,35 @@
+package io.loomgate.routefile;
+
+import io.loomgate.call.ServiceId;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One declared route: a path whose GET fans out to its upstreams.
+ *
+ * @param path      the exact path, e.g. {@code /aggregate}
+ * @param policy    {@code single}, {@code all}, {@code any} or {@code fallback}
+ * @param engine    {@code structured} or {@code completable-future}
+ * @param executor  for {@code completable-future}: {@code common-pool} or {@code virtual-threads}
+ * @param upstreams the parts, in answer order
+ * @param fallbacks for {@code fallback}: the JSON value standing in for a failed or late part
+ * @param timeout   this route's default deadline, instead of {@code --timeout}
+ */
+public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
+                        List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout) {
+
+    public RouteDecl {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(executor, "executor");
+        upstreams = List.copyOf(upstreams);
+        fallbacks = Collections.unmodifiableMap(new LinkedHashMap<>(fallbacks));
+        Objects.requireNonNull(timeout, "timeout");
+    }
+}

@@ -1,0 +1,259 @@
+package io.loomgate.routefile;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Faults;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a route file: JSON with the upstreams, then the routes that fan out to them.
+ *
+ * <pre>{@code
+ * {"upstreams": [{"id": "db", "kind": "simulated", "service": "db", "latency": "300ms"},
+ *                {"id": "file", "kind": "simulated", "service": "file"}],
+ *  "routes":    [{"path": "/aggregate", "policy": "all", "upstreams": ["db", "file"]}]}
+ * }</pre>
+ *
+ * Everything is checked here, once, at startup; a request never meets a bad route. Every error is
+ * one line naming the file, the JSON path and the problem.
+ */
+public final class RouteFile {
+
+    /** The built-in routes: every endpoint loomgate serves without {@code --routes}. */
+    public static final String BUILT_IN = "/io/loomgate/demo/routes.json";
+
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback");
+    static final List<String> ENGINES = List.of("structured", "completable-future");
+    static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
+    private static final List<String> TOP = List.of("upstreams", "routes");
+    private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
+            "fallbacks", "timeout");
+    private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate");
+    private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
+    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    private static final int MAX_PATH = 200;
+
+    private final String source;
+    private final Map<String, UpstreamKind> kinds = new LinkedHashMap<>();
+    private final Set<String> reserved;
+
+    private RouteFile(String source, List<UpstreamKind> kinds, Set<String> reserved) {
+        this.source = source;
+        kinds.forEach(k -> this.kinds.put(k.name(), k));
+        this.reserved = Set.copyOf(reserved);
+    }
+
+    /**
+     * Reads the file at {@code path}; errors name it as given.
+     *
+     * @param reserved paths routes may not take (the operator endpoints)
+     */
+    public static RouteTable read(Path path, List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new RouteFileException(path + ": cannot read the route file: " + e.getMessage());
+        }
+        return parse(text, path.toString(), kinds, reserved);
+    }
+
+    /** The built-in routes, shipped in the jar. */
+    public static RouteTable builtIn(List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
+        try (InputStream in = RouteFile.class.getResourceAsStream(BUILT_IN)) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in route file " + BUILT_IN + " is missing from the jar");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in routes", kinds, reserved);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parses and checks {@code json}; {@code source} names it in errors. */
+    public static RouteTable parse(String json, String source, List<UpstreamKind> kinds, Set<String> reserved)
+            throws RouteFileException {
+        return new RouteFile(source, kinds, reserved).table(json);
+    }
+
+    @SuppressWarnings("unchecked")
+    private RouteTable table(String json) throws RouteFileException {
+        Object root;
+        try {
+            root = io.loomgate.json.JsonParser.parse(json);
+        } catch (IllegalArgumentException e) {
+            throw new RouteFileException(source + ": not valid JSON: " + e.getMessage());
+        }
+        if (!(root instanceof Map<?, ?> map)) {
+            throw new RouteFileException(source + ": must be a JSON object with \"upstreams\" and \"routes\"");
+        }
+        Fields top = new Fields(source, "$", (Map<String, Object>) map);
+        List<Object> upstreamList = top.array("upstreams");
+        List<Object> routeList = top.array("routes");
+        top.finish("a route file", TOP);
+
+        List<UpstreamDecl> upstreams = new ArrayList<>();
+        Map<ServiceId, String> declaredAt = new LinkedHashMap<>();
+        for (int i = 0; i < upstreamList.size(); i++) {
+            Fields f = object(upstreamList.get(i), "upstreams[" + i + "]");
+            UpstreamDecl u = upstream(f);
+            String first = declaredAt.putIfAbsent(u.id(), f.path());
+            if (first != null) {
+                throw f.error(f.path() + ".id '" + u.id() + "' is declared twice (first at " + first + ")");
+            }
+            upstreams.add(u);
+        }
+        List<RouteDecl> routes = new ArrayList<>();
+        Map<String, String> pathAt = new LinkedHashMap<>();
+        for (int i = 0; i < routeList.size(); i++) {
+            Fields f = object(routeList.get(i), "routes[" + i + "]");
+            RouteDecl r = route(f, declaredAt.keySet());
+            String first = pathAt.putIfAbsent(r.path(), f.path());
+            if (first != null) {
+                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + first + ")");
+            }
+            routes.add(r);
+        }
+        return new RouteTable(source, upstreams, routes);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Fields object(Object value, String path) throws RouteFileException {
+        if (!(value instanceof Map<?, ?> m)) {
+            throw new RouteFileException(source + ": " + path + " must be an object; got " + Fields.shown(value));
+        }
+        return new Fields(source, path, (Map<String, Object>) m);
+    }
+
+    private UpstreamDecl upstream(Fields f) throws RouteFileException {
+        ServiceId id = id(f, "id", f.string("id"));
+        String kindName = f.string("kind");
+        UpstreamKind kind = kinds.get(kindName);
+        if (kind == null) {
+            throw f.bad("kind", "must be one of " + String.join(", ", kinds.keySet()), kindName);
+        }
+        Duration latency = f.optionalDuration("latency", Duration.ZERO, MAX_LATENCY).orElse(Duration.ZERO);
+        double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
+        Map<String, Object> settings = kind.read(f);
+        List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
+        allowed.addAll(kind.fields());
+        f.finish("a " + kindName + " upstream", allowed);
+        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate));
+    }
+
+    private RouteDecl route(Fields f, Set<ServiceId> declared) throws RouteFileException {
+        String path = path(f);
+        String policy = oneOf(f, "policy", f.string("policy"), POLICIES);
+        String engine = oneOf(f, "engine", f.optionalString("engine").orElse("structured"), ENGINES);
+        Optional<String> executor = f.optionalString("executor");
+        if (engine.equals("completable-future")) {
+            if (executor.isEmpty()) {
+                throw f.missing("executor", "one of " + String.join(", ", EXECUTORS) + " with engine completable-future");
+            }
+            oneOf(f, "executor", executor.get(), EXECUTORS);
+            if (!policy.equals("all") && !policy.equals("single")) {
+                throw f.bad("policy", "must be all or single with engine completable-future (the baseline fails fast)", policy);
+            }
+        } else if (executor.isPresent()) {
+            throw f.bad("executor", "is only for engine completable-future", executor.get());
+        }
+        List<ServiceId> upstreams = routeUpstreams(f, declared);
+        if (policy.equals("single") && upstreams.size() != 1) {
+            throw f.bad("upstreams", "must name exactly one upstream with policy single", upstreams.size() + " upstreams");
+        }
+        Map<ServiceId, Object> fallbacks = fallbacks(f, policy, upstreams);
+        Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), MAX_TIMEOUT);
+        f.finish("a route", ROUTE_FIELDS);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout);
+    }
+
+    private String path(Fields f) throws RouteFileException {
+        String path = f.string("path");
+        if (!path.startsWith("/") || path.length() > MAX_PATH || !path.chars().allMatch(RouteFile::pathChar)) {
+            throw f.bad("path", "must start with '/' and hold at most " + MAX_PATH
+                    + " letters, digits and - . _ ~ /", path);
+        }
+        if (reserved.contains(path) || path.startsWith("/debug/")) {
+            throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
+                    + ", /debug/...)", path);
+        }
+        return path;
+    }
+
+    private List<ServiceId> routeUpstreams(Fields f, Set<ServiceId> declared) throws RouteFileException {
+        List<Object> names = f.array("upstreams");
+        if (names.isEmpty()) {
+            throw f.bad("upstreams", "must name at least one upstream", "[]");
+        }
+        List<ServiceId> ids = new ArrayList<>();
+        Set<ServiceId> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            String field = "upstreams[" + i + "]";
+            if (!(names.get(i) instanceof String name)) {
+                throw f.bad(field, "must be an upstream id", names.get(i));
+            }
+            ServiceId id = id(f, field, name);
+            if (!declared.contains(id)) {
+                throw f.bad(field, "must be a declared upstream (" + String.join(", ",
+                        declared.stream().map(ServiceId::value).toList()) + ")", name);
+            }
+            if (!seen.add(id)) {
+                throw f.bad(field, "names an upstream the route already calls", name);
+            }
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private Map<ServiceId, Object> fallbacks(Fields f, String policy, List<ServiceId> upstreams) throws RouteFileException {
+        Optional<Map<String, Object>> given = f.optionalObject("fallbacks");
+        if (given.isEmpty()) {
+            return Map.of();
+        }
+        if (!policy.equals("fallback")) {
+            throw f.bad("fallbacks", "are only for policy fallback", "policy " + policy);
+        }
+        Map<ServiceId, Object> fallbacks = new LinkedHashMap<>();
+        for (var e : given.get().entrySet()) {
+            String field = "fallbacks." + e.getKey();
+            ServiceId id = id(f, field, e.getKey());
+            if (!upstreams.contains(id)) {
+                throw f.bad(field, "must be an upstream of this route (" + String.join(", ",
+                        upstreams.stream().map(ServiceId::value).toList()) + ")", e.getKey());
+            }
+            fallbacks.put(id, e.getValue());
+        }
+        return fallbacks;
+    }
+
+    private static ServiceId id(Fields f, String field, String text) throws RouteFileException {
+        if (!ServiceId.isValid(text)) {
+            throw f.bad(field, "must be an id of " + ServiceId.ACCEPTED, text);
+        }
+        return ServiceId.of(text);
+    }
+
+    private static String oneOf(Fields f, String field, String value, List<String> allowed) throws RouteFileException {
+        if (!allowed.contains(value)) {
+            throw f.bad(field, "must be one of " + String.join(", ", allowed), value);
+        }
+        return value;
+    }
+
+    private static boolean pathChar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    }
+}

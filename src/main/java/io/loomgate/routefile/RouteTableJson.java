@@ -1,0 +1,54 @@
+package io.loomgate.routefile;
+
+import io.loomgate.config.Durations;
+import io.loomgate.json.JsonWriter;
+import java.util.List;
+
+/**
+ * A route table written back as a route file, one upstream or route per line: what
+ * {@code --print-routes} prints. Defaults are spelled out (engine, latency, failure rate), so the
+ * output is the effective table, and reading it back gives the same table.
+ */
+public final class RouteTableJson {
+
+    private RouteTableJson() {
+    }
+
+    public static String write(RouteTable table) {
+        StringBuilder sb = new StringBuilder("{\"upstreams\": [\n");
+        lines(sb, table.upstreams().stream().map(RouteTableJson::upstream).toList());
+        sb.append("],\n \"routes\": [\n");
+        lines(sb, table.routes().stream().map(RouteTableJson::route).toList());
+        return sb.append("]}\n").toString();
+    }
+
+    private static void lines(StringBuilder sb, List<String> items) {
+        for (int i = 0; i < items.size(); i++) {
+            sb.append("  ").append(items.get(i)).append(i + 1 < items.size() ? ",\n" : "\n");
+        }
+    }
+
+    static String upstream(UpstreamDecl u) {
+        JsonWriter w = new JsonWriter().beginObject().field("id", u.id().value()).field("kind", u.kind());
+        u.settings().forEach((k, v) -> w.name(k).tree(v));
+        w.field("latency", Durations.format(u.faults().latency()));
+        w.name("failureRate").preciseValue(u.faults().failureRate());
+        return w.endObject().toString();
+    }
+
+    static String route(RouteDecl r) {
+        JsonWriter w = new JsonWriter().beginObject()
+                .field("path", r.path()).field("policy", r.policy()).field("engine", r.engine());
+        r.executor().ifPresent(e -> w.field("executor", e));
+        w.name("upstreams").beginArray();
+        r.upstreams().forEach(id -> w.value(id.value()));
+        w.endArray();
+        if (!r.fallbacks().isEmpty()) {
+            w.name("fallbacks").beginObject();
+            r.fallbacks().forEach((id, v) -> w.name(id.value()).tree(v));
+            w.endObject();
+        }
+        r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
+        return w.endObject().toString();
+    }
+}

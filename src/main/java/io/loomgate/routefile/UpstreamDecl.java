@@ -1,0 +1,30 @@
+package io.loomgate.routefile;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Faults;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One declared upstream.
+ *
+ * @param id       its id, unique in the file
+ * @param kind     its kind's name, e.g. {@code simulated}
+ * @param settings the kind's own fields, as read
+ * @param faults   the latency and failure rate injected into its calls (zero unless declared)
+ */
+public record UpstreamDecl(ServiceId id, String kind, Map<String, Object> settings, Faults faults) {
+
+    public UpstreamDecl {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(kind, "kind");
+        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+        Objects.requireNonNull(faults, "faults");
+    }
+
+    public UpstreamDecl withFaults(Faults replaced) {
+        return new UpstreamDecl(id, kind, settings, replaced);
+    }
+}

@@ -1,0 +1,87 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Every upstream call as the call itself saw it: when it started, when it ended, and how. The
+ * {@link Recorded} decorator writes here; the metrics read calls in flight from here, and tests read
+ * the records to see cancellation happen rather than infer it (an interrupted call ends early, as
+ * {@code cancelled} or {@code timeout}, at the moment it stopped). Keeps the last {@value #KEPT}
+ * finished calls.
+ */
+public final class CallLog {
+
+    /** One finished call. Times are {@link System#nanoTime()} values. */
+    public record CallRecord(ServiceId service, String requestId, long startNanos, long endNanos, Outcome outcome) {
+        public Duration duration() {
+            return Duration.ofNanos(endNanos - startNanos);
+        }
+
+        /** True when the call was stopped by an interrupt (cancelled, or stopped at the deadline). */
+        public boolean interrupted() {
+            return outcome instanceof Outcome.Cancelled || outcome instanceof Outcome.TimedOut;
+        }
+    }
+
+    /** A call in progress; hand it back to {@link #end}. */
+    record Started(ServiceId service, String requestId, long startNanos, LongAdder counter) {
+    }
+
+    private static final int KEPT = 4096;
+
+    private final Map<ServiceId, LongAdder> inFlight;
+    private final AtomicReferenceArray<CallRecord> recent = new AtomicReferenceArray<>(KEPT);
+    private final AtomicLong written = new AtomicLong();
+
+    CallLog(Map<ServiceId, LongAdder> inFlight) {
+        this.inFlight = Map.copyOf(inFlight);
+    }
+
+    Started start(ServiceId service, String requestId) {
+        LongAdder counter = inFlight.get(service);
+        counter.increment();
+        return new Started(service, requestId, System.nanoTime(), counter);
+    }
+
+    void end(Started call, Outcome outcome) {
+        CallRecord record = new CallRecord(call.service(), call.requestId(), call.startNanos(), System.nanoTime(), outcome);
+        recent.set((int) (written.getAndIncrement() % KEPT), record);
+        call.counter().decrement();
+    }
+
+    /** Calls of {@code service} running now. */
+    public long inFlight(ServiceId service) {
+        LongAdder counter = inFlight.get(service);
+        return counter == null ? 0 : counter.sum();
+    }
+
+    /** Calls running now, across all upstreams. */
+    public long inFlight() {
+        long sum = 0;
+        for (LongAdder counter : inFlight.values()) {
+            sum += counter.sum();
+        }
+        return sum;
+    }
+
+    /** The finished calls of one request that are still among the last {@value #KEPT}, oldest first. */
+    public List<CallRecord> callsOf(String requestId) {
+        List<CallRecord> found = new ArrayList<>();
+        for (int i = 0; i < KEPT; i++) {
+            CallRecord r = recent.get(i);
+            if (r != null && r.requestId().equals(requestId)) {
+                found.add(r);
+            }
+        }
+        found.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
+        return found;
+    }
+}

@@ -1,0 +1,29 @@
+package io.loomgate.upstream;
+
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Decides random failures. With a seed ({@code --seed}) the sequence of decisions is reproducible;
+ * upstreams with probability 0 or 1 never draw, so they do not disturb that sequence.
+ */
+final class FailureDice {
+
+    private final Random seeded;
+
+    FailureDice(OptionalLong seed) {
+        this.seeded = seed.isPresent() ? new Random(seed.getAsLong()) : null;
+    }
+
+    boolean fails(double probability) {
+        if (probability <= 0) {
+            return false;
+        }
+        if (probability >= 1) {
+            return true;
+        }
+        double draw = seeded != null ? seeded.nextDouble() : ThreadLocalRandom.current().nextDouble();
+        return draw < probability;
+    }
+}

@@ -1,0 +1,51 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.Overrides;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.http.QueryParams;
+import java.time.Duration;
+
+/**
+ * A decorator that injects faults into any upstream: it sleeps the configured latency (or the
+ * request's {@code ?delay=}) before the call, and after the call fails it if the request asked
+ * ({@code ?fail=}) or the dice say so. A failing call therefore takes as long as a succeeding one.
+ */
+final class FaultInjected implements Upstream {
+
+    private final ServiceId id;
+    private final Upstream inner;
+    private final Faults faults;
+    private final FailureDice dice;
+
+    FaultInjected(ServiceId id, Upstream inner, Faults faults, FailureDice dice) {
+        this.id = id;
+        this.inner = inner;
+        this.faults = faults;
+        this.dice = dice;
+    }
+
+    @Override
+    public Value call() throws UpstreamFailure, InterruptedException {
+        Overrides overrides = RequestContext.current().overrides();
+        Duration latency = overrides.delayOf(id).orElse(faults.latency());
+        if (latency.isPositive()) {
+            Thread.sleep(latency);
+        }
+        Value value = inner.call();
+        if (overrides.fails(id)) {
+            throw new UpstreamFailure(id, "failed on request (?fail=" + id + ")");
+        }
+        if (dice.fails(faults.failureRate())) {
+            throw new UpstreamFailure(id, "random failure (rate " + faults.failureRate() + ")");
+        }
+        return value;
+    }
+
+    @Override
+    public void check(QueryParams query) {
+        inner.check(query);
+    }
+}

@@ -1,0 +1,51 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.Outcome;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.http.QueryParams;
+
+/**
+ * The outermost decorator: records every call once in the {@link CallLog} (in flight while it runs,
+ * then its outcome and duration). An interrupt is {@code timeout} once the request's deadline has
+ * passed and {@code cancelled} before it, just as the engine reports the part.
+ */
+final class Recorded implements Upstream {
+
+    private final ServiceId id;
+    private final Upstream inner;
+    private final CallLog log;
+
+    Recorded(ServiceId id, Upstream inner, CallLog log) {
+        this.id = id;
+        this.inner = inner;
+        this.log = log;
+    }
+
+    @Override
+    public Value call() throws UpstreamFailure, InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        CallLog.Started started = log.start(id, ctx.requestId());
+        Outcome outcome = null;
+        try {
+            Value value = inner.call();
+            outcome = new Outcome.Success(value);
+            return value;
+        } catch (UpstreamFailure f) {
+            outcome = new Outcome.Failed(f.getMessage());
+            throw f;
+        } catch (InterruptedException e) {
+            outcome = ctx.deadlinePassed() ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+            throw e;
+        } finally {
+            log.end(started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
+        }
+    }
+
+    @Override
+    public void check(QueryParams query) {
+        inner.check(query);
+    }
+}

@@ -1,0 +1,33 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.http.QueryParams;
+
+/**
+ * The port every backend plugs into: one call, made on the calling thread, inside a
+ * {@link RequestContext} that gives the request id and the deadline. A simulated service, an HTTP
+ * service and a decorator around either all look the same to the engine.
+ *
+ * <p>A call must stop promptly when its thread is interrupted (that is how the engine cancels it)
+ * and end with {@link InterruptedException}.
+ */
+@FunctionalInterface
+public interface Upstream {
+
+    /**
+     * Makes one call for the current request.
+     *
+     * @throws UpstreamFailure      when the call fails; the message is safe to show a client
+     * @throws InterruptedException when cancelled; the call stopped where it was
+     */
+    Value call() throws UpstreamFailure, InterruptedException;
+
+    /**
+     * Refuses, before any call is made, a request whose query this upstream cannot serve, by
+     * throwing an {@link io.loomgate.http.HttpError} (a 400). Accepts everything by default.
+     */
+    default void check(QueryParams query) {
+    }
+}

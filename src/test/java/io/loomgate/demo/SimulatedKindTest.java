@@ -1,0 +1,131 @@
+package io.loomgate.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.call.Outcome;
+import io.loomgate.call.Overrides;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.http.QueryParams;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.upstream.Faults;
+import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.Upstreams;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The simulated services, called through the same registry and decorators as any upstream. */
+class SimulatedKindTest {
+
+    private final SimulatedKind kind = new SimulatedKind();
+
+    @AfterEach
+    void close() throws Exception {
+        kind.close();
+    }
+
+    private Upstream create(String service) {
+        return kind.create(ServiceId.of(service), Map.of("service", service));
+    }
+
+    private static Value call(Upstream upstream, String requestId, String query) throws Exception {
+        RequestContext ctx = new RequestContext(requestId, "/test", System.nanoTime() + 60_000_000_000L,
+                Duration.ofSeconds(60), QueryParams.parse(query), Overrides.NONE);
+        return RequestContext.callWith(ctx, upstream::call);
+    }
+
+    @Test
+    void theFileDigestMatchesAnIndependentReadOfTheFile() throws Exception {
+        Upstream file = create("file");
+        byte[] bytes = Files.readAllBytes(kind.sampleFilePath());
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        long newlines = 0;
+        for (byte b : bytes) {
+            newlines += b == '\n' ? 1 : 0;
+        }
+        var digest = assertInstanceOf(FileDigest.class, call(file, "t", ""));
+        assertEquals(10_000, digest.lines());
+        assertEquals(newlines, digest.lines());
+        assertEquals(bytes.length, digest.bytes());
+        assertEquals(HexFormat.of().toHexDigits((int) crc.getValue()), digest.crc32());
+    }
+
+    @Test
+    void computeSumsThePrimes() throws Exception {
+        assertEquals(new PrimeSum(10, 4, 17), Primes.compute(10));
+        assertEquals(new PrimeSum(2, 1, 2), Primes.compute(2));
+        assertEquals(new PrimeSum(50_000, 5133, 121_013_308), Primes.compute(50_000));
+        assertEquals(new PrimeSum(1_000_000, 78_498, 37_550_402_023L), Primes.compute(1_000_000));
+        assertEquals(new PrimeSum(1000, 168, 76127), call(create("compute"), "c", "n=1000"));
+    }
+
+    @Test
+    void textServicesReturnTheirTextOrTheDeclaredValue() throws Exception {
+        assertEquals(Value.text("DB call completed"), call(create("db"), "t", ""));
+        Upstream custom = kind.create(ServiceId.of("orders"), Map.of("service", "db", "value", Map.of("orders", 3L)));
+        JsonWriter w = new JsonWriter();
+        call(custom, "t", "").writeTo(w);
+        assertEquals("{\"orders\":3}", w.toString());
+    }
+
+    @Test
+    void anInterruptStopsComputeEarlyAndTheCallLogSaysSo() throws Exception {
+        ServiceId compute = ServiceId.of("compute");
+        Upstreams upstreams = Upstreams.builder(OptionalLong.empty()).add(compute, create("compute"), Faults.NONE).build();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                call(upstreams.get(compute), "interrupt-me", "n=10000000");
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        Thread.sleep(100);
+        assertEquals(1, upstreams.calls().inFlight(compute), "the call is running");
+        long interruptedAt = System.nanoTime();
+        t.interrupt();
+        t.join(Duration.ofSeconds(5));
+        long stopMs = (System.nanoTime() - interruptedAt) / 1_000_000;
+        assertFalse(t.isAlive());
+        assertInstanceOf(InterruptedException.class, thrown.get());
+        assertTrue(stopMs < 500, "compute stopped " + stopMs + " ms after the interrupt");
+        var call = upstreams.calls().callsOf("interrupt-me").getFirst();
+        assertEquals(Outcome.CANCELLED, call.outcome(), "interrupted before its deadline");
+        assertTrue(call.duration().toMillis() < 1_000, "a 10M compute takes seconds; this one ran " + call.duration());
+        assertEquals(0, upstreams.calls().inFlight());
+    }
+
+    @Test
+    void theSampleFileIsWrittenWhenNeededAndDeletedOnClose() throws Exception {
+        create("db");
+        create("file");
+        Path file = kind.sampleFilePath();
+        assertTrue(Files.exists(file));
+        kind.close();
+        assertFalse(Files.exists(file));
+        assertFalse(Files.exists(file.getParent()));
+    }
+
+    @Test
+    void aMissingSampleFileIsAClearUpstreamFailure() throws Exception {
+        Upstream file = create("file");
+        Files.delete(kind.sampleFilePath());
+        UpstreamFailure f = assertThrows(UpstreamFailure.class, () -> call(file, "gone", ""));
+        assertEquals("file: the test file does not exist any more", f.getMessage());
+    }
+}
