@@ -36,8 +36,15 @@ loomgate_find_maven() {
   echo "$dir/bin/mvn"
 }
 
+# Runs Maven with its output on stdout, without colour codes (Debian's Maven 3.8 prints some even in
+# batch mode) and without the JDK 24+ warnings about Maven's own use of sun.misc.Unsafe.
+# Returns Maven's exit status.
 loomgate_mvn() {
-  local mvn
+  local mvn opts="${MAVEN_OPTS:-}"
   mvn=$(loomgate_find_maven) || return 1
-  "$mvn" "$@"
+  if "${JAVA_HOME:+$JAVA_HOME/bin/}java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then
+    opts="$opts --sun-misc-unsafe-memory-access=allow"
+  fi
+  MAVEN_OPTS="$opts" "$mvn" -Dstyle.color=never "$@" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
+  return "${PIPESTATUS[0]}"
 }

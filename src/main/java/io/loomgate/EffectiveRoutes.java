@@ -6,7 +6,7 @@ import io.loomgate.config.Config;
 import io.loomgate.config.Durations;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.UsageException;
-import io.loomgate.http.Printable;
+import io.loomgate.config.Printable;
 import io.loomgate.routefile.RouteDecl;
 import io.loomgate.routefile.RouteFile;
 import io.loomgate.routefile.RouteFileException;

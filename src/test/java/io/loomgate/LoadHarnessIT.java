@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -47,13 +48,47 @@ class LoadHarnessIT {
     }
 
     @Test
-    void scriptsLoadQuickRunsEndToEndAndLeavesNothingBehind(@TempDir Path out) throws Exception {
+    void scriptsLoadQuickRunsEndToEndAndLeavesNothingBehind() throws Exception {
         wrk();
+        Path results = MainIT.HOME.resolve("load/results");
+        Path latest = results.resolve("latest");
+        Map<Path, String> latestBefore = digests(latest);
+        Set<Path> before = listing(results);
         try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--quick", "--endpoints", "/health",
-                "--connections", "10", "--out", out.toString()), Map.of(), MainIT.HOME)) {
+                "--connections", "10"), Map.of(), MainIT.HOME)) {
             assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
             assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| `/health` | virtual | 10 |")), p.stdout().toString());
         }
+        Set<Path> created = listing(results);
+        created.removeAll(before);
+        assertEquals(1, created.size(), "one new results directory: " + created);
+        Path out = created.iterator().next();
+        assertEquals(latestBefore, digests(latest), "a run without --record leaves the committed latest/ alone");
+        try {
+            checkRun(out);
+        } finally {
+            try (Stream<Path> files = Files.walk(out)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static Set<Path> listing(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
+        }
+    }
+
+    private static Map<Path, String> digests(Path dir) throws Exception {
+        Map<Path, String> result = new java.util.TreeMap<>();
+        for (Path f : listing(dir)) {
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f));
+            result.put(f.getFileName(), java.util.HexFormat.of().formatHex(hash));
+        }
+        return result;
+    }
+
+    private static void checkRun(Path out) throws Exception {
         assertTrue(Files.exists(out.resolve("report.md")));
         assertTrue(Files.readString(out.resolve("report.svg")).startsWith("<svg"));
         try (Stream<Path> runs = Files.list(out)) {
@@ -85,7 +120,8 @@ class LoadHarnessIT {
         try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--help"), Map.of(), MainIT.HOME)) {
             assertEquals(0, p.awaitExit(Duration.ofSeconds(30)));
             String help = String.join("\n", p.stdout());
-            for (String option : List.of("--quick", "--endpoints", "--connections", "--duration", "--threads", "--stress", "--out")) {
+            for (String option : List.of("--quick", "--endpoints", "--connections", "--duration", "--threads", "--stress", "--out",
+                    "--record")) {
                 assertTrue(help.contains(option), option);
             }
         }

@@ -8,6 +8,7 @@ import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.TestClient;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The packaged jar as a user runs it: exit codes, the one stdout line, signals. */
 class MainIT {
@@ -52,6 +54,36 @@ class MainIT {
         try (ChildProcess p = jar("--version")) {
             assertEquals(0, p.awaitExit(Duration.ofSeconds(20)));
             assertTrue(p.stdout().getFirst().matches("loomgate \\d+\\.\\d+\\.\\d+ \\(Java 25.*\\)"), p.stdout().toString());
+        }
+    }
+
+    @Test
+    void aBadRouteFileExitsTwoWithOneLineNamingTheFileAndThePath(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("routes.json");
+        Files.writeString(file, """
+                {"upstreams": [{"id": "db", "kind": "simulated", "service": "db"}],
+                 "routes": [{"path": "/a", "policy": "all", "upstreams": ["db"]},
+                            {"path": "/b", "policy": "all", "upstreams": ["db"]},
+                            {"path": "/c", "policy": "al", "upstreams": ["db"]}]}
+                """);
+        try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: " + file + ": routes[2].policy must be one of single, all, any, fallback; got 'al'"),
+                    p.stderr());
+            assertEquals(List.of(), p.stdout());
+        }
+    }
+
+    @Test
+    void printRoutesPrintsTheEffectiveTableAsJsonAndExitsZero() throws Exception {
+        try (ChildProcess p = jar("--print-routes", "--latency", "db=120ms")) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(20)));
+            Map<String, Object> table = io.loomgate.json.JsonParser.parseObject(String.join("\n", p.stdout()));
+            List<?> upstreams = (List<?>) table.get("upstreams");
+            assertEquals(Map.of("id", "db", "kind", "simulated", "service", "db", "latency", "120ms", "failureRate", 0.0),
+                    upstreams.getFirst(), "the flag's latency, not the file's 300ms");
+            assertEquals(10, ((List<?>) table.get("routes")).size());
+            assertEquals(List.of(), p.stderr());
         }
     }
 

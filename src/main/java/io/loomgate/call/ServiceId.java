@@ -1,6 +1,6 @@
 package io.loomgate.call;
 
-import io.loomgate.http.Printable;
+import io.loomgate.config.Printable;
 
 /**
  * The name of an upstream, as route files, query parameters, JSON and metrics write it: 1 to 40

@@ -1,6 +1,5 @@
 package io.loomgate.config;
 
-import io.loomgate.http.Printable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;

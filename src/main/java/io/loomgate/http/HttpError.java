@@ -1,5 +1,6 @@
 package io.loomgate.http;
 
+import io.loomgate.config.Printable;
 import io.loomgate.json.JsonWriter;
 import java.util.Map;
 

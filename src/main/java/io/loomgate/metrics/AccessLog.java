@@ -1,6 +1,6 @@
 package io.loomgate.metrics;
 
-import io.loomgate.http.Printable;
+import io.loomgate.config.Printable;
 import io.loomgate.server.RequestObserver;
 import java.lang.System.Logger.Level;
 

@@ -1,7 +1,7 @@
 package io.loomgate.routefile;
 
 import io.loomgate.config.Durations;
-import io.loomgate.http.Printable;
+import io.loomgate.config.Printable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

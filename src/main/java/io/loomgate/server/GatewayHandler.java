@@ -44,7 +44,7 @@ final class GatewayHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         long arrival = RequestExecutor.arrivalNanos();
-        String id = ids.next();
+        String id = ids.keepOrNext(exchange.getRequestHeaders().getFirst("X-Request-Id"));
         String method = exchange.getRequestMethod();
         Outcome outcome = new Outcome();
         handling.incrementAndGet();

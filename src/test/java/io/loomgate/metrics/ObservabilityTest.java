@@ -47,6 +47,38 @@ class ObservabilityTest {
         }
     }
 
+    /** The numbers of the line, not only its shape: requests held in flight, then their latency. */
+    @Test
+    void theMetricsLineCountsWhatIsInFlightAndTheLatencyOfWhatFinished() throws Exception {
+        try (LogCapture log = LogCapture.of("loomgate.metrics")) {
+            Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--metrics-log", "300ms"));
+            try (TestClient client = new TestClient(gate.baseUri())) {
+                List<CompletableFuture<HttpResponse<String>>> slow = new java.util.ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    slow.add(Background.supply(() -> client.get("/cache?delay=cache:1200ms")));
+                }
+                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
+                        .anyMatch(r -> r.getMessage().startsWith("[metrics] inFlight=3 ")));
+                slow.forEach(f -> assertEquals(200, f.join().statusCode()));
+                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
+                        .anyMatch(r -> r.getMessage().contains(" p99=12")));
+                String finished = log.records().stream().map(LogRecord::getMessage)
+                        .filter(m -> m.contains(" p99=12")).findFirst().orElseThrow();
+                java.util.regex.Matcher m = java.util.regex.Pattern
+                        .compile("inFlight=(\\d+) rps=(\\d+\\.\\d) p99=(\\d+\\.\\d)ms").matcher(finished);
+                assertTrue(m.find(), finished);
+                double p99 = Double.parseDouble(m.group(3));
+                assertTrue(p99 >= 1200 && p99 < 1300, "three 1.2 s requests: p99 " + p99 + " ms");
+                double rps = Double.parseDouble(m.group(2));
+                assertTrue(rps > 0 && rps <= 3 / 0.25, "three requests in a 300 ms interval: rps " + rps);
+                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().getLast().getMessage()
+                        .startsWith("[metrics] inFlight=0 rps=0.0 p99=0.0ms"));
+            } finally {
+                gate.close();
+            }
+        }
+    }
+
     @Test
     void theAccessLogHasOneLinePerRequest() throws Exception {
         try (LogCapture log = LogCapture.of("loomgate.access");

@@ -52,6 +52,53 @@ class GatewayRoutingTest {
         assertTrue(r.headers().firstValue("X-Request-Id").isPresent());
     }
 
+    private static HttpResponse<String> getWithHeader(String path, String name, String value) throws Exception {
+        return client.http().send(java.net.http.HttpRequest.newBuilder(gate.uri(path)).header(name, value).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aClientsRequestIdIsKeptAndEchoed() throws Exception {
+        HttpResponse<String> r = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");
+        assertEquals("trace-42.abc:Z", r.headers().firstValue("X-Request-Id").orElseThrow());
+        assertEquals("trace-42.abc:Z", TestClient.json(r).get("requestId"));
+        assertEquals(2, gate.upstreams().calls().callsOf("trace-42.abc:Z").size(), "the calls carry it too");
+        String longest = "x".repeat(64);
+        assertEquals(longest, getWithHeader("/health", "X-Request-Id", longest).headers().firstValue("X-Request-Id").orElseThrow());
+    }
+
+    @Test
+    void anUnacceptableRequestIdIsReplaced() throws Exception {
+        for (String bad : java.util.List.of("x".repeat(65), "has space", "tab\there")) {
+            String echoed = getWithHeader("/health", "X-Request-Id", bad).headers().firstValue("X-Request-Id").orElseThrow();
+            assertFalse(echoed.equals(bad), "kept " + bad);
+            assertTrue(echoed.matches("[0-9a-f]{6}-[0-9a-f]+"), echoed);
+        }
+    }
+
+    @Test
+    void theIndexListsTheRoutesAsJsonOrHtml() throws Exception {
+        Map<String, Object> index = client.getJson("/");
+        assertEquals("loomgate", index.get("service"));
+        @SuppressWarnings("unchecked")
+        var routes = (java.util.List<Map<String, Object>>) index.get("routes");
+        assertEquals(10, routes.size());
+        assertEquals(Map.of("path", "/aggregate", "policy", "all", "engine", "structured",
+                "upstreams", java.util.List.of("db", "file")), routes.get(4));
+        assertEquals("common-pool", routes.get(8).get("executor"));
+        HttpResponse<String> html = getWithHeader("/", "Accept", "text/html,application/xhtml+xml");
+        assertEquals("text/html; charset=utf-8", html.headers().firstValue("Content-Type").orElseThrow());
+        assertTrue(html.body().contains("<a href=\"/first-success\">/first-success</a>"), html.body());
+    }
+
+    @Test
+    void aKnobNamingAServiceTheRouteDoesNotCallIs400() {
+        HttpResponse<String> r = client.get("/block?fail=cache");
+        assertJsonError(r, 400, "bad_parameter");
+        assertEquals("fail must be a service /block calls (db), got 'cache'", TestClient.json(r).get("message"));
+        assertJsonError(client.get("/aggregate?delay=cache-1:5ms"), 400, "bad_parameter");
+    }
+
     @Test
     void unknownPathIs404Json() {
         HttpResponse<String> r = client.get("/nope");

@@ -1,4 +1,4 @@
-package io.loomgate.http;
+package io.loomgate.config;
 
 /**
  * Client or user input made safe to echo in a message or a log line: at most {@code limit}

@@ -1,0 +1,117 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package picture, read from the sources: which package of {@code io.loomgate} uses which. The
+ * core never reaches into the demo; only the composition root ({@code io.loomgate}) knows both.
+ */
+class ArchitectureTest {
+
+    private static final Path MAIN = Path.of("src/main/java/io/loomgate");
+    private static final Pattern USE = Pattern.compile("\\bio\\.loomgate\\.([a-z]+)\\.([A-Z]\\w*)");
+    private static final Set<String> CORE = Set.of("aggregate", "api", "call", "config", "http", "json", "metrics",
+            "routefile", "routing", "server", "upstream");
+
+    /** package → the packages its files name (imports and fully qualified uses), and the classes they name. */
+    private record Uses(Map<String, Set<String>> packages, Map<String, Set<String>> classes) {
+    }
+
+    private static Uses uses() throws IOException {
+        Map<String, Set<String>> packages = new TreeMap<>();
+        Map<String, Set<String>> classes = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Path dir = MAIN.relativize(f.getParent());
+                String pkg = dir.toString().isEmpty() ? "(root)" : dir.toString();
+                String text = Files.readString(f);
+                packages.computeIfAbsent(pkg, k -> new TreeSet<>());
+                classes.computeIfAbsent(pkg, k -> new TreeSet<>());
+                Matcher m = USE.matcher(text.substring(text.indexOf(';') + 1));
+                while (m.find()) {
+                    if (!m.group(1).equals(pkg)) {
+                        packages.get(pkg).add(m.group(1));
+                        classes.get(pkg).add(m.group(1) + "." + m.group(2));
+                    }
+                }
+            }
+        }
+        return new Uses(packages, classes);
+    }
+
+    @Test
+    void theCoreNeverUsesTheDemo() throws IOException {
+        Uses u = uses();
+        System.out.println("package picture (package -> the packages it uses):");
+        u.packages().forEach((p, deps) -> System.out.println("  " + p + " -> " + deps));
+        for (String core : CORE) {
+            assertTrue(u.packages().containsKey(core), "no package " + core);
+            assertTrue(!u.packages().get(core).contains("demo"), core + " uses the demo: " + u.classes().get(core));
+        }
+        List<String> demoUsers = u.packages().entrySet().stream()
+                .filter(e -> e.getValue().contains("demo")).map(Map.Entry::getKey).toList();
+        assertEquals(List.of("(root)"), demoUsers, "only the composition root wires the demo in");
+    }
+
+    @Test
+    void configIsALeafAndMetricsReadsNoConcreteServer() throws IOException {
+        Uses u = uses();
+        assertEquals(Set.of(), u.packages().get("config"), "config uses no other loomgate package");
+        assertTrue(u.classes().get("metrics").stream().noneMatch(c -> c.equals("server.GatewayServer")),
+                u.classes().get("metrics").toString());
+    }
+
+    @Test
+    void thePackagesFormNoCycle() throws IOException {
+        Map<String, Set<String>> graph = uses().packages();
+        for (String start : graph.keySet()) {
+            List<String> path = new ArrayList<>(List.of(start));
+            assertTrue(!reaches(graph, start, start, new TreeSet<>(), path), "a cycle: " + String.join(" -> ", path));
+        }
+    }
+
+    private static boolean reaches(Map<String, Set<String>> graph, String from, String target, Set<String> seen,
+                                   List<String> path) {
+        for (String next : graph.getOrDefault(from, Set.of())) {
+            path.add(next);
+            if (next.equals(target) || (seen.add(next) && reaches(graph, next, target, seen, path))) {
+                return true;
+            }
+            path.removeLast();
+        }
+        return false;
+    }
+
+    @Test
+    void onlyTheAdapterTouchesThePreviewApi() throws IOException {
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            List<String> users = files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> read(p).contains("StructuredTaskScope."))
+                    .map(p -> MAIN.relativize(p).toString()).toList();
+            assertEquals(List.of("aggregate/StructuredFanOut.java"), users);
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

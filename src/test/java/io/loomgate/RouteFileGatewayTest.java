@@ -1,0 +1,105 @@
+package io.loomgate;
+
+import static io.loomgate.testing.Aggregations.states;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import io.loomgate.config.CommandLine;
+import io.loomgate.config.UsageException;
+import io.loomgate.testing.TestClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A route file written from scratch serves its own routes, with no code change; flags still override it. */
+class RouteFileGatewayTest {
+
+    private static final String SCRATCH = """
+            {"upstreams": [
+               {"id": "orders", "kind": "simulated", "service": "db", "latency": "60ms", "value": {"orders": 3}},
+               {"id": "stock",  "kind": "simulated", "service": "cache", "latency": "20ms"}],
+             "routes": [
+               {"path": "/shop/overview", "policy": "all", "upstreams": ["orders", "stock"], "timeout": "400ms"},
+               {"path": "/shop/either", "policy": "any", "upstreams": ["orders", "stock"]}]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Path write(String json) throws Exception {
+        Path file = dir.resolve("routes.json");
+        Files.writeString(file, json);
+        return file;
+    }
+
+    @Test
+    void twoSimulatedUpstreamsUnderAllAtANewPath() throws Exception {
+        Path file = write(SCRATCH);
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/shop/overview");
+            assertEquals(200, r.statusCode(), r.body());
+            Map<String, Object> body = TestClient.json(r);
+            assertEquals("/shop/overview", body.get("endpoint"));
+            assertEquals("all", body.get("policy"));
+            assertEquals(400L, body.get("timeoutMs"), "the route's own default deadline");
+            assertEquals(Map.of("orders", "success", "stock", "success"), states(body));
+            assertTrue(r.body().contains("\"value\":{\"orders\":3}"), r.body());
+            long ordersMs = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow())
+                    .stream().filter(c -> c.service().equals(ServiceId.of("orders"))).findFirst().orElseThrow()
+                    .duration().toMillis();
+            assertTrue(ordersMs >= 55, "orders slept its declared 60 ms: " + ordersMs);
+
+            HttpResponse<String> failed = client.get("/shop/overview?fail=stock");
+            assertEquals(502, failed.statusCode());
+            assertEquals(Map.of("orders", "cancelled", "stock", "failed"), states(TestClient.json(failed)));
+            var orders = gate.upstreams().calls().callsOf(failed.headers().firstValue("X-Request-Id").orElseThrow())
+                    .stream().filter(c -> c.service().equals(ServiceId.of("orders"))).findFirst().orElseThrow();
+            assertEquals(Outcome.CANCELLED, orders.outcome(), "the sibling really stopped");
+
+            Map<String, Object> either = client.getJson("/shop/either");
+            assertEquals(Map.of("orders", "cancelled", "stock", "success"), states(either));
+            assertEquals(404, client.get("/block").statusCode(), "the built-in routes are not served");
+            Map<?, ?> services = (Map<?, ?>) client.getJson("/metrics?format=json").get("services");
+            assertEquals(java.util.Set.of("orders", "stock"), services.keySet(), "metrics list the file's upstreams");
+        }
+    }
+
+    @Test
+    void flagsOverrideTheFilesLatencyAndFailureRate() throws Exception {
+        Path file = write(SCRATCH);
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),
+                "--latency", "orders=0ms", "--failure-rate", "stock=1"));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/shop/overview");
+            assertEquals(502, r.statusCode());
+            assertTrue(r.body().contains("stock: random failure (rate 1.0)"), r.body());
+        }
+    }
+
+    @Test
+    void flagsNamingAnUndeclaredUpstreamStopTheStart() throws Exception {
+        UsageException e = assertThrows(UsageException.class,
+                () -> Loomgate.start(CommandLine.config("--port", "0", "--latency", "bogus=1s")));
+        assertEquals("--latency names an unknown service 'bogus'; known: db, file, compute, cache, cache-1, cache-2, "
+                + "database, file-flaky", e.getMessage());
+        Path file = write(SCRATCH);
+        UsageException rate = assertThrows(UsageException.class, () -> Loomgate.start(CommandLine.config(
+                "--port", "0", "--routes", file.toString(), "--failure-rate", "db=0.5")));
+        assertEquals("--failure-rate names an unknown service 'db'; known: orders, stock", rate.getMessage());
+    }
+
+    @Test
+    void aRouteTimeoutPastTheMaximumStopsTheStart() throws Exception {
+        Path file = write(SCRATCH.replace("\"400ms\"", "\"45s\""));
+        UsageException e = assertThrows(UsageException.class,
+                () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString())));
+        assertEquals(file + ": routes[0].timeout must not exceed --max-timeout (30s); got '45s'", e.getMessage());
+    }
+}

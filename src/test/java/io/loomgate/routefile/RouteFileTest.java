@@ -1,0 +1,141 @@
+package io.loomgate.routefile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.loomgate.api.Endpoints;
+import io.loomgate.call.ServiceId;
+import io.loomgate.demo.SimulatedKind;
+import io.loomgate.upstream.Faults;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The route file parser, on text: every problem found at startup, in one line that names the file and the JSON path. */
+class RouteFileTest {
+
+    private final SimulatedKind simulated = new SimulatedKind();
+
+    @AfterEach
+    void close() throws Exception {
+        simulated.close();
+    }
+
+    private RouteTable parse(String json) throws RouteFileException {
+        return RouteFile.parse(json, "routes.json", List.of(simulated), Endpoints.OPERATOR_PATHS);
+    }
+
+    private static final String UPSTREAMS = """
+            "upstreams": [{"id": "orders", "kind": "simulated", "service": "db", "latency": "40ms"},
+                          {"id": "stock", "kind": "simulated", "service": "cache", "failureRate": 0.25}]""";
+
+    /** A file with the two upstreams above and {@code routes}, a JSON array. */
+    private static String file(String routes) {
+        return "{" + UPSTREAMS + ", \"routes\": " + routes + "}";
+    }
+
+    @Test
+    void aFileFromScratchParses() throws Exception {
+        RouteTable t = parse(file("""
+                [{"path": "/order", "policy": "all", "upstreams": ["orders", "stock"], "timeout": "500ms"},
+                 {"path": "/order-or-stock", "policy": "any", "upstreams": ["stock", "orders"]},
+                 {"path": "/safe", "policy": "fallback", "upstreams": ["orders"], "fallbacks": {"orders": {"n": 0}}},
+                 {"path": "/old", "policy": "all", "engine": "completable-future", "executor": "virtual-threads",
+                  "upstreams": ["orders"]}]"""));
+        assertEquals(List.of(ServiceId.of("orders"), ServiceId.of("stock")), t.ids());
+        assertEquals(new Faults(Duration.ofMillis(40), 0), t.upstream(ServiceId.of("orders")).orElseThrow().faults());
+        assertEquals(new Faults(Duration.ZERO, 0.25), t.upstream(ServiceId.of("stock")).orElseThrow().faults());
+        assertEquals(Map.of("service", "db"), t.upstreams().getFirst().settings());
+        RouteDecl order = t.routes().getFirst();
+        assertEquals("structured", order.engine());
+        assertEquals(Optional.of(Duration.ofMillis(500)), order.timeout());
+        assertEquals(Map.of(ServiceId.of("orders"), Map.of("n", 0L)), t.routes().get(2).fallbacks());
+        assertEquals(Optional.of("virtual-threads"), t.routes().get(3).executor());
+    }
+
+    @Test
+    void theBuiltInFileDeclaresEveryDocumentedRoute() throws Exception {
+        RouteTable t = RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
+        assertEquals(List.of("/block", "/file", "/compute", "/cache", "/aggregate", "/first-success",
+                "/aggregate-with-fallback", "/multi-aggregate", "/aggregate-old", "/aggregate-cf"),
+                t.routes().stream().map(RouteDecl::path).toList());
+        assertEquals(Duration.ofMillis(300), t.upstream(ServiceId.of("db")).orElseThrow().faults().latency());
+        assertEquals(0.3, t.upstream(ServiceId.of("file-flaky")).orElseThrow().faults().failureRate());
+    }
+
+    @Test
+    void printingGivesAFileThatReadsBackToTheSameTable() throws Exception {
+        RouteTable builtIn = RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
+        String printed = RouteTableJson.write(builtIn);
+        RouteTable again = parse(printed);
+        assertEquals(builtIn.upstreams(), again.upstreams());
+        assertEquals(builtIn.routes(), again.routes());
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback; got 'al'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
+            [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '5 s'
+            [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
+            [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders", "orders"]}] | routes.json: routes[0].upstreams[1] names an upstream the route already calls; got 'orders'
+            [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ /; got 'x'
+            [{"path": "/health", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path is taken by an operator endpoint (/, /debug/threads, /health, /metrics, /debug/...); got '/health'
+            [{"path": "/x", "upstreams": ["orders"]}] | routes.json: routes[0].policy is missing; it must be a string
+            [{"path": "/x", "policy": "any", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'any'
+            [{"path": "/x", "policy": "all", "engine": "completable-future", "upstreams": ["orders"]}] | routes.json: routes[0].executor is missing; it must be one of common-pool, virtual-threads with engine completable-future
+            [{"path": "/x", "policy": "all", "engine": "threads", "upstreams": ["orders"]}] | routes.json: routes[0].engine must be one of structured, completable-future; got 'threads'
+            [{"path": "/x", "policy": "all", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].executor is only for engine completable-future; got 'common-pool'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "fallbacks": {"orders": "x"}}] | routes.json: routes[0].fallbacks are only for policy fallback; got 'policy all'
+            [{"path": "/x", "policy": "fallback", "upstreams": ["orders"], "fallbacks": {"stock": "x"}}] | routes.json: routes[0].fallbacks.stock must be an upstream of this route (orders); got 'stock'
+            [42] | routes.json: routes[0] must be an object; got 42
+            """)
+    void badRoutesAreRefusedWithTheFileThePathAndTheValue(String routes, String message) {
+        RouteFileException e = assertThrows(RouteFileException.class, () -> parse(file(routes)));
+        assertEquals(message, e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            {"id": "db", "kind": "simulated", "service": "db", "latency": "fast"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got 'fast'
+            {"id": "db", "kind": "simulated", "service": "db", "latency": "2m"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got '2m'
+            {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
+            {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated; got 'grpc'
+            {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'
+            {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0.0 to 1.0; got 2
+            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, service, value)
+            {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
+            {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
+            """)
+    void badUpstreamsAreRefusedWithTheFileThePathAndTheValue(String upstream, String message) {
+        String json = "{\"upstreams\": [" + upstream + "], \"routes\": []}";
+        RouteFileException e = assertThrows(RouteFileException.class, () -> parse(json));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void wholeFileProblemsNameTheFile() {
+        assertEquals("routes.json: routes[0] must be an object; got 'x'",
+                assertThrows(RouteFileException.class, () -> parse(file("[\"x\"]"))).getMessage());
+        String dup = "{\"upstreams\": [{\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"},"
+                + " {\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"}], \"routes\": []}";
+        assertEquals("routes.json: upstreams[1].id 'a' is declared twice (first at upstreams[0])",
+                assertThrows(RouteFileException.class, () -> parse(dup)).getMessage());
+        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes)",
+                assertThrows(RouteFileException.class, () -> parse(file("[]").replace("}", ", \"extra\": 1}"))).getMessage());
+        assertEquals("routes.json: $.routes is missing; it must be an array",
+                assertThrows(RouteFileException.class, () -> parse("{" + UPSTREAMS + "}")).getMessage());
+        String notJson = assertThrows(RouteFileException.class, () -> parse("{\"upstreams\": [")).getMessage();
+        assertEquals(true, notJson.startsWith("routes.json: not valid JSON: "), notJson);
+        assertEquals("routes.json: must be a JSON object with \"upstreams\" and \"routes\"",
+                assertThrows(RouteFileException.class, () -> parse("[]")).getMessage());
+    }
+}
