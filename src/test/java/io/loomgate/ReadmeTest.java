@@ -39,6 +39,12 @@ class ReadmeTest {
         }
     }
 
+    @Test
+    void theRouteFileSectionShowsTheBuiltInFileVerbatim() throws Exception {
+        String builtIn = Files.readString(Path.of("src/main/resources/io/loomgate/demo/routes.json")).strip();
+        assertTrue(readme().contains("```json\n" + builtIn + "\n```"), "README's route file section differs from routes.json");
+    }
+
     /** The rows of the table under "## Endpoints", and only that table: its first cells. */
     static List<String> endpointTableRows(String readme) {
         int section = readme.indexOf("\n## Endpoints\n");
