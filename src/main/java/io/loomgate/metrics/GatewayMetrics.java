@@ -8,6 +8,7 @@ import io.loomgate.server.RequestObserver;
 import io.loomgate.upstream.CallLog;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
     public GatewayMetrics(List<ServiceId> upstreams) {
         Map<ServiceId, ServiceStats> stats = new LinkedHashMap<>();
         upstreams.forEach(id -> stats.put(id, new ServiceStats()));
-        this.services = java.util.Collections.unmodifiableMap(stats);
+        this.services = Collections.unmodifiableMap(stats);
         registerRoutes(List.of(UNMATCHED));
     }
 

@@ -1,7 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.call.ServiceId;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class Upstreams {
 
     private final Map<ServiceId, Upstream> byId;
-    private final Map<ServiceId, Faults> faults;
     private final CallLog log;
 
-    private Upstreams(Map<ServiceId, Upstream> byId, Map<ServiceId, Faults> faults, CallLog log) {
+    private Upstreams(Map<ServiceId, Upstream> byId, CallLog log) {
         this.byId = byId;
-        this.faults = faults;
         this.log = log;
     }
 
@@ -49,18 +47,9 @@ public final class Upstreams {
         return u;
     }
 
-    public boolean contains(ServiceId id) {
-        return byId.containsKey(id);
-    }
-
     /** Every id, in the order the upstreams were added. */
     public List<ServiceId> ids() {
         return List.copyOf(byId.keySet());
-    }
-
-    /** The faults {@code id} was registered with. */
-    public Faults faultsOf(ServiceId id) {
-        return faults.get(id);
     }
 
     /** Every call, as the calls saw it. */
@@ -92,12 +81,12 @@ public final class Upstreams {
             CallLog log = new CallLog(counters);
             Map<ServiceId, Upstream> decorated = new LinkedHashMap<>();
             raw.forEach((id, u) -> decorated.put(id, new Recorded(id, new FaultInjected(id, u, faults.get(id), dice), log)));
-            return new Upstreams(java.util.Collections.unmodifiableMap(decorated), Map.copyOf(faults), log);
+            return new Upstreams(Collections.unmodifiableMap(decorated), log);
         }
     }
 
     @Override
     public String toString() {
-        return "Upstreams" + new ArrayList<>(byId.keySet());
+        return "Upstreams" + byId.keySet();
     }
 }
