@@ -74,6 +74,32 @@ class MainIT {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout)
+            {"path": "/a", "policy": "all", "upstreams": ["nope"]}                | routes[0].upstreams[0] must be a declared upstream (db); got 'nope'
+            {"path": "/health", "policy": "all", "upstreams": ["db"]}             | routes[0].path is taken by an operator endpoint (/, /debug/threads, /health, /metrics, /debug/...); got '/health'
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "timeout": "2x"} | routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '2x'
+            {"path": "/a", "policy": "first", "upstreams": ["db"]}                | routes[0].policy must be one of single, all, any, fallback; got 'first'
+            """)
+    void everyKindOfBadRouteFileExitsTwo(String route, String problem, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, "{\"upstreams\": [{\"id\": \"db\", \"kind\": \"simulated\", \"service\": \"db\"}],"
+                + " \"routes\": [" + route + "]}");
+        try (ChildProcess p = ChildProcess.start(ChildProcess.java("-jar", JAR, "--port", "0"),
+                Map.of("LOOMGATE_ROUTES", file.toString()), HOME)) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: " + file + ": " + problem), p.stderr());
+        }
+        String duplicate = "{\"upstreams\": [{\"id\": \"db\", \"kind\": \"simulated\", \"service\": \"db\"}],"
+                + " \"routes\": [" + route.replace("\"/health\"", "\"/a\"") + ", {\"path\": \"/a\", \"policy\": \"all\", \"upstreams\": [\"db\"]}]}";
+        Files.writeString(file, duplicate);
+        try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)), "a second route on the same path");
+            assertEquals(1, p.stderr().size(), p.stderr().toString());
+        }
+    }
+
     @Test
     void printRoutesPrintsTheEffectiveTableAsJsonAndExitsZero() throws Exception {
         try (ChildProcess p = jar("--print-routes", "--latency", "db=120ms")) {
