@@ -2,12 +2,9 @@ package io.loomgate;
 
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.aggregate.FanOut;
-import io.loomgate.aggregate.Policy;
 import io.loomgate.api.Endpoints;
-import io.loomgate.api.FanOutRoute;
 import io.loomgate.api.Wiring;
 import io.loomgate.call.ServiceId;
-import io.loomgate.call.Value;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
@@ -18,7 +15,7 @@ import io.loomgate.metrics.GatewayMetrics;
 import io.loomgate.metrics.MetricsLogger;
 import io.loomgate.metrics.MetricsSource;
 import io.loomgate.metrics.VirtualThreads;
-import io.loomgate.routefile.RouteDecl;
+import io.loomgate.remote.HttpKind;
 import io.loomgate.routefile.RouteTable;
 import io.loomgate.routefile.UpstreamDecl;
 import io.loomgate.routefile.UpstreamKind;
@@ -58,22 +55,24 @@ public final class Loomgate implements AutoCloseable {
     private final GatewayServer server;
     private final Upstreams upstreams;
     private final SimulatedKind simulated;
+    private final HttpKind http;
     private final VirtualThreads virtualThreads;
     private final MetricsLogger metricsLogger;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, Upstreams upstreams, SimulatedKind simulated, VirtualThreads virtualThreads,
-                     MetricsLogger metricsLogger) {
+    private Loomgate(GatewayServer server, Upstreams upstreams, SimulatedKind simulated, HttpKind http,
+                     VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
         this.server = server;
         this.upstreams = upstreams;
         this.simulated = simulated;
+        this.http = http;
         this.virtualThreads = virtualThreads;
         this.metricsLogger = metricsLogger;
     }
 
     /** The upstream kinds a route file may declare. */
-    static List<UpstreamKind> kinds(SimulatedKind simulated) {
-        return List.of(simulated);
+    static List<UpstreamKind> kinds(SimulatedKind simulated, HttpKind http) {
+        return List.of(simulated, http);
     }
 
     public static Loomgate start(Config config) throws IOException, UsageException {
@@ -94,10 +93,11 @@ public final class Loomgate implements AutoCloseable {
     public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceId, Upstream> replaced)
             throws IOException, UsageException {
         SimulatedKind simulated = new SimulatedKind();
+        HttpKind http = new HttpKind();
         GatewayServer server = null;
         VirtualThreads virtualThreads = null;
         try {
-            List<UpstreamKind> kinds = kinds(simulated);
+            List<UpstreamKind> kinds = kinds(simulated, http);
             RouteTable table = EffectiveRoutes.load(config, kinds);
             Upstreams upstreams = upstreams(config, table, kinds, replaced);
             Lifecycle lifecycle = new Lifecycle();
@@ -113,10 +113,10 @@ public final class Loomgate implements AutoCloseable {
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
             engines.put("completable-future/common-pool", Baselines.commonPool(metrics));
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
-            List<FanOutRoute> fanOutRoutes = table.routes().stream().map(r -> fanOutRoute(r, engines)).toList();
+            ServedRoutes served = ServedRoutes.of(table, engines, http, config.services().timeout());
 
             List<Route> routes = new ArrayList<>(Endpoints.all(
-                    new Wiring(config, lifecycle, upstreams, aggregator, fanOutRoutes, source)));
+                    new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(), source)));
             routes.addAll(extraRoutes);
             metrics.registerRoutes(routes.stream().map(Route::path).toList());
 
@@ -124,7 +124,7 @@ public final class Loomgate implements AutoCloseable {
             RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
             server.start(Router.of(routes), observer);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
-            return new Loomgate(server, upstreams, simulated, virtualThreads, logger);
+            return new Loomgate(server, upstreams, simulated, http, virtualThreads, logger);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
@@ -133,6 +133,7 @@ public final class Loomgate implements AutoCloseable {
                 virtualThreads.close();
             }
             simulated.close();
+            http.close();
             throw e;
         }
     }
@@ -146,22 +147,6 @@ public final class Loomgate implements AutoCloseable {
             builder.add(u.id(), upstream, u.faults());
         }
         return builder.build();
-    }
-
-    private static FanOutRoute fanOutRoute(RouteDecl r, Map<String, FanOut> engines) {
-        String engine = r.executor().map(e -> r.engine() + "/" + e).orElse(r.engine());
-        Policy policy = switch (r.policy()) {
-            case "single" -> Policy.single();
-            case "all" -> Policy.all();
-            case "any" -> Policy.any();
-            case "fallback" -> {
-                Map<ServiceId, Value> values = new LinkedHashMap<>();
-                r.fallbacks().forEach((id, json) -> values.put(id, w -> w.tree(json)));
-                yield Policy.withFallback(values);
-            }
-            default -> throw new IllegalStateException("the route file parser let policy '" + r.policy() + "' through");
-        };
-        return new FanOutRoute(r.path(), policy, engines.get(engine), r.upstreams(), r.timeout());
     }
 
     public URI baseUri() {
@@ -202,6 +187,7 @@ public final class Loomgate implements AutoCloseable {
                 metricsLogger.close();
             }
             virtualThreads.close();
+            http.close();
             try {
                 simulated.close();
             } catch (IOException e) {

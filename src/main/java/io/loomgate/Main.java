@@ -5,6 +5,7 @@ import io.loomgate.config.CommandLine.Invocation;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.remote.HttpKind;
 import io.loomgate.routefile.RouteTableJson;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,8 +44,8 @@ public final class Main {
     }
 
     private static void printRoutes(Config config) {
-        try (SimulatedKind simulated = new SimulatedKind()) {
-            System.out.print(RouteTableJson.write(EffectiveRoutes.load(config, Loomgate.kinds(simulated))));
+        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind()) {
+            System.out.print(RouteTableJson.write(EffectiveRoutes.load(config, Loomgate.kinds(simulated, http))));
         } catch (UsageException e) {
             usageError(e);
         } catch (IOException e) {

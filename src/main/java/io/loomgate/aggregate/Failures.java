@@ -24,7 +24,7 @@ public final class Failures {
      */
     public static Outcome.Failed failed(ServiceId service, Throwable error) {
         if (error instanceof UpstreamFailure f) {
-            return new Outcome.Failed(f.getMessage());
+            return new Outcome.Failed(f.getMessage(), f.status());
         }
         LOG.log(Level.WARNING, "request " + RequestContext.current().requestId() + ": " + service
                 + " failed with an unexpected exception", error);

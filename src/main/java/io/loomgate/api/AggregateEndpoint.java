@@ -4,17 +4,19 @@ import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
+import io.loomgate.call.TraceParent;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
+import java.time.Duration;
 
 /**
  * One fan-out route: checks the request's knobs, binds the request context once, and lets the
  * aggregator call the route's upstreams. The deadline counts from the moment the request's first
- * byte arrived.
+ * byte arrived, and never exceeds the one a calling loomgate sent in {@code X-Loomgate-Deadline-Ms}.
  */
 final class AggregateEndpoint implements Handler {
 
@@ -40,10 +42,12 @@ final class AggregateEndpoint implements Handler {
         for (ServiceId id : route.upstreams()) {
             upstreams.get(id).check(request.query());
         }
-        RequestContext ctx = new RequestContext(request.id(), route.path(),
-                request.arrivalNanos() + knobs.timeout().toNanos(), knobs.timeout(), request.query(), knobs.overrides());
+        Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
+        RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
+                timeout, request.query(), knobs.overrides(), request.headers(),
+                TraceParent.fromHeader(request.headers().getFirst("traceparent")));
         Aggregation aggregation = RequestContext.callWith(ctx,
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));
-        return AggregationJson.response(route, aggregation, knobs.timeout(), threads, request.id());
+        return AggregationJson.response(route, aggregation, timeout, threads, request.id());
     }
 }

@@ -4,6 +4,7 @@ import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.PartResult;
 import io.loomgate.aggregate.Status;
 import io.loomgate.call.Outcome;
+import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
@@ -49,7 +50,8 @@ final class AggregationJson {
         for (PartResult p : a.parts()) {
             writePart(w, p);
         }
-        Response r = Response.json(a.status().httpStatus(), w.endArray().endObject());
+        Response r = Response.json(route.passthrough() ? passedThrough(a) : a.status().httpStatus(),
+                w.endArray().endObject());
         return a.status() == Status.DEGRADED ? r.withHeader("X-Loomgate-Completed", "false") : r;
     }
 
@@ -69,6 +71,18 @@ final class AggregationJson {
             }
         }
         w.endObject();
+    }
+
+    /**
+     * {@code "status": "passthrough"}: the single upstream's own HTTP status, when it answered with
+     * one; otherwise (it could not be reached, the deadline passed) the status the policy gives.
+     */
+    private static int passedThrough(Aggregation a) {
+        return switch (a.parts().getFirst().outcome()) {
+            case Outcome.Success s when s.value() instanceof Value.WithStatus v -> v.status();
+            case Outcome.Failed f when f.status().isPresent() -> f.status().getAsInt();
+            default -> a.status().httpStatus();
+        };
     }
 
     /** Milliseconds, rounded to the nearest. */

@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * The route table of a running loomgate: the operator endpoints, then one fan-out endpoint per route
- * of the route file, in its order.
+ * of the route file, in its order, then the proxy routes (every method but CONNECT and TRACE).
  */
 public final class Endpoints {
 
@@ -27,11 +27,16 @@ public final class Endpoints {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
                     w.config().services(), threads)));
         }
+        for (ProxyRoute proxy : w.proxies()) {
+            for (String method : ProxyRoute.METHODS) {
+                routes.add(new Route(method, proxy.path(), proxy.handler(), false, true));
+            }
+        }
         boolean debug = w.config().observability().debugEndpoints();
         if (debug) {
             routes.add(Route.operator("/debug/threads", new DebugThreadsEndpoint()));
         }
-        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), debug)));
+        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), debug)));
         return routes;
     }
 }

@@ -11,10 +11,11 @@ import java.util.Optional;
 /**
  * A route of the route table, ready to serve: its policy and engine built, its upstreams resolved.
  *
- * @param timeout the route's own default deadline, instead of {@code --timeout}
+ * @param timeout     the route's own default deadline, instead of {@code --timeout}
+ * @param passthrough whether the single upstream's own HTTP status is the answer's
  */
 public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
-                          Optional<Duration> timeout) {
+                          Optional<Duration> timeout, boolean passthrough) {
 
     public FanOutRoute {
         Objects.requireNonNull(path, "path");

@@ -20,7 +20,7 @@ final class IndexEndpoint implements Handler {
     private final byte[] json;
     private final byte[] html;
 
-    IndexEndpoint(List<FanOutRoute> routes, boolean debug) {
+    IndexEndpoint(List<FanOutRoute> routes, List<ProxyRoute> proxies, boolean debug) {
         List<String> operator = new ArrayList<>(List.of("/health", "/metrics"));
         if (debug) {
             operator.add("/debug/threads");
@@ -33,10 +33,14 @@ final class IndexEndpoint implements Handler {
             r.upstreams().forEach(id -> w.value(id.value()));
             w.endArray().endObject();
         }
+        for (ProxyRoute p : proxies) {
+            w.beginObject().field("path", p.path()).field("policy", "proxy").name("upstreams").beginArray()
+                    .value(p.upstream().value()).endArray().endObject();
+        }
         w.endArray().name("operator").beginArray();
         operator.forEach(w::value);
         this.json = w.endArray().endObject().toBytes();
-        this.html = html(routes, operator).getBytes(StandardCharsets.UTF_8);
+        this.html = html(routes, proxies, operator).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -48,7 +52,7 @@ final class IndexEndpoint implements Handler {
         return new Response(200, Response.JSON, json, Map.of());
     }
 
-    private static String html(List<FanOutRoute> routes, List<String> operator) {
+    private static String html(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<String> operator) {
         StringBuilder sb = new StringBuilder("""
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><title>loomgate</title>
                 <style>body{font:15px system-ui,sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:left}</style>
@@ -60,6 +64,10 @@ final class IndexEndpoint implements Handler {
                     .append(r.policy().name()).append("</td><td>").append(r.engine().name())
                     .append(r.engine().executor().map(e -> " (" + e + ")").orElse("")).append("</td><td>")
                     .append(upstreams).append("</td></tr>\n");
+        }
+        for (ProxyRoute p : proxies) {
+            sb.append("<tr><td>").append(p.path()).append("</td><td>proxy</td><td></td><td>")
+                    .append(p.upstream().value()).append("</td></tr>\n");
         }
         sb.append("</table><p>operator: ");
         sb.append(operator.stream().map(p -> "<a href=\"" + p + "\">" + p + "</a>").collect(Collectors.joining(", ")));

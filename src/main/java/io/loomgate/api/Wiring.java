@@ -10,12 +10,14 @@ import java.util.List;
 /**
  * What the endpoints are built from.
  *
- * @param routes the fan-out routes, in the order the route file lists them
+ * @param routes  the fan-out routes, in the order the route file lists them
+ * @param proxies the reverse-proxy routes
  */
 public record Wiring(Config config, Lifecycle lifecycle, Upstreams upstreams, Aggregator aggregator,
-                     List<FanOutRoute> routes, MetricsSource metrics) {
+                     List<FanOutRoute> routes, List<ProxyRoute> proxies, MetricsSource metrics) {
 
     public Wiring {
         routes = List.copyOf(routes);
+        proxies = List.copyOf(proxies);
     }
 }

@@ -2,6 +2,7 @@ package io.loomgate.call;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * How one call ended: the one vocabulary that the fan-out engines, the policies, the JSON answer,
@@ -48,10 +49,18 @@ public sealed interface Outcome {
         }
     }
 
-    /** It failed; {@code reason} is safe to show and names the upstream. */
-    record Failed(String reason) implements Outcome {
+    /**
+     * It failed; {@code reason} is safe to show and names the upstream. {@code status} is the
+     * upstream's own HTTP status when it answered with one.
+     */
+    record Failed(String reason, OptionalInt status) implements Outcome {
         public Failed {
             Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(status, "status");
+        }
+
+        public Failed(String reason) {
+            this(reason, OptionalInt.empty());
         }
 
         public Kind kind() {

@@ -1,5 +1,6 @@
 package io.loomgate.call;
 
+import com.sun.net.httpserver.Headers;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,9 +23,11 @@ import java.util.Objects;
  * @param timeout       the deadline as the client asked for it (or the default), for messages
  * @param query         the request's query parameters, for upstreams that read their own
  * @param overrides     injected delays and failures
+ * @param headers       the request's headers, read-only, for upstreams that forward some
+ * @param trace         the request's trace context (the client's, or a new one)
  */
 public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
-                             QueryParams query, Overrides overrides) {
+                             QueryParams query, Overrides overrides, Headers headers, TraceParent trace) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
@@ -34,12 +37,20 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(overrides, "overrides");
+        Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(trace, "trace");
     }
 
-    /** A context for work outside any HTTP request (tests, tools): no query, no overrides. */
+    /** A context for work outside any HTTP request (tests, tools): no query, overrides or headers. */
     public static RequestContext of(String requestId, String endpoint, Duration timeout) {
-        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout,
-                QueryParams.parse(null), Overrides.NONE);
+        return of(requestId, endpoint, timeout, QueryParams.parse(null), Overrides.NONE);
+    }
+
+    /** A context without request headers, and with a new trace. */
+    public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
+                                    Overrides overrides) {
+        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query,
+                overrides, new Headers(), TraceParent.fromHeader(null));
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */

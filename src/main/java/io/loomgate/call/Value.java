@@ -18,6 +18,11 @@ public interface Value {
         return new Text(text);
     }
 
+    /** A value that came with an HTTP status (from an HTTP upstream), which a route may pass through. */
+    interface WithStatus extends Value {
+        int status();
+    }
+
     /** A plain string, such as {@code "DB call completed"}. */
     record Text(String text) implements Value {
         public Text {

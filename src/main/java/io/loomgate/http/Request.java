@@ -1,6 +1,9 @@
 package io.loomgate.http;
 
 import com.sun.net.httpserver.Headers;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.Objects;
 
 /**
@@ -12,8 +15,12 @@ import java.util.Objects;
  * @param query        the decoded query parameters
  * @param headers      the request headers, read-only
  * @param arrivalNanos {@link System#nanoTime()} when the server saw the first byte of the request
+ * @param target       the request target as sent, still encoded (what a proxy forwards)
+ * @param remote       the client's address
+ * @param body         the request body, for routes that read it; empty for the others
  */
-public record Request(String id, String method, String path, QueryParams query, Headers headers, long arrivalNanos) {
+public record Request(String id, String method, String path, QueryParams query, Headers headers, long arrivalNanos,
+                      URI target, InetSocketAddress remote, InputStream body) {
 
     public Request {
         Objects.requireNonNull(id, "id");
@@ -21,5 +28,7 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(body, "body");
     }
 }

@@ -1,16 +1,44 @@
 package io.loomgate.http;
 
 import io.loomgate.json.JsonWriter;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * A complete response, built before anything is written: status, content type, body and extra headers.
+ * A response: status, content type, body and extra headers. Usually complete before anything is
+ * written; a proxied answer instead carries a {@link Stream} that the server writes as it comes.
  * Handlers return one; the server writes it (and leaves the body out for {@code HEAD}).
+ *
+ * @param stream null for a complete response; else what writes the body, with its own headers
  */
-public record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+public record Response(int status, String contentType, byte[] body, Map<String, String> headers, Stream stream) {
+
+    /**
+     * A body written as it arrives, never held whole.
+     *
+     * @param headers every header to send, with all their values (the content type among them)
+     * @param length  the body's length, or -1 when unknown (it is then sent chunked)
+     * @param writer  copies the body to the client, and releases its source whatever happens
+     */
+    public record Stream(Map<String, List<String>> headers, long length, Writer writer) {
+        public Stream {
+            headers = Map.copyOf(headers);
+            Objects.requireNonNull(writer, "writer");
+        }
+    }
+
+    /** Copies a body to the client; closes its own source, also when it fails or is not called. */
+    public interface Writer {
+        void writeTo(OutputStream out) throws IOException;
+
+        /** Releases the source without writing (a {@code HEAD}, or a client already gone). */
+        void discard();
+    }
 
     public static final String JSON = "application/json";
     public static final String TEXT = "text/plain; charset=utf-8";
@@ -22,6 +50,15 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status must be in 100..599: " + status);
         }
+    }
+
+    public Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+        this(status, contentType, body, headers, null);
+    }
+
+    /** A streamed response; {@code stream}'s headers are sent as they are. */
+    public static Response streamed(int status, Stream stream) {
+        return new Response(status, "", new byte[0], Map.of(), Objects.requireNonNull(stream, "stream"));
     }
 
     public static Response json(int status, JsonWriter json) {
@@ -36,7 +73,6 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
     public Response withHeader(String name, String value) {
         Map<String, String> copy = new LinkedHashMap<>(headers);
         copy.put(name, value);
-        return new Response(status, contentType, body, copy);
+        return new Response(status, contentType, body, copy, stream);
     }
-
 }

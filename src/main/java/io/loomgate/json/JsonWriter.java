@@ -140,6 +140,16 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes {@code json}, which must be exactly one valid JSON value (the caller has checked it,
+     * e.g. by parsing it), as it is.
+     */
+    public JsonWriter raw(String json) {
+        separate();
+        out.append(json);
+        return this;
+    }
+
     public JsonWriter field(String name, String value) {
         return name(name).value(value);
     }

@@ -81,6 +81,38 @@ public final class Fields {
         return Optional.of(n.doubleValue());
     }
 
+    /** A whole number between {@code min} and {@code max}. */
+    public Optional<Long> optionalInteger(String name, long min, long max) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!(v instanceof Long n) || n < min || n > max) {
+            throw bad(name, "must be a whole number from " + min + " to " + max, v);
+        }
+        return Optional.of(n);
+    }
+
+    /** An array of strings, each checked by {@code check} (which names what it accepts), or empty when absent. */
+    public List<String> optionalStrings(String name, java.util.function.Predicate<String> check, String accepted)
+            throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> list)) {
+            throw bad(name, "must be an array of " + accepted, v);
+        }
+        List<String> result = new java.util.ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof String s) || !check.test(s)) {
+                throw bad(name + "[" + i + "]", "must be " + accepted, list.get(i));
+            }
+            result.add(s);
+        }
+        return List.copyOf(result);
+    }
+
     /** Any JSON value, as parsed, or empty when absent. */
     public Optional<Object> optionalValue(String name) {
         return Optional.ofNullable(take(name));

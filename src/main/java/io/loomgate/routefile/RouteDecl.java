@@ -10,18 +10,22 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One declared route: a path whose GET fans out to its upstreams.
+ * One declared route: a path whose GET fans out to its upstreams, or a prefix ({@code /api/*})
+ * proxied to one HTTP upstream.
  *
  * @param path      the exact path, e.g. {@code /aggregate}
- * @param policy    {@code single}, {@code all}, {@code any} or {@code fallback}
+ * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback} or {@code proxy}
  * @param engine    {@code structured} or {@code completable-future}
  * @param executor  for {@code completable-future}: {@code common-pool} or {@code virtual-threads}
  * @param upstreams the parts, in answer order
  * @param fallbacks for {@code fallback}: the JSON value standing in for a failed or late part
  * @param timeout   this route's default deadline, instead of {@code --timeout}
+ * @param status    {@code policy} (the answer's status follows the policy) or {@code passthrough}
+ *                  (a single upstream's own status is the answer's)
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
-                        List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout) {
+                        List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
+                        String status) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");
@@ -31,5 +35,16 @@ public record RouteDecl(String path, String policy, String engine, Optional<Stri
         upstreams = List.copyOf(upstreams);
         fallbacks = Collections.unmodifiableMap(new LinkedHashMap<>(fallbacks));
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(status, "status");
+    }
+
+    /** True for a reverse-proxy route ({@code "policy": "proxy"}). */
+    public boolean isProxy() {
+        return policy.equals("proxy");
+    }
+
+    /** True when a single upstream's own HTTP status is passed through. */
+    public boolean passesStatusThrough() {
+        return status.equals("passthrough");
     }
 }

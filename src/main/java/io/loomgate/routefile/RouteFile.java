@@ -34,12 +34,13 @@ public final class RouteFile {
     /** The built-in routes: every endpoint loomgate serves without {@code --routes}. */
     public static final String BUILT_IN = "/io/loomgate/demo/routes.json";
 
-    static final List<String> POLICIES = List.of("single", "all", "any", "fallback");
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "proxy");
+    static final List<String> STATUSES = List.of("policy", "passthrough");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout");
+            "fallbacks", "timeout", "status");
     private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate");
     private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
@@ -106,6 +107,7 @@ public final class RouteFile {
 
         List<UpstreamDecl> upstreams = new ArrayList<>();
         Map<ServiceId, String> declaredAt = new LinkedHashMap<>();
+        Map<ServiceId, UpstreamDecl> declared = new LinkedHashMap<>();
         for (int i = 0; i < upstreamList.size(); i++) {
             Fields f = object(upstreamList.get(i), "upstreams[" + i + "]");
             UpstreamDecl u = upstream(f);
@@ -114,12 +116,13 @@ public final class RouteFile {
                 throw f.error(f.path() + ".id '" + u.id() + "' is declared twice (first at " + first + ")");
             }
             upstreams.add(u);
+            declared.put(u.id(), u);
         }
         List<RouteDecl> routes = new ArrayList<>();
         Map<String, String> pathAt = new LinkedHashMap<>();
         for (int i = 0; i < routeList.size(); i++) {
             Fields f = object(routeList.get(i), "routes[" + i + "]");
-            RouteDecl r = route(f, declaredAt.keySet());
+            RouteDecl r = route(f, declared);
             String first = pathAt.putIfAbsent(r.path(), f.path());
             if (first != null) {
                 throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + first + ")");
@@ -153,9 +156,13 @@ public final class RouteFile {
         return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate));
     }
 
-    private RouteDecl route(Fields f, Set<ServiceId> declared) throws RouteFileException {
+    private RouteDecl route(Fields f, Map<ServiceId, UpstreamDecl> declared) throws RouteFileException {
         String path = path(f);
         String policy = oneOf(f, "policy", f.string("policy"), POLICIES);
+        if (policy.equals("proxy") != path.endsWith("/*")) {
+            throw f.bad("path", policy.equals("proxy") ? "must end in /* for policy proxy (e.g. /api/*)"
+                    : "may end in /* only for policy proxy", path);
+        }
         String engine = oneOf(f, "engine", f.optionalString("engine").orElse("structured"), ENGINES);
         Optional<String> executor = f.optionalString("executor");
         if (engine.equals("completable-future")) {
@@ -169,23 +176,35 @@ public final class RouteFile {
         } else if (executor.isPresent()) {
             throw f.bad("executor", "is only for engine completable-future", executor.get());
         }
-        List<ServiceId> upstreams = routeUpstreams(f, declared);
-        if (policy.equals("single") && upstreams.size() != 1) {
-            throw f.bad("upstreams", "must name exactly one upstream with policy single", upstreams.size() + " upstreams");
+        List<ServiceId> upstreams = routeUpstreams(f, declared.keySet());
+        boolean one = policy.equals("single") || policy.equals("proxy");
+        if (one && upstreams.size() != 1) {
+            throw f.bad("upstreams", "must name exactly one upstream with policy " + policy, upstreams.size() + " upstreams");
+        }
+        if (policy.equals("proxy") && !declared.get(upstreams.getFirst()).kind().equals("http")) {
+            throw f.bad("upstreams[0]", "must be an http upstream with policy proxy", upstreams.getFirst().value());
+        }
+        if (policy.equals("proxy") && !engine.equals("structured")) {
+            throw f.bad("engine", "is not for policy proxy", engine);
         }
         Map<ServiceId, Object> fallbacks = fallbacks(f, policy, upstreams);
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), MAX_TIMEOUT);
+        String status = oneOf(f, "status", f.optionalString("status").orElse("policy"), STATUSES);
+        if (status.equals("passthrough") && !policy.equals("single")) {
+            throw f.bad("status", "passthrough needs policy single (one upstream whose status can be passed on)", status);
+        }
         f.finish("a route", ROUTE_FIELDS);
-        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status);
     }
 
     private String path(Fields f) throws RouteFileException {
         String path = f.string("path");
-        if (!path.startsWith("/") || path.length() > MAX_PATH || !path.chars().allMatch(RouteFile::pathChar)) {
+        String plain = path.endsWith("/*") ? path.substring(0, path.length() - 1) : path;
+        if (!path.startsWith("/") || path.length() > MAX_PATH || !plain.chars().allMatch(RouteFile::pathChar)) {
             throw f.bad("path", "must start with '/' and hold at most " + MAX_PATH
-                    + " letters, digits and - . _ ~ /", path);
+                    + " letters, digits and - . _ ~ / (and a final /* for a proxy)", path);
         }
-        if (reserved.contains(path) || path.startsWith("/debug/")) {
+        if (reserved.contains(path) || path.startsWith("/debug/") || path.equals("/*")) {
             throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
                     + ", /debug/...)", path);
         }

@@ -49,6 +49,9 @@ public final class RouteTableJson {
             w.endObject();
         }
         r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
+        if (r.passesStatusThrough()) {
+            w.field("status", r.status());
+        }
         return w.endObject().toString();
     }
 }

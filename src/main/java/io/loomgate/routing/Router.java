@@ -1,6 +1,7 @@
 package io.loomgate.routing;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,8 +9,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An immutable route table of exact paths. {@code HEAD} is served wherever {@code GET} is,
- * {@code OPTIONS} answers with the path's {@code Allow} header, a known method on a known path
+ * An immutable route table of exact paths and prefixes ({@code /api/*}); an exact path wins, then
+ * the longest prefix. {@code HEAD} is served wherever {@code GET} is,
+ * {@code OPTIONS} answers with the path's {@code Allow} header (unless a route takes OPTIONS itself,
+ * as the proxy does), a known method on a known path
  * that has no route gets 405, and a method no route could ever have gets 501.
  *
  * <pre>{@code
@@ -26,11 +29,14 @@ public final class Router {
 
     private final Map<String, Map<String, Route>> byPath;
     private final Map<String, String> allowByPath;
+    private final List<String> prefixes;
     private final List<Route> routes;
 
-    private Router(Map<String, Map<String, Route>> byPath, Map<String, String> allowByPath, List<Route> routes) {
+    private Router(Map<String, Map<String, Route>> byPath, Map<String, String> allowByPath, List<String> prefixes,
+                   List<Route> routes) {
         this.byPath = byPath;
         this.allowByPath = allowByPath;
+        this.prefixes = prefixes;
         this.routes = routes;
     }
 
@@ -46,24 +52,36 @@ public final class Router {
         Map<String, String> allow = new HashMap<>();
         byPath.forEach((path, methods) -> allow.put(path, allowHeader(methods.keySet())));
         byPath.replaceAll((path, methods) -> Map.copyOf(methods));
-        return new Router(Map.copyOf(byPath), Map.copyOf(allow), List.copyOf(routes));
+        List<String> prefixes = byPath.keySet().stream().filter(p -> p.endsWith("/*"))
+                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        return new Router(Map.copyOf(byPath), Map.copyOf(allow), prefixes, List.copyOf(routes));
     }
 
     public RouteMatch match(String method, String path) {
         if (!KNOWN_METHODS.contains(method)) {
             return new RouteMatch.NotImplemented(method);
         }
-        Map<String, Route> methods = byPath.get(path);
-        if (methods == null) {
+        String key = byPath.containsKey(path) ? path : longestPrefix(path);
+        if (key == null) {
             return new RouteMatch.NotFound();
         }
-        if (method.equals("OPTIONS")) {
-            return new RouteMatch.Options(path, allowByPath.get(path));
+        Map<String, Route> methods = byPath.get(key);
+        if (method.equals("OPTIONS") && !methods.containsKey("OPTIONS")) {
+            return new RouteMatch.Options(path, allowByPath.get(key));
         }
         Route route = methods.get(method.equals("HEAD") ? "GET" : method);
         return route != null
                 ? new RouteMatch.Found(route)
-                : new RouteMatch.MethodNotAllowed(path, allowByPath.get(path));
+                : new RouteMatch.MethodNotAllowed(path, allowByPath.get(key));
+    }
+
+    private String longestPrefix(String path) {
+        for (String p : prefixes) {
+            if (path.startsWith(p.substring(0, p.length() - 1))) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** Every route, in the order given. */

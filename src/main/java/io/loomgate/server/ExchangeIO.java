@@ -50,6 +50,10 @@ final class ExchangeIO {
 
     /** Writes {@code response}; for {@code HEAD} only the headers, with the length a GET would have. */
     static void write(HttpExchange exchange, Response response, String requestId, boolean head) throws IOException {
+        if (response.stream() != null) {
+            writeStream(exchange, response, requestId, head);
+            return;
+        }
         Headers h = exchange.getResponseHeaders();
         h.set("Content-Type", response.contentType());
         h.set("X-Request-Id", requestId);
@@ -66,6 +70,36 @@ final class ExchangeIO {
             exchange.sendResponseHeaders(response.status(), body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
+            }
+        }
+    }
+
+    /** Sends the stream's headers, then copies its body as it comes; the source is released either way. */
+    private static void writeStream(HttpExchange exchange, Response response, String requestId, boolean head)
+            throws IOException {
+        Response.Stream stream = response.stream();
+        boolean sent = false;
+        try {
+            Headers h = exchange.getResponseHeaders();
+            stream.headers().forEach((name, values) -> h.put(name, values));
+            h.set("X-Request-Id", requestId);
+            response.headers().forEach(h::set);
+            long length = stream.length();
+            if (head || length == 0) {
+                if (head && length >= 0) {
+                    h.set("Content-Length", String.valueOf(length));
+                }
+                exchange.sendResponseHeaders(response.status(), -1);
+                return;
+            }
+            exchange.sendResponseHeaders(response.status(), length > 0 ? length : 0);
+            sent = true;
+            try (OutputStream out = exchange.getResponseBody()) {
+                stream.writer().writeTo(out);
+            }
+        } finally {
+            if (!sent) {
+                stream.writer().discard();
             }
         }
     }

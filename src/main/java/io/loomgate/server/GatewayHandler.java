@@ -12,6 +12,7 @@ import io.loomgate.routing.Route;
 import io.loomgate.routing.RouteMatch;
 import io.loomgate.routing.Router;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,9 +81,14 @@ final class GatewayHandler implements HttpHandler {
         return switch (match) {
             case RouteMatch.Found(Route route) -> {
                 outcome.routeKey = route.path();
-                ExchangeIO.discardBody(exchange);
+                InputStream body = InputStream.nullInputStream();
+                if (route.readsBody()) {
+                    body = exchange.getRequestBody();
+                } else {
+                    ExchangeIO.discardBody(exchange);
+                }
                 Request request = new Request(id, method, target.path(), target.query(),
-                        exchange.getRequestHeaders(), arrival);
+                        exchange.getRequestHeaders(), arrival, exchange.getRequestURI(), exchange.getRemoteAddress(), body);
                 yield route.exempt() ? run(route, request, outcome) : admitAndRun(route, request, outcome);
             }
             case RouteMatch.MethodNotAllowed(String path, String allow) -> {

@@ -34,7 +34,7 @@ final class Recorded implements Upstream {
             outcome = new Outcome.Success(value);
             return value;
         } catch (UpstreamFailure f) {
-            outcome = new Outcome.Failed(f.getMessage());
+            outcome = new Outcome.Failed(f.getMessage(), f.status());
             throw f;
         } catch (InterruptedException e) {
             outcome = ctx.deadlinePassed() ? Outcome.TIMED_OUT : Outcome.CANCELLED;

@@ -19,8 +19,8 @@ class ComputeUpstreamTest {
     void nDefaultsAndIsReadFromTheRequest() throws Exception {
         assertEquals(ComputeUpstream.DEFAULT_N, ComputeUpstream.n(QueryParams.parse("")));
         assertEquals(1000, ComputeUpstream.n(QueryParams.parse("n=1000&other=x")));
-        RequestContext ctx = new RequestContext("r1", "/compute", System.nanoTime() + 1_000_000_000L,
-                Duration.ofSeconds(1), QueryParams.parse("n=1000"), io.loomgate.call.Overrides.NONE);
+        RequestContext ctx = RequestContext.of("r1", "/compute", Duration.ofSeconds(1),
+                QueryParams.parse("n=1000"), io.loomgate.call.Overrides.NONE);
         PrimeSum sum = (PrimeSum) RequestContext.callWith(ctx, () -> new ComputeUpstream().call());
         assertEquals(new PrimeSum(1000, 168, 76127), sum);
     }

@@ -43,8 +43,8 @@ class SimulatedKindTest {
     }
 
     private static Value call(Upstream upstream, String requestId, String query) throws Exception {
-        RequestContext ctx = new RequestContext(requestId, "/test", System.nanoTime() + 60_000_000_000L,
-                Duration.ofSeconds(60), QueryParams.parse(query), Overrides.NONE);
+        RequestContext ctx = RequestContext.of(requestId, "/test", Duration.ofSeconds(60),
+                QueryParams.parse(query), Overrides.NONE);
         return RequestContext.callWith(ctx, upstream::call);
     }
 

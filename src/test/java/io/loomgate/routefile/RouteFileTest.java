@@ -20,14 +20,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RouteFileTest {
 
     private final SimulatedKind simulated = new SimulatedKind();
+    private final io.loomgate.remote.HttpKind http = new io.loomgate.remote.HttpKind();
 
     @AfterEach
     void close() throws Exception {
         simulated.close();
+        http.close();
     }
 
     private RouteTable parse(String json) throws RouteFileException {
-        return RouteFile.parse(json, "routes.json", List.of(simulated), Endpoints.OPERATOR_PATHS);
+        return RouteFile.parse(json, "routes.json", List.of(simulated, http), Endpoints.OPERATOR_PATHS);
     }
 
     private static final String UPSTREAMS = """
@@ -79,15 +81,15 @@ class RouteFileTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback; got 'al'
+            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, proxy; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "orders"]}] | routes.json: routes[0].upstreams[1] names an upstream the route already calls; got 'orders'
-            [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ /; got 'x'
+            [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ / (and a final /* for a proxy); got 'x'
             [{"path": "/health", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path is taken by an operator endpoint (/, /debug/threads, /health, /metrics, /debug/...); got '/health'
             [{"path": "/x", "upstreams": ["orders"]}] | routes.json: routes[0].policy is missing; it must be a string
             [{"path": "/x", "policy": "any", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'any'
@@ -97,6 +99,11 @@ class RouteFileTest {
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "fallbacks": {"orders": "x"}}] | routes.json: routes[0].fallbacks are only for policy fallback; got 'policy all'
             [{"path": "/x", "policy": "fallback", "upstreams": ["orders"], "fallbacks": {"stock": "x"}}] | routes.json: routes[0].fallbacks.stock must be an upstream of this route (orders); got 'stock'
             [42] | routes.json: routes[0] must be an object; got 42
+            [{"path": "/api", "policy": "proxy", "upstreams": ["orders"]}] | routes.json: routes[0].path must end in /* for policy proxy (e.g. /api/*); got '/api'
+            [{"path": "/api/*", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path may end in /* only for policy proxy; got '/api/*'
+            [{"path": "/api/*", "policy": "proxy", "upstreams": ["orders"]}] | routes.json: routes[0].upstreams[0] must be an http upstream with policy proxy; got 'orders'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "status": "passthrough"}] | routes.json: routes[0].status passthrough needs policy single (one upstream whose status can be passed on); got 'passthrough'
+            [{"path": "/x", "policy": "single", "upstreams": ["orders"], "status": "mirror"}] | routes.json: routes[0].status must be one of policy, passthrough; got 'mirror'
             """)
     void badRoutesAreRefusedWithTheFileThePathAndTheValue(String routes, String message) {
         RouteFileException e = assertThrows(RouteFileException.class, () -> parse(file(routes)));
@@ -108,12 +115,16 @@ class RouteFileTest {
             {"id": "db", "kind": "simulated", "service": "db", "latency": "fast"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got 'fast'
             {"id": "db", "kind": "simulated", "service": "db", "latency": "2m"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got '2m'
             {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
-            {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated; got 'grpc'
+            {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
             {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'
             {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0.0 to 1.0; got 2
             {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, service, value)
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
+            {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// or https:// URL with a host and no user info or fragment; got 'ftp://x/y'
+            {"id": "h", "kind": "http", "url": "http://x/", "forwardHeaders": ["Connection"]} | routes.json: upstreams[0].forwardHeaders[0] must be a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect; got 'Connection'
+            {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a whole number from 1 to 67108864; got 0
+            {"id": "h", "kind": "http"} | routes.json: upstreams[0].url is missing; it must be a string
             """)
     void badUpstreamsAreRefusedWithTheFileThePathAndTheValue(String upstream, String message) {
         String json = "{\"upstreams\": [" + upstream + "], \"routes\": []}";

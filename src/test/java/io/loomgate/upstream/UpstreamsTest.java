@@ -31,8 +31,7 @@ class UpstreamsTest {
 
     private static Value call(Upstreams u, ServiceId id, String requestId, Overrides overrides, Duration timeout)
             throws Exception {
-        RequestContext ctx = new RequestContext(requestId, "/t", System.nanoTime() + timeout.toNanos(), timeout,
-                QueryParams.parse(null), overrides);
+        RequestContext ctx = RequestContext.of(requestId, "/t", timeout, QueryParams.parse(null), overrides);
         return RequestContext.callWith(ctx, () -> u.get(id).call());
     }
 

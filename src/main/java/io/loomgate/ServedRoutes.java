@@ -1,0 +1,63 @@
+package io.loomgate;
+
+import io.loomgate.aggregate.FanOut;
+import io.loomgate.aggregate.Policy;
+import io.loomgate.api.FanOutRoute;
+import io.loomgate.api.ProxyRoute;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.Value;
+import io.loomgate.remote.HttpKind;
+import io.loomgate.remote.ProxyEndpoint;
+import io.loomgate.routefile.RouteDecl;
+import io.loomgate.routefile.RouteTable;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The route table's routes made ready to serve: each fan-out route with its policy and engine, each
+ * proxy route with its endpoint. The route file parser has checked every name already.
+ *
+ * @param fanOuts the fan-out routes, in file order
+ * @param proxies the proxy routes, in file order
+ */
+record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
+
+    /**
+     * @param engines        by name: {@code structured}, {@code completable-future/common-pool}, ...
+     * @param defaultTimeout {@code --timeout}, for routes that declare none
+     */
+    static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, HttpKind http, Duration defaultTimeout) {
+        List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy())
+                .map(r -> fanOut(r, engines)).toList();
+        List<ProxyRoute> proxies = table.routes().stream().filter(RouteDecl::isProxy)
+                .map(r -> proxy(r, table, http, defaultTimeout)).toList();
+        return new ServedRoutes(fanOuts, proxies);
+    }
+
+    private static FanOutRoute fanOut(RouteDecl r, Map<String, FanOut> engines) {
+        String engine = r.executor().map(e -> r.engine() + "/" + e).orElse(r.engine());
+        Policy policy = switch (r.policy()) {
+            case "single" -> Policy.single();
+            case "all" -> Policy.all();
+            case "any" -> Policy.any();
+            case "fallback" -> {
+                Map<ServiceId, Value> values = new LinkedHashMap<>();
+                r.fallbacks().forEach((id, json) -> values.put(id, w -> w.tree(json)));
+                yield Policy.withFallback(values);
+            }
+            default -> throw new IllegalStateException("the route file parser let policy '" + r.policy() + "' through");
+        };
+        return new FanOutRoute(r.path(), policy, engines.get(engine), r.upstreams(), r.timeout(), r.passesStatusThrough());
+    }
+
+    private static ProxyRoute proxy(RouteDecl r, RouteTable table, HttpKind http, Duration defaultTimeout) {
+        ServiceId id = r.upstreams().getFirst();
+        URI url = URI.create((String) table.upstream(id).orElseThrow().settings().get("url"));
+        String prefix = r.path().substring(0, r.path().length() - 1);
+        return new ProxyRoute(r.path(), id, new ProxyEndpoint(prefix, id, url, http.client(),
+                r.timeout().orElse(defaultTimeout)));
+    }
+}

@@ -1,0 +1,120 @@
+package io.loomgate.remote;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.config.Durations;
+import io.loomgate.routefile.Fields;
+import io.loomgate.routefile.RouteFileException;
+import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.upstream.Upstream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * {@code "kind": "http"}: an upstream reached over HTTP/1.1 with the JDK's {@link HttpClient}.
+ * One client, with keep-alive connections, serves every HTTP upstream of a loomgate; {@link #close}
+ * releases it.
+ *
+ * <pre>{@code
+ * {"id": "db", "kind": "http", "url": "http://127.0.0.1:9090/db",
+ *  "forwardQuery": ["n"], "forwardHeaders": ["Authorization"], "timeout": "500ms", "maxBodyBytes": 65536}
+ * }</pre>
+ */
+public final class HttpKind implements UpstreamKind, AutoCloseable {
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .executor(executor)
+            .build();
+
+    @Override
+    public String name() {
+        return "http";
+    }
+
+    @Override
+    public List<String> fields() {
+        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes");
+    }
+
+    @Override
+    public Map<String, Object> read(Fields fields) throws RouteFileException {
+        String url = fields.string("url");
+        URI uri = url(fields, url);
+        List<String> query = fields.optionalStrings("forwardQuery", n -> !n.isEmpty(), "a query parameter name");
+        List<String> headers = fields.optionalStrings("forwardHeaders", HttpKind::forwardable,
+                "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
+        Optional<Duration> timeout = fields.optionalDuration("timeout", Duration.ofMillis(1), Duration.ofHours(1));
+        long max = fields.optionalInteger("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("url", uri.toString());
+        if (!query.isEmpty()) {
+            settings.put("forwardQuery", query);
+        }
+        if (!headers.isEmpty()) {
+            settings.put("forwardHeaders", headers);
+        }
+        timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
+        settings.put("maxBodyBytes", max);
+        return settings;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Upstream create(ServiceId id, Map<String, Object> settings) {
+        HttpSettings s = new HttpSettings(URI.create((String) settings.get("url")),
+                (List<String>) settings.getOrDefault("forwardQuery", List.of()),
+                (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
+                Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
+                ((Number) settings.get("maxBodyBytes")).intValue());
+        return new HttpUpstream(id, s, client);
+    }
+
+    /** The shared client: the proxy route uses it too. */
+    public HttpClient client() {
+        return client;
+    }
+
+    private static URI url(Fields fields, String url) throws RouteFileException {
+        String accepted = "must be an absolute http:// or https:// URL with a host and no user info or fragment";
+        try {
+            URI uri = new URI(url);
+            boolean web = "http".equals(uri.getScheme()) || "https".equals(uri.getScheme());
+            if (!web || uri.getHost() == null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+                throw fields.bad("url", accepted, url);
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw fields.bad("url", accepted, url);
+        }
+    }
+
+    private static boolean forwardable(String name) {
+        return !name.isEmpty() && name.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != ':')
+                && !HopByHop.notForwardable(name);
+    }
+
+    /** Aborts what is still in flight and closes the client's connections and threads. */
+    @Override
+    public void close() {
+        client.shutdownNow();
+        try {
+            client.awaitTermination(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        executor.shutdownNow();
+    }
+}

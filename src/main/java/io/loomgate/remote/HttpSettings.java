@@ -1,0 +1,29 @@
+package io.loomgate.remote;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One HTTP upstream as its route file declares it.
+ *
+ * @param url            the URL called; the forwarded query parameters are added to its own
+ * @param forwardQuery   the client's query parameters to pass on
+ * @param forwardHeaders the client's headers to pass on (never hop-by-hop ones)
+ * @param timeout        a cap on each call, below the request's own deadline
+ * @param maxBodyBytes   a larger response body is a failure
+ */
+record HttpSettings(URI url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
+                    int maxBodyBytes) {
+
+    static final int DEFAULT_MAX_BODY = 1024 * 1024;
+
+    HttpSettings {
+        Objects.requireNonNull(url, "url");
+        forwardQuery = List.copyOf(forwardQuery);
+        forwardHeaders = List.copyOf(forwardHeaders);
+        Objects.requireNonNull(timeout, "timeout");
+    }
+}

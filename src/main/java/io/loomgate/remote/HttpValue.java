@@ -1,0 +1,16 @@
+package io.loomgate.remote;
+
+import io.loomgate.call.Value;
+import io.loomgate.json.JsonWriter;
+
+/**
+ * What an HTTP upstream answered: its status, and its body as one JSON value (a JSON body as it
+ * came, after it parsed; a text body as a JSON string).
+ */
+public record HttpValue(int status, String json) implements Value.WithStatus {
+
+    @Override
+    public void writeTo(JsonWriter w) {
+        w.raw(json);
+    }
+}

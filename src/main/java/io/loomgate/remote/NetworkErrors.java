@@ -1,0 +1,44 @@
+package io.loomgate.remote;
+
+import io.loomgate.config.Durations;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpConnectTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+
+/** Words for why an exchange with an upstream failed, safe to show a client: no class names. */
+final class NetworkErrors {
+
+    private NetworkErrors() {
+    }
+
+    static String reason(Throwable e, URI url) {
+        if (e instanceof LimitedBody.TooLarge tooLarge) {
+            return tooLarge.getMessage();
+        }
+        if (e instanceof HttpConnectTimeoutException) {
+            return "could not connect within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
+        }
+        if (causedBy(e, UnresolvedAddressException.class)) {
+            return "cannot resolve " + url.getHost();
+        }
+        if (e instanceof ConnectException) {
+            return "connection refused by " + url.getHost() + ":" + port(url);
+        }
+        return "the connection failed before a complete answer came";
+    }
+
+    private static int port(URI url) {
+        int port = url.getPort();
+        return port >= 0 ? port : "https".equals(url.getScheme()) ? 443 : 80;
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
