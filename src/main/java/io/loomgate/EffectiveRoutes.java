@@ -4,6 +4,7 @@ import io.loomgate.api.Endpoints;
 import io.loomgate.call.ServiceId;
 import io.loomgate.config.Config;
 import io.loomgate.config.Durations;
+import io.loomgate.config.Role;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.config.Printable;
@@ -30,9 +31,10 @@ final class EffectiveRoutes {
     static RouteTable load(Config config, List<UpstreamKind> kinds) throws UsageException {
         RouteTable table;
         try {
+            String builtIn = config.role() == Role.BACKEND ? RouteFile.BUILT_IN_BACKEND : RouteFile.BUILT_IN;
             table = config.routes().isPresent()
                     ? RouteFile.read(config.routes().get(), kinds, Endpoints.OPERATOR_PATHS)
-                    : RouteFile.builtIn(kinds, Endpoints.OPERATOR_PATHS);
+                    : RouteFile.builtIn(builtIn, kinds, Endpoints.OPERATOR_PATHS);
         } catch (RouteFileException e) {
             throw new UsageException(e.getMessage());
         }

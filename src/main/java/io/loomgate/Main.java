@@ -3,6 +3,7 @@ package io.loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.CommandLine.Invocation;
 import io.loomgate.config.Config;
+import io.loomgate.config.Role;
 import io.loomgate.config.UsageException;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.remote.HttpKind;
@@ -67,7 +68,8 @@ public final class Main {
             return;
         }
         Signals.onTermination(gate::shutdown);
-        System.out.println(gate.listeningLine());
+        String line = gate.listeningLine();
+        System.out.println(config.role() == Role.BACKEND ? line.replaceFirst("^loomgate ", "loomgate backend ") : line);
         System.out.flush();
     }
 

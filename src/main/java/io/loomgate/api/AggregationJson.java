@@ -32,6 +32,9 @@ final class AggregationJson {
      */
     static Response response(FanOutRoute route, Aggregation a, Duration timeout, ThreadMode threads,
                              String requestId) {
+        if (route.valueOnly()) {
+            return valueOnly(route, a);
+        }
         String executor = route.engine().executor().orElse(null);
         JsonWriter w = new JsonWriter(512).beginObject()
                 .field("endpoint", route.path())
@@ -71,6 +74,21 @@ final class AggregationJson {
             }
         }
         w.endObject();
+    }
+
+    /**
+     * {@code "answer": "value"}: the single part's value as the whole body (200, or the passed-through
+     * status), or, when it has none, {@code {"error": ...}} with the status the policy gives.
+     */
+    private static Response valueOnly(FanOutRoute route, Aggregation a) {
+        int status = route.passthrough() ? passedThrough(a) : a.status().httpStatus();
+        JsonWriter w = new JsonWriter(256);
+        switch (a.parts().getFirst().outcome()) {
+            case Outcome.Success s -> s.value().writeTo(w);
+            case Outcome.Failed f -> w.beginObject().field("error", f.reason()).endObject();
+            default -> w.beginObject().field("error", a.error().orElse(a.status().wire())).endObject();
+        }
+        return Response.json(status, w);
     }
 
     /**

@@ -13,9 +13,10 @@ import java.util.Optional;
  *
  * @param timeout     the route's own default deadline, instead of {@code --timeout}
  * @param passthrough whether the single upstream's own HTTP status is the answer's
+ * @param valueOnly   whether the answer is the single upstream's value itself, not the JSON contract
  */
 public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
-                          Optional<Duration> timeout, boolean passthrough) {
+                          Optional<Duration> timeout, boolean passthrough, boolean valueOnly) {
 
     public FanOutRoute {
         Objects.requireNonNull(path, "path");

@@ -43,6 +43,7 @@ public final class CommandLine {
 
     private static final Duration MAX_DURATION = Duration.ofHours(1);
     private static final String PRINT_ROUTES = "--print-routes";
+    private static final String BACKEND = "backend";
 
     private CommandLine() {
     }
@@ -55,17 +56,20 @@ public final class CommandLine {
         if (args.contains("--version")) {
             return new ShowVersion();
         }
+        Role role = !args.isEmpty() && args.getFirst().equals(BACKEND) ? Role.BACKEND : Role.GATEWAY;
+        List<String> flags = role == Role.BACKEND ? args.subList(1, args.size()) : args;
         Map<Flag, Setting> settings = new EnumMap<>(Flag.class);
         for (Flag f : Flag.values()) {
             String fromEnv = env.get(f.env());
+            String dflt = f == Flag.PORT ? role.defaultPort() : f.defaultValue();
             settings.put(f, fromEnv != null
                     ? new Setting(fromEnv, f.env())
-                    : new Setting(f.defaultValue(), "default " + f.option()));
+                    : new Setting(dflt, "default " + f.option()));
         }
-        List<String> rest = args.stream().filter(a -> !a.equals(PRINT_ROUTES)).toList();
+        List<String> rest = flags.stream().filter(a -> !a.equals(PRINT_ROUTES)).toList();
         readArguments(rest, settings);
-        Config config = build(settings);
-        return rest.size() < args.size() ? new PrintRoutes(config) : new Run(config);
+        Config config = build(settings, role);
+        return rest.size() < flags.size() ? new PrintRoutes(config) : new Run(config);
     }
 
     /** A config from flags alone, ignoring the environment: for tests and embedding. */
@@ -109,7 +113,7 @@ public final class CommandLine {
         }
     }
 
-    private static Config build(Map<Flag, Setting> s) throws UsageException {
+    private static Config build(Map<Flag, Setting> s, Role role) throws UsageException {
         ServerOptions server = new ServerOptions(
                 s.get(Flag.HOST).text(),
                 s.get(Flag.PORT).integer(0, 65_535),
@@ -144,7 +148,7 @@ public final class CommandLine {
         }
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool());
-        return new Config(server, services, observability, routeFile(s.get(Flag.ROUTES)));
+        return new Config(server, services, observability, routeFile(s.get(Flag.ROUTES)), role);
     }
 
     private static Optional<Path> routeFile(Setting routes) throws UsageException {
@@ -161,10 +165,13 @@ public final class CommandLine {
     /** The {@code --help} text, generated from {@link Flag}. */
     public static String help() {
         StringBuilder sb = new StringBuilder("""
-                usage: java --enable-preview -jar loomgate.jar [flags]
+                usage: java --enable-preview -jar loomgate.jar [backend] [flags]
                        scripts/run [flags]
+                       scripts/backend [flags]      (the same as: scripts/run backend [flags])
 
                 loomgate: a structured-concurrency aggregation gateway on the JDK's HttpServer.
+                'backend' starts the bundled backend instead: the simulated services over HTTP, one
+                path each (/db, /file, /compute, /cache, ...) and /api/data (100 ms), on port 9090.
 
                 flags (each also read from the environment variable shown; the command line wins):
                 """);

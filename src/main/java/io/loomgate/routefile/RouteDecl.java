@@ -22,10 +22,12 @@ import java.util.Optional;
  * @param timeout   this route's default deadline, instead of {@code --timeout}
  * @param status    {@code policy} (the answer's status follows the policy) or {@code passthrough}
  *                  (a single upstream's own status is the answer's)
+ * @param answer    {@code contract} (the JSON answer with every part) or {@code value} (a single
+ *                  upstream's value itself, as a backend would answer)
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
-                        String status) {
+                        String status, String answer) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");
@@ -36,6 +38,12 @@ public record RouteDecl(String path, String policy, String engine, Optional<Stri
         fallbacks = Collections.unmodifiableMap(new LinkedHashMap<>(fallbacks));
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(answer, "answer");
+    }
+
+    /** True when the route answers with its single upstream's value itself. */
+    public boolean answersWithValue() {
+        return answer.equals("value");
     }
 
     /** True for a reverse-proxy route ({@code "policy": "proxy"}). */

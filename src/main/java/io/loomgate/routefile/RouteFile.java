@@ -34,13 +34,17 @@ public final class RouteFile {
     /** The built-in routes: every endpoint loomgate serves without {@code --routes}. */
     public static final String BUILT_IN = "/io/loomgate/demo/routes.json";
 
+    /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
+    public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
+
     static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "proxy");
     static final List<String> STATUSES = List.of("policy", "passthrough");
+    static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout", "status");
+            "fallbacks", "timeout", "status", "answer");
     private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate");
     private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
@@ -73,11 +77,17 @@ public final class RouteFile {
 
     /** The built-in routes, shipped in the jar. */
     public static RouteTable builtIn(List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
-        try (InputStream in = RouteFile.class.getResourceAsStream(BUILT_IN)) {
+        return builtIn(BUILT_IN, kinds, reserved);
+    }
+
+    /** A route file shipped in the jar, such as {@link #BUILT_IN_BACKEND}. */
+    public static RouteTable builtIn(String resource, List<UpstreamKind> kinds, Set<String> reserved)
+            throws RouteFileException {
+        try (InputStream in = RouteFile.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("the built-in route file " + BUILT_IN + " is missing from the jar");
+                throw new IllegalStateException("the built-in route file " + resource + " is missing from the jar");
             }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in routes", kinds, reserved);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in " + resource.substring(resource.lastIndexOf('/') + 1), kinds, reserved);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -193,8 +203,12 @@ public final class RouteFile {
         if (status.equals("passthrough") && !policy.equals("single")) {
             throw f.bad("status", "passthrough needs policy single (one upstream whose status can be passed on)", status);
         }
+        String answer = oneOf(f, "answer", f.optionalString("answer").orElse("contract"), ANSWERS);
+        if (answer.equals("value") && !policy.equals("single")) {
+            throw f.bad("answer", "value needs policy single (one upstream whose value is the answer)", answer);
+        }
         f.finish("a route", ROUTE_FIELDS);
-        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer);
     }
 
     private String path(Fields f) throws RouteFileException {

@@ -52,6 +52,9 @@ public final class RouteTableJson {
         if (r.passesStatusThrough()) {
             w.field("status", r.status());
         }
+        if (r.answersWithValue()) {
+            w.field("answer", r.answer());
+        }
         return w.endObject().toString();
     }
 }

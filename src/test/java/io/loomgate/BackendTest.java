@@ -1,0 +1,111 @@
+package io.loomgate;
+
+import static io.loomgate.testing.Aggregations.states;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.call.Outcome;
+import io.loomgate.call.ServiceId;
+import io.loomgate.config.CommandLine;
+import io.loomgate.config.Config;
+import io.loomgate.testing.TestClient;
+import io.loomgate.upstream.CallLog;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bundled backend, and the example route files in front of it: loomgate on both sides of HTTP. */
+class BackendTest {
+
+    private static Loomgate backend;
+    private static TestClient backendClient;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Config config = ((CommandLine.Run) CommandLine.parse(List.of("backend", "--port", "0"), Map.of())).config();
+        backend = Loomgate.start(config);
+        backendClient = new TestClient(backend.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        backendClient.close();
+        backend.close();
+    }
+
+    /** The example file, pointed at this test's backend instead of port 9090. */
+    private static Path example(Path dir, String name) throws Exception {
+        String text = Files.readString(MainIT.HOME.resolve("examples/" + name))
+                .replace("127.0.0.1:9090", "127.0.0.1:" + backend.baseUri().getPort());
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void theBackendServesEachSimulatedServiceAsItsValue() {
+        assertEquals("\"DB call completed\"", backendClient.get("/db?delay=db:1ms").body());
+        assertEquals("{\"n\":100,\"primes\":25,\"sum\":1060}", backendClient.get("/compute?n=100").body());
+        HttpResponse<String> failed = backendClient.get("/cache?fail=cache&delay=cache:1ms");
+        assertEquals(502, failed.statusCode());
+        assertEquals("{\"error\":\"cache: failed on request (?fail=cache)\"}", failed.body());
+        HttpResponse<String> late = backendClient.get("/db?timeout=50ms");
+        assertEquals(504, late.statusCode());
+        assertTrue(late.body().startsWith("{\"error\":\"deadline of 50ms passed"), late.body());
+        assertEquals("{\"data\":\"hello from the loomgate backend\"}", backendClient.get("/api/data").body());
+    }
+
+    @Test
+    void theHttpExampleServesTheAggregatesOverHttp(@TempDir Path dir) throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes",
+                example(dir, "http-aggregate.json").toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/aggregate");
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(r.body().contains("{\"service\":\"db\",\"state\":\"success\",\"durationMs\":"), r.body());
+            assertTrue(r.body().contains("\"value\":{\"lines\":10000,\"bytes\":560000,\"crc32\":\"a6e9ae3c\"}"), r.body());
+            assertEquals(Map.of("cache-1", "cancelled", "cache-2", "success", "database", "cancelled"),
+                    states(client.getJson("/first-success")));
+            assertTrue(client.get("/multi-aggregate?n=1000").body().contains("{\"n\":1000,\"primes\":168,\"sum\":76127}"),
+                    "compute's n is forwarded");
+        }
+    }
+
+    @Test
+    void aLoomgateBehindALoomgateNeverWorksPastItsCallersDeadline(@TempDir Path dir) throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes",
+                example(dir, "http-aggregate.json").toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/aggregate?timeout=120ms");
+            assertEquals(504, r.statusCode(), r.body());
+            String id = r.headers().firstValue("X-Request-Id").orElseThrow();
+            CallLog calls = backend.upstreams().calls();
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> calls.callsOf(id).size() == 2);
+            CallLog.CallRecord db = calls.callsOf(id).stream()
+                    .filter(c -> c.service().equals(ServiceId.of("db"))).findFirst().orElseThrow();
+            assertInstanceOf(Outcome.TimedOut.class, db.outcome(), "the backend's own db call met the caller's deadline");
+            assertTrue(db.duration().toMillis() < 150, "the backend stopped its 300 ms db call after "
+                    + db.duration().toMillis() + " ms");
+        }
+    }
+
+    @Test
+    void theProxyExampleForwardsApiToTheBackend(@TempDir Path dir) throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes",
+                example(dir, "proxy.json").toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/api/data");
+            assertEquals(200, r.statusCode());
+            assertEquals("{\"data\":\"hello from the loomgate backend\"}", r.body());
+            assertEquals(404, client.get("/api/nothing-here").statusCode(), "the backend's own 404 comes through");
+        }
+    }
+}
