@@ -7,7 +7,6 @@ import io.loomgate.api.ProxyRoute;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
 import io.loomgate.remote.HttpKind;
-import io.loomgate.remote.ProxyEndpoint;
 import io.loomgate.routefile.RouteDecl;
 import io.loomgate.routefile.RouteTable;
 import java.net.URI;
@@ -58,7 +57,6 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
         ServiceId id = r.upstreams().getFirst();
         URI url = URI.create((String) table.upstream(id).orElseThrow().settings().get("url"));
         String prefix = r.path().substring(0, r.path().length() - 1);
-        return new ProxyRoute(r.path(), id, new ProxyEndpoint(prefix, id, url, http.client(),
-                r.timeout().orElse(defaultTimeout)));
+        return new ProxyRoute(r.path(), id, http.proxy(prefix, id, url, r.timeout().orElse(defaultTimeout)));
     }
 }

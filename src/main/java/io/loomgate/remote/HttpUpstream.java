@@ -6,42 +6,40 @@ import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
 import io.loomgate.config.Durations;
 import io.loomgate.upstream.Upstream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * One call to an HTTP upstream, on the calling (virtual) thread, with the request's remaining time
- * and no more. The upstream learns that time from {@code X-Loomgate-Deadline-Ms}, the request id from
+ * One call to an HTTP upstream, on the calling thread, with the request's remaining time and no
+ * more. The upstream learns that time from {@code X-Loomgate-Deadline-Ms}, the request id from
  * {@code X-Request-Id} and the trace from {@code traceparent}.
  *
- * <p>The whole exchange, headers and body, is one future: an interrupt (a sibling failed, a winner
- * was found, the deadline passed) or the per-upstream timeout cancels it, which aborts the exchange,
- * so the upstream sees its connection close. Every other way the call can go wrong is an
- * {@link UpstreamFailure} with a reason a client may read.
+ * <p>An interrupt (a sibling failed, a winner was found, the deadline passed) stops the exchange
+ * and closes its connection, so the upstream sees it abandoned. Every other way the call can go
+ * wrong is an {@link UpstreamFailure} with a reason a client may read.
  */
 final class HttpUpstream implements Upstream {
 
     static final String DEADLINE_HEADER = "X-Loomgate-Deadline-Ms";
     private static final System.Logger LOG = System.getLogger("loomgate");
+    private static final Duration BACKUP_SLACK = Duration.ofSeconds(1);
 
     private final ServiceId id;
     private final HttpSettings settings;
-    private final HttpClient client;
+    private final Http1Client client;
 
-    HttpUpstream(ServiceId id, HttpSettings settings, HttpClient client) {
+    HttpUpstream(ServiceId id, HttpSettings settings, Http1Client client) {
         this.id = id;
         this.settings = settings;
         this.client = client;
@@ -54,44 +52,59 @@ final class HttpUpstream implements Upstream {
         if (!left.isPositive()) {
             throw new InterruptedException("the deadline has passed");
         }
-        // The request's own deadline is the engine's to enforce: it interrupts this thread. A shorter
-        // per-upstream timeout is enforced here.
+        // The request's deadline is the engine's to enforce (it interrupts this thread); the socket
+        // waits a little longer only as a backup. A shorter per-upstream timeout is enforced here.
         boolean capped = settings.timeout().filter(t -> t.compareTo(left) < 0).isPresent();
-        Duration wait = capped ? settings.timeout().get() : left.plusSeconds(1);
-        CompletableFuture<HttpResponse<byte[]>> exchange = client.sendAsync(request(ctx, left),
-                info -> new LimitedBody(settings.maxBodyBytes()));
-        HttpResponse<byte[]> response;
-        try {
-            response = exchange.get(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            exchange.cancel(true);
-            throw e;
-        } catch (TimeoutException e) {
-            exchange.cancel(true);
-            throw new UpstreamFailure(id, "no complete answer within " + Durations.format(wait));
-        } catch (ExecutionException e) {
-            throw failure(e.getCause(), ctx);
+        Duration wait = capped ? settings.timeout().get() : left.plus(BACKUP_SLACK);
+        OutgoingRequest request = OutgoingRequest.get(uri(ctx), headers(ctx, left));
+        try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos())) {
+            int status = response.status();
+            if (status < 200 || status > 299) {
+                String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
+                throw new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status));
+            }
+            byte[] body = read(response.body(), settings.maxBodyBytes(), status);
+            return ResponseBodies.value(id, response.header("content-type"), body, status);
+        } catch (IOException e) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("cancelled during the exchange");
+            }
+            if (e instanceof SocketTimeoutException) {
+                throw new UpstreamFailure(id, "no complete answer within " + Durations.format(wait));
+            }
+            LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
+            throw new UpstreamFailure(id, NetworkErrors.reason(e, settings.url()));
         }
-        int status = response.statusCode();
-        if (status < 200 || status > 299) {
-            String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
-            throw new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status));
-        }
-        return ResponseBodies.value(id, response.headers().firstValue("Content-Type"), response.body(), status);
     }
 
-    private HttpRequest request(RequestContext ctx, Duration left) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(ctx)).GET()
-                .header("X-Request-Id", ctx.requestId())
-                .header(DEADLINE_HEADER, String.valueOf(Math.max(1, left.toMillis())))
-                .header("traceparent", ctx.trace().child().header());
+    /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
+    private byte[] read(InputStream in, int limit, int status) throws IOException, UpstreamFailure {
+        byte[] buf = new byte[Math.min(limit + 1, 8192)];
+        int n = 0;
+        for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
+            n += r;
+            if (n > limit) {
+                throw new UpstreamFailure(id, "response body over the " + limit + "-byte limit", OptionalInt.of(status));
+            }
+            if (n == buf.length) {
+                buf = Arrays.copyOf(buf, Math.min(buf.length * 2, limit + 1));
+            }
+        }
+        return Arrays.copyOf(buf, n);
+    }
+
+    private List<String[]> headers(RequestContext ctx, Duration left) {
+        List<String[]> h = new ArrayList<>(6);
+        h.add(new String[] {"X-Request-Id", ctx.requestId()});
+        h.add(new String[] {DEADLINE_HEADER, String.valueOf(Math.max(1, left.toMillis()))});
+        h.add(new String[] {"traceparent", ctx.trace().child().header()});
         for (String name : settings.forwardHeaders()) {
             List<String> values = ctx.headers().get(name);
             if (values != null) {
-                values.forEach(v -> b.header(name, v));
+                values.forEach(v -> h.add(new String[] {name, v}));
             }
         }
-        return b.build();
+        return h;
     }
 
     private URI uri(RequestContext ctx) {
@@ -112,10 +125,5 @@ final class HttpUpstream implements Upstream {
 
     private static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    private UpstreamFailure failure(Throwable e, RequestContext ctx) {
-        LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
-        return new UpstreamFailure(id, NetworkErrors.reason(e, settings.url()));
     }
 }

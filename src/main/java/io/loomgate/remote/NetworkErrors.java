@@ -3,8 +3,7 @@ package io.loomgate.remote;
 import io.loomgate.config.Durations;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpConnectTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
+import java.net.UnknownHostException;
 
 /** Words for why an exchange with an upstream failed, safe to show a client: no class names. */
 final class NetworkErrors {
@@ -13,13 +12,10 @@ final class NetworkErrors {
     }
 
     static String reason(Throwable e, URI url) {
-        if (e instanceof LimitedBody.TooLarge tooLarge) {
-            return tooLarge.getMessage();
-        }
-        if (e instanceof HttpConnectTimeoutException) {
+        if (e instanceof Http1Connection.ConnectTimeout) {
             return "could not connect within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
         }
-        if (causedBy(e, UnresolvedAddressException.class)) {
+        if (causedBy(e, UnknownHostException.class)) {
             return "cannot resolve " + url.getHost();
         }
         if (e instanceof ConnectException) {

@@ -30,7 +30,9 @@ class HttpUpstreamTest {
 
     private static MisbehavingUpstream upstream;
     private static Loomgate gate;
+    private static Loomgate platformGate;
     private static TestClient client;
+    private static TestClient platformClient;
     private static Path dir;
 
     @BeforeAll
@@ -69,12 +71,17 @@ class HttpUpstreamTest {
         Files.writeString(file, "{\"upstreams\":[" + upstreams + "],\n\"routes\":[" + routes + "]}");
         gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
         client = new TestClient(gate.baseUri());
+        platformGate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),
+                "--threads", "platform", "--pool", "16"));
+        platformClient = new TestClient(platformGate.baseUri());
     }
 
     @AfterAll
     static void stop() throws Exception {
         client.close();
         gate.close();
+        platformClient.close();
+        platformGate.close();
         upstream.close();
         Files.deleteIfExists(dir.resolve("routes.json"));
         Files.deleteIfExists(dir);
@@ -142,18 +149,25 @@ class HttpUpstreamTest {
         assertTrue(!r.body().contains("Exception"), r.body());
     }
 
-    @Test
-    void anUpstreamThatHangsAfterItsHeadersMeetsTheDeadlineAndIsAbandoned() {
-        HttpResponse<String> r = client.get("/one/hang?timeout=250ms");
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"virtual", "platform"})
+    void anUpstreamThatHangsAfterItsHeadersMeetsTheDeadlineAndIsAbandoned(String mode) {
+        HttpResponse<String> r = in(mode).get("/one/hang?timeout=250ms");
         assertEquals(504, r.statusCode(), r.body());
         assertEquals("timeout", part(TestClient.json(r), "hang").get("state"));
         MisbehavingUpstream.Seen seen = upstream.seenBy(id(r)).getFirst();
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> seen.closedAt != 0);
     }
 
-    @Test
-    void theFirstFailureClosesTheSiblingsConnectionAtOnce() {
-        HttpResponse<String> r = client.get("/all");
+    /** The gateway's client in {@code mode}: a virtual thread per request, or a platform pool whose subtasks are platform threads. */
+    private static TestClient in(String mode) {
+        return mode.equals("virtual") ? client : platformClient;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"virtual", "platform"})
+    void theFirstFailureClosesTheSiblingsConnectionAtOnce(String mode) {
+        HttpResponse<String> r = in(mode).get("/all");
         assertEquals(502, r.statusCode(), r.body());
         assertEquals(Map.of("slow", "cancelled", "fail-fast", "failed"), states(TestClient.json(r)));
         List<MisbehavingUpstream.Seen> calls = upstream.seenBy(id(r));
@@ -161,13 +175,14 @@ class HttpUpstreamTest {
         MisbehavingUpstream.Seen failing = calls.stream().filter(s -> s.path.equals("/status")).findFirst().orElseThrow();
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> slow.closedAt != 0);
         long ms = (slow.closedAt - failing.answeredAt) / 1_000_000;
-        System.out.println("/all: the sibling's connection closed " + ms + " ms after the failure was sent");
+        System.out.println("/all (" + mode + "): the sibling's connection closed " + ms + " ms after the failure was sent");
         assertTrue(ms < 50, "the slow upstream saw its connection closed " + ms + " ms after the failure");
     }
 
-    @Test
-    void theWinnerClosesTheLosersConnection() {
-        HttpResponse<String> r = client.get("/any");
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"virtual", "platform"})
+    void theWinnerClosesTheLosersConnection(String mode) {
+        HttpResponse<String> r = in(mode).get("/any");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals(Map.of("slow", "cancelled", "quick", "success"), states(TestClient.json(r)));
         List<MisbehavingUpstream.Seen> calls = upstream.seenBy(id(r));
@@ -177,19 +192,20 @@ class HttpUpstreamTest {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> loser.closedAt != 0);
         assertEquals(0, loser.answeredAt, "the 800 ms loser never got to answer");
         long ms = (loser.closedAt - winner.answeredAt) / 1_000_000;
-        System.out.println("/any: the loser's connection closed " + ms + " ms after the winner answered");
+        System.out.println("/any (" + mode + "): the loser's connection closed " + ms + " ms after the winner answered");
         assertTrue(ms < 50, "the loser saw its connection closed " + ms + " ms after the winner answered");
     }
 
-    @Test
-    void theDeadlineClosesWhatIsStillRunning() {
-        HttpResponse<String> r = client.get("/deadline");
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"virtual", "platform"})
+    void theDeadlineClosesWhatIsStillRunning(String mode) {
+        HttpResponse<String> r = in(mode).get("/deadline");
         assertEquals(504, r.statusCode(), r.body());
         assertEquals(Map.of("slow", "timeout", "json", "success"), states(TestClient.json(r)));
         MisbehavingUpstream.Seen slow = upstream.seenBy(id(r)).stream().filter(s -> s.path.equals("/slow")).findFirst().orElseThrow();
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> slow.closedAt != 0);
         long ms = (slow.closedAt - slow.receivedAt) / 1_000_000;
-        System.out.println("/deadline: the 200 ms deadline closed the connection " + ms + " ms after the request arrived");
+        System.out.println("/deadline (" + mode + "): the 200 ms deadline closed the connection " + ms + " ms after the request arrived");
         assertTrue(ms >= 150 && ms < 250, "closed " + ms + " ms after it arrived, for a 200 ms deadline");
     }
 
