@@ -102,6 +102,32 @@ class LoadHarnessIT {
     }
 
     @Test
+    void theProxyScenarioRunsEndToEndAndLeavesNothingBehind(@TempDir Path out) throws Exception {
+        wrk();
+        boolean nginx = Stream.of("/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx").map(Path::of)
+                .anyMatch(Files::isExecutable);
+        if (!nginx) {
+            System.out.println("nginx is not installed: the proxy scenario runs without its nginx row");
+        }
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", "proxy", "--quick",
+                "--out", out.toString()), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| proxy-virtual | `/api/data` | 2000 |")), p.stdout().toString());
+        }
+        try (Stream<Path> runs = Files.list(out)) {
+            assertEquals(nginx ? 5 : 4, runs.filter(f -> f.getFileName().toString().startsWith("run-")).count(),
+                    "backend, proxy in both modes, nginx where installed, and the HTTP /aggregate");
+        }
+        List<String> bench = Files.readAllLines(out.resolve("client-bench.jsonl"));
+        assertEquals(2, bench.size(), bench.toString());
+        assertTrue(bench.get(0).contains("\"client\":\"jdk-httpclient\"") && bench.get(1).contains("loomgate-http1client"));
+        assertTrue(Files.readString(out.resolve("report.md")).contains("## Targets"));
+        List<String> leftovers = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains("-Dloomgate.harness=") || c.contains(out.toString())).toList();
+        assertEquals(List.of(), leftovers, "the scenario stopped everything it started, nginx included");
+    }
+
+    @Test
     void withoutWrkScriptsLoadSaysHowToInstallItAndExitsTwo(@TempDir Path bin) throws Exception {
         for (String tool : List.of("bash", "dirname")) {
             Path real = Stream.of("/usr/bin", "/bin").map(d -> Path.of(d, tool)).filter(Files::isExecutable)

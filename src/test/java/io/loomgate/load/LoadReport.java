@@ -90,7 +90,7 @@ public final class LoadReport {
         return sb.toString();
     }
 
-    /** The targets of issue #5, checked. */
+    /** The performance targets of the main matrix, checked. */
     public List<Target> targets() {
         List<Target> targets = new ArrayList<>();
         Optional<Row> block = row("/block", "virtual", 1000);

@@ -30,9 +30,19 @@ public final class ReportMain {
             System.out.println(DesignedLatency.bareEquivalent(args[1]));
             return;
         }
+        if (args.length == 2 && args[0].equals("--proxy")) {
+            ProxyReport report = writeProxy(Path.of(args[1]));
+            System.out.print(report.table());
+            System.out.println();
+            for (LoadReport.Target t : report.targets()) {
+                System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
+            }
+            return;
+        }
         if (args.length != 1) {
             System.err.println("usage: java -cp loomgate.jar io.loomgate.load.ReportMain RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --bare-equivalent ENDPOINT");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --proxy RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
@@ -43,8 +53,25 @@ public final class ReportMain {
         }
     }
 
+    /** Reads the proxy scenario's runs in {@code dir}, writes its {@code report.md}, and returns the report. */
+    public static ProxyReport writeProxy(Path dir) throws IOException {
+        ProxyReport report = ProxyReport.of(runs(dir), machine(dir));
+        Files.writeString(dir.resolve("report.md"), report.markdown());
+        return report;
+    }
+
     /** Reads the runs in {@code dir}, writes the report files there, and returns the report. */
     public static LoadReport write(Path dir) throws IOException {
+        Map<String, Object> machine = machine(dir);
+        LoadReport report = LoadReport.of(runs(dir), machine);
+        Files.writeString(dir.resolve("report.md"), report.markdown());
+        String title = "loomgate under wrk, " + machine.getOrDefault("cores", "?") + " cores, "
+                + machine.getOrDefault("date", "");
+        Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), title));
+        return report;
+    }
+
+    private static List<RunResult> runs(Path dir) throws IOException {
         List<RunResult> runs = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.filter(p -> p.getFileName().toString().matches("run-.*\\.json"))
@@ -52,14 +79,11 @@ public final class ReportMain {
                 runs.add(RunResult.fromJson(JsonParser.parseObject(Files.readString(f))));
             }
         }
+        return runs;
+    }
+
+    private static Map<String, Object> machine(Path dir) throws IOException {
         Path machineFile = dir.resolve("machine.json");
-        Map<String, Object> machine = Files.exists(machineFile)
-                ? JsonParser.parseObject(Files.readString(machineFile)) : Map.of();
-        LoadReport report = LoadReport.of(runs, machine);
-        Files.writeString(dir.resolve("report.md"), report.markdown());
-        String title = "loomgate under wrk, " + machine.getOrDefault("cores", "?") + " cores, "
-                + machine.getOrDefault("date", "");
-        Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), title));
-        return report;
+        return Files.exists(machineFile) ? JsonParser.parseObject(Files.readString(machineFile)) : Map.of();
     }
 }
