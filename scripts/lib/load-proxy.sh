@@ -27,17 +27,17 @@ LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start http-aggregate "$root/scri
 nginx_version="no nginx"
 if command -v nginx >/dev/null 2>&1; then
   nginx_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
-  mkdir -p "$work/nginx"
-  cat >"$work/nginx/nginx.conf" <<CONF
+  mkdir -p "$work/loomgate-nginx"
+  cat >"$work/loomgate-nginx/nginx.conf" <<CONF
 worker_processes 1;
-error_log $work/nginx/error.log warn;
-pid $work/nginx/nginx.pid;
+error_log $work/loomgate-nginx/error.log warn;
+pid $work/loomgate-nginx/nginx.pid;
 worker_rlimit_nofile 20000;
 events { worker_connections 10000; }
 http {
   access_log off;
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fcgi; uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
+  client_body_temp_path $work/loomgate-nginx/body; proxy_temp_path $work/loomgate-nginx/proxy;
+  fastcgi_temp_path $work/loomgate-nginx/fcgi; uwsgi_temp_path $work/loomgate-nginx/uwsgi; scgi_temp_path $work/loomgate-nginx/scgi;
   upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
   server {
     listen 127.0.0.1:$nginx_port backlog=4096;
@@ -45,7 +45,7 @@ http {
   }
 }
 CONF
-  nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' 2>"$work/nginx.err" &
+  nginx -c "$work/loomgate-nginx/nginx.conf" -g 'daemon off;' 2>"$work/loomgate-nginx.err" &
   server_pids+=("$!")
   for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/api/data" && break; sleep 0.1; done
   url[nginx]="http://127.0.0.1:$nginx_port"
