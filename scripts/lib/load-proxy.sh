@@ -10,9 +10,9 @@
 
 proxy_c=2000
 aggregate_c=1000
-# The proxy path needs more warm-up than the matrix's endpoints: measured here, a first 10 s run after
-# 5 s of warm-up gave half the rps of the next one.
-warm_each=15; [ "$quick" = 1 ] && warm_each=1
+# The proxy path needs more warm-up than the matrix's endpoints: measured here, throughput climbed
+# for 15 to 40 s of load (the JIT shares 2 cores with wrk and the backend) before it levelled off.
+warm_each=20; [ "$quick" = 1 ] && warm_each=1
 
 LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start backend "$root/scripts/run" backend --port 0
 backend_port=${url[backend]##*:}

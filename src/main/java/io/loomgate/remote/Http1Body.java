@@ -104,7 +104,7 @@ final class Http1Body extends InputStream {
     }
 
     /** Lets the rest of the body take until {@code deadlineNanos} to arrive. */
-    void deadline(long deadlineNanos) {
+    void deadline(long deadlineNanos) throws IOException {
         connection.deadline(deadlineNanos);
     }
 

@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A small HTTP/1.1 client on blocking sockets, for virtual threads: each exchange runs on the
@@ -28,7 +29,22 @@ final class Http1Client implements AutoCloseable {
     private static final int MAX_IDLE_PER_HOST = 4096;
 
     private final int connectTimeoutMs;
-    private final Map<String, Deque<Http1Connection>> idle = new ConcurrentHashMap<>();
+    private final Map<String, Pool> idle = new ConcurrentHashMap<>();
+
+    /** One host's idle connections, most recently used first, and how many there are (a deque's size() walks it). */
+    private record Pool(Deque<Http1Connection> connections, AtomicInteger size) {
+        Pool() {
+            this(new ConcurrentLinkedDeque<>(), new AtomicInteger());
+        }
+
+        Http1Connection poll() {
+            Http1Connection c = connections.pollFirst();
+            if (c != null) {
+                size.decrementAndGet();
+            }
+            return c;
+        }
+    }
     private volatile boolean closed;
 
     Http1Client(Duration connectTimeout) {
@@ -69,12 +85,12 @@ final class Http1Client implements AutoCloseable {
     }
 
     private Http1Connection take(String key) {
-        Deque<Http1Connection> pool = idle.get(key);
+        Pool pool = idle.get(key);
         if (pool == null) {
             return null;
         }
         long now = System.nanoTime();
-        for (Http1Connection c; (c = pool.pollFirst()) != null; ) {
+        for (Http1Connection c; (c = pool.poll()) != null; ) {
             if (now - c.lastUsedNanos < IDLE_NANOS && c.isOpen()) {
                 c.reused = true;
                 return c;
@@ -89,13 +105,14 @@ final class Http1Client implements AutoCloseable {
             c.close();
             return;
         }
-        Deque<Http1Connection> pool = idle.computeIfAbsent(c.key, k -> new ConcurrentLinkedDeque<>());
-        if (pool.size() >= MAX_IDLE_PER_HOST) {
+        Pool pool = idle.computeIfAbsent(c.key, k -> new Pool());
+        if (pool.size().incrementAndGet() > MAX_IDLE_PER_HOST) {
+            pool.size().decrementAndGet();
             c.close();
             return;
         }
         c.lastUsedNanos = System.nanoTime();
-        pool.offerFirst(c);
+        pool.connections().offerFirst(c);
     }
 
     /** Closes the pooled connections; exchanges in progress close theirs when they end. */
@@ -103,7 +120,7 @@ final class Http1Client implements AutoCloseable {
     public void close() {
         closed = true;
         idle.values().forEach(pool -> {
-            for (Http1Connection c; (c = pool.pollFirst()) != null; ) {
+            for (Http1Connection c; (c = pool.poll()) != null; ) {
                 c.close();
             }
         });

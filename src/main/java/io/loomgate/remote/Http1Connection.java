@@ -1,6 +1,5 @@
 package io.loomgate.remote;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -34,15 +33,19 @@ final class Http1Connection implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    private final byte[] buf = new byte[8192];
+    private int pos;
+    private int limit;
     final String key;
     volatile long lastUsedNanos = System.nanoTime();
     boolean reused;
     private long deadlineNanos;
+    private int soTimeoutMs = -1;
 
     private Http1Connection(Socket socket, String key) throws IOException {
         this.socket = socket;
         this.key = key;
-        this.in = new BufferedInputStream(socket.getInputStream(), 8192);
+        this.in = socket.getInputStream();
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
     }
 
@@ -68,9 +71,20 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
-    /** Reads wait at most until {@code deadlineNanos} ({@link System#nanoTime()}); then they time out. */
-    void deadline(long deadlineNanos) {
+    /**
+     * Reads wait at most until {@code deadlineNanos} ({@link System#nanoTime()}); then they time out.
+     * The socket's timeout is set here, once per exchange, not before every read: on a virtual
+     * thread it is the time left now (each read also checks the deadline first), on a platform
+     * thread the slice after which a read checks for an interrupt.
+     */
+    void deadline(long deadlineNanos) throws IOException {
         this.deadlineNanos = deadlineNanos;
+        long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()) + 1);
+        int timeout = (int) Math.min(ms, Thread.currentThread().isVirtual() ? Integer.MAX_VALUE : SLICE_MS);
+        if (timeout != soTimeoutMs) {
+            socket.setSoTimeout(timeout);
+            soTimeoutMs = timeout;
+        }
     }
 
     void send(OutgoingRequest r) throws IOException {
@@ -150,19 +164,37 @@ final class Http1Connection implements AutoCloseable {
     record Head(int status, Map<String, List<String>> headers, boolean keepAlive) {
     }
 
-    /** One byte, waiting at most until the deadline and stopping at an interrupt. */
+    /** One byte, waiting at most until the deadline and stopping at an interrupt; -1 at the end. */
     int read() throws IOException {
-        while (true) {
-            arm();
-            try {
-                return in.read();
-            } catch (SocketTimeoutException e) {
-                interruptedOrTimedOut();
-            }
+        if (pos == limit && !fill()) {
+            return -1;
         }
+        return buf[pos++] & 0xff;
     }
 
     int read(byte[] b, int off, int len) throws IOException {
+        if (pos == limit) {
+            if (len >= buf.length) {
+                return readSocket(b, off, len);
+            }
+            if (!fill()) {
+                return -1;
+            }
+        }
+        int n = Math.min(len, limit - pos);
+        System.arraycopy(buf, pos, b, off, n);
+        pos += n;
+        return n;
+    }
+
+    private boolean fill() throws IOException {
+        int n = readSocket(buf, 0, buf.length);
+        pos = 0;
+        limit = Math.max(n, 0);
+        return n > 0;
+    }
+
+    private int readSocket(byte[] b, int off, int len) throws IOException {
         while (true) {
             arm();
             try {
@@ -173,14 +205,17 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
+    /** Before a read: time out if the deadline has passed; shorten the socket's timeout when it has grown too long for what is left. */
     private void arm() throws IOException {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
             throw new SocketTimeoutException("the exchange's time ran out");
         }
-        long ms = TimeUnit.NANOSECONDS.toMillis(left) + 1;
-        int slice = Thread.currentThread().isVirtual() ? Integer.MAX_VALUE : SLICE_MS;
-        socket.setSoTimeout((int) Math.min(ms, slice));
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(left) + 1;
+        if (soTimeoutMs > SLICE_MS && leftMs < soTimeoutMs / 2) {
+            socket.setSoTimeout((int) leftMs);
+            soTimeoutMs = (int) leftMs;
+        }
     }
 
     private void interruptedOrTimedOut() throws IOException {
@@ -193,11 +228,23 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
+    /** A line of the head, without its CR LF; scanned in the buffer, with a slower path for lines that span two reads. */
     private String readLine(boolean first) throws IOException {
-        StringBuilder sb = new StringBuilder(64);
+        if (pos == limit && !fill()) {
+            throw first ? new EOFException("the upstream closed the connection") : new EOFException("cut short");
+        }
+        for (int i = pos; i < limit; i++) {
+            if (buf[i] == '\n') {
+                int end = i > pos && buf[i - 1] == '\r' ? i - 1 : i;
+                String line = new String(buf, pos, end - pos, StandardCharsets.ISO_8859_1);
+                pos = i + 1;
+                return line;
+            }
+        }
+        StringBuilder sb = new StringBuilder(128);
         for (int b; (b = read()) != '\n'; ) {
             if (b < 0) {
-                throw first && sb.isEmpty() ? new EOFException("the upstream closed the connection") : new EOFException("cut short");
+                throw new EOFException("cut short");
             }
             if (sb.length() >= MAX_LINE) {
                 throw new IOException("response line too long");

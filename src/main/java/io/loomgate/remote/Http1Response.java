@@ -31,7 +31,7 @@ record Http1Response(int status, Map<String, List<String>> headers, InputStream 
     }
 
     /** Lets the body take until {@code deadlineNanos} ({@link System#nanoTime()}) to read; the head's deadline otherwise. */
-    void bodyDeadline(long deadlineNanos) {
+    void bodyDeadline(long deadlineNanos) throws IOException {
         if (body instanceof Http1Body b) {
             b.deadline(deadlineNanos);
         }

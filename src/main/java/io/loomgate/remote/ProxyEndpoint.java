@@ -60,6 +60,7 @@ public final class ProxyEndpoint implements Handler {
         Http1Response response;
         try {
             response = client.send(forward(request, deadline), deadline);
+            response.bodyDeadline(System.nanoTime() + STREAM_NANOS);
         } catch (IOException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException("cancelled while waiting for " + upstream);
@@ -69,7 +70,6 @@ public final class ProxyEndpoint implements Handler {
             }
             throw new HttpError(502, "bad_gateway", upstream + ": " + NetworkErrors.reason(e, base));
         }
-        response.bodyDeadline(System.nanoTime() + STREAM_NANOS);
         return Response.streamed(response.status(), stream(response, request.method()));
     }
 
