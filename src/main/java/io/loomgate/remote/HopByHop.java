@@ -3,7 +3,6 @@ package io.loomgate.remote;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,16 +29,18 @@ final class HopByHop {
         return ALWAYS.contains(lower) || CLIENT_SETS.contains(lower);
     }
 
-    /** The hop-by-hop headers of one message: the fixed set plus those its {@code Connection} header names. */
-    static Set<String> of(Map<String, List<String>> headers) {
-        Set<String> names = new HashSet<>(ALWAYS);
-        for (var e : headers.entrySet()) {
-            if (e.getKey() != null && e.getKey().equalsIgnoreCase("connection")) {
-                for (String v : e.getValue()) {
-                    for (String token : v.split(",")) {
-                        names.add(token.trim().toLowerCase(Locale.ROOT));
-                    }
-                }
+    /**
+     * The extra hop-by-hop headers one message names in its {@code Connection} header (lower case),
+     * or an empty set, without a copy, when it has none.
+     */
+    static Set<String> named(List<String> connection) {
+        if (connection == null || connection.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> names = new HashSet<>();
+        for (String v : connection) {
+            for (String token : v.split(",")) {
+                names.add(token.trim().toLowerCase(Locale.ROOT));
             }
         }
         return names;

@@ -3,7 +3,6 @@ package io.loomgate.remote;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Deque;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Measured against the JDK's {@code HttpClient} in the README (Performance).
  *
  * <pre>{@code
- * try (Http1Response r = client.send(OutgoingRequest.get(uri, List.of()), System.nanoTime() + timeoutNanos)) {
+ * try (Http1Response r = client.send(OutgoingRequest.get(origin, "/api/data", List.of()), System.nanoTime() + timeoutNanos)) {
  *     byte[] body = r.body().readAllBytes();   // read to the end: the connection goes back to the pool
  * }
  * }</pre>
@@ -60,13 +59,11 @@ final class Http1Client implements AutoCloseable {
      * @throws java.io.InterruptedIOException when the thread was interrupted (the connection is closed)
      */
     Http1Response send(OutgoingRequest request, long deadlineNanos) throws IOException {
-        URI uri = request.uri();
-        int port = uri.getPort() >= 0 ? uri.getPort() : 80;
-        String key = uri.getHost() + ":" + port;
+        Origin origin = request.origin();
         for (int attempt = 0; ; attempt++) {
-            Http1Connection c = take(key);
+            Http1Connection c = take(origin.key());
             if (c == null) {
-                c = Http1Connection.open(uri.getHost(), port, key, connectTimeoutMs);
+                c = Http1Connection.open(origin.host(), origin.port(), origin.key(), connectTimeoutMs);
             }
             c.deadline(deadlineNanos);
             try {

@@ -88,12 +88,8 @@ final class Http1Connection implements AutoCloseable {
     }
 
     void send(OutgoingRequest r) throws IOException {
-        StringBuilder head = new StringBuilder(256).append(r.method()).append(' ')
-                .append(r.uri().getRawPath() == null || r.uri().getRawPath().isEmpty() ? "/" : r.uri().getRawPath());
-        if (r.uri().getRawQuery() != null) {
-            head.append('?').append(r.uri().getRawQuery());
-        }
-        head.append(" HTTP/1.1\r\nHost: ").append(r.uri().getRawAuthority()).append("\r\n");
+        StringBuilder head = new StringBuilder(256).append(r.method()).append(' ').append(r.target())
+                .append(" HTTP/1.1\r\nHost: ").append(r.origin().authority()).append("\r\n");
         for (String[] h : r.headers()) {
             head.append(h[0]).append(": ").append(h[1]).append("\r\n");
         }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,11 +36,13 @@ final class HttpUpstream implements Upstream {
 
     private final ServiceId id;
     private final HttpSettings settings;
+    private final Origin origin;
     private final Http1Client client;
 
     HttpUpstream(ServiceId id, HttpSettings settings, Http1Client client) {
         this.id = id;
         this.settings = settings;
+        this.origin = Origin.of(settings.url());
         this.client = client;
     }
 
@@ -56,7 +57,7 @@ final class HttpUpstream implements Upstream {
         // waits a little longer only as a backup. A shorter per-upstream timeout is enforced here.
         boolean capped = settings.timeout().filter(t -> t.compareTo(left) < 0).isPresent();
         Duration wait = capped ? settings.timeout().get() : left.plus(BACKUP_SLACK);
-        OutgoingRequest request = OutgoingRequest.get(uri(ctx), headers(ctx, left));
+        OutgoingRequest request = OutgoingRequest.get(origin, target(ctx), headers(ctx, left));
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos())) {
             int status = response.status();
             if (status < 200 || status > 299) {
@@ -107,9 +108,9 @@ final class HttpUpstream implements Upstream {
         return h;
     }
 
-    private URI uri(RequestContext ctx) {
+    private String target(RequestContext ctx) {
         if (settings.forwardQuery().isEmpty()) {
-            return settings.url();
+            return origin.target();
         }
         StringJoiner query = new StringJoiner("&");
         for (String name : settings.forwardQuery()) {
@@ -117,10 +118,7 @@ final class HttpUpstream implements Upstream {
                 query.add(encode(name) + "=" + encode(value));
             }
         }
-        if (query.length() == 0) {
-            return settings.url();
-        }
-        return URI.create(settings.url() + (settings.url().getRawQuery() == null ? "?" : "&") + query);
+        return query.length() == 0 ? origin.target() : origin.withQuery(query.toString());
     }
 
     private static String encode(String s) {

@@ -38,6 +38,7 @@ public final class ProxyEndpoint implements Handler {
     private final String prefix;
     private final ServiceId upstream;
     private final URI base;
+    private final Origin origin;
     private final Http1Client client;
     private final Duration timeout;
 
@@ -50,6 +51,7 @@ public final class ProxyEndpoint implements Handler {
         this.prefix = prefix;
         this.upstream = upstream;
         this.base = base;
+        this.origin = Origin.of(base);
         this.client = client;
         this.timeout = timeout;
     }
@@ -77,13 +79,13 @@ public final class ProxyEndpoint implements Handler {
         String rawPath = request.target().getRawPath();
         String suffix = rawPath.length() > prefix.length() ? rawPath.substring(prefix.length()) : "";
         String query = request.target().getRawQuery();
-        URI target = URI.create(base + suffix + (query == null ? "" : "?" + query));
+        String target = origin.target() + suffix + (query == null ? "" : "?" + query);
         Headers in = request.headers();
-        Set<String> skip = HopByHop.of(in);
+        Set<String> named = HopByHop.named(in.get("Connection"));
         List<String[]> headers = new ArrayList<>(in.size() + 6);
         in.forEach((name, values) -> {
             String lower = name.toLowerCase(Locale.ROOT);
-            if (!skip.contains(lower) && !HopByHop.notForwardable(name) && !SET_HERE.contains(lower)) {
+            if (!HopByHop.notForwardable(lower) && !named.contains(lower) && !SET_HERE.contains(lower)) {
                 values.forEach(v -> headers.add(new String[] {name, v}));
             }
         });
@@ -100,7 +102,7 @@ public final class ProxyEndpoint implements Handler {
         String length = in.getFirst("Content-Length");
         boolean hasBody = length != null || in.containsKey("Transfer-Encoding");
         long n = length == null ? -1 : Long.parseLong(length.trim());
-        return new OutgoingRequest(request.method(), target, headers, hasBody && n != 0 ? request.body() : null, n);
+        return new OutgoingRequest(request.method(), origin, target, headers, hasBody && n != 0 ? request.body() : null, n);
     }
 
     private static String via(String previous) {
@@ -109,9 +111,9 @@ public final class ProxyEndpoint implements Handler {
 
     private static Response.Stream stream(Http1Response response, String method) {
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        Set<String> skip = HopByHop.of(response.headers());
+        Set<String> named = HopByHop.named(response.headers().get("connection"));
         response.headers().forEach((name, values) -> {
-            if (!skip.contains(name) && !name.equals("content-length")) {
+            if (!HopByHop.isHopByHop(name) && !named.contains(name) && !name.equals("content-length")) {
                 headers.put(name, values);
             }
         });

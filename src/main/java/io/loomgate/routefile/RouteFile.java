@@ -194,6 +194,10 @@ public final class RouteFile {
         if (policy.equals("proxy") && !declared.get(upstreams.getFirst()).kind().equals("http")) {
             throw f.bad("upstreams[0]", "must be an http upstream with policy proxy", upstreams.getFirst().value());
         }
+        if (policy.equals("proxy") && String.valueOf(declared.get(upstreams.getFirst()).settings().get("url")).contains("?")) {
+            throw f.bad("upstreams[0]", "must have a URL without a query with policy proxy (the path below the prefix is "
+                    + "appended to it)", upstreams.getFirst().value());
+        }
         if (policy.equals("proxy") && !engine.equals("structured")) {
             throw f.bad("engine", "is not for policy proxy", engine);
         }

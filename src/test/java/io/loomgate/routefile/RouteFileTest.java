@@ -134,6 +134,16 @@ class RouteFileTest {
     }
 
     @Test
+    void aProxyNeedsAnHttpUpstreamWithoutAQuery() {
+        String json = """
+                {"upstreams": [{"id": "api", "kind": "http", "url": "http://127.0.0.1:9/api/?k=1"}],
+                 "routes": [{"path": "/api/*", "policy": "proxy", "upstreams": ["api"]}]}""";
+        assertEquals("routes.json: routes[0].upstreams[0] must have a URL without a query with policy proxy (the path "
+                + "below the prefix is appended to it); got 'api'",
+                assertThrows(RouteFileException.class, () -> parse(json)).getMessage());
+    }
+
+    @Test
     void wholeFileProblemsNameTheFile() {
         assertEquals("routes.json: routes[0] must be an object; got 'x'",
                 assertThrows(RouteFileException.class, () -> parse(file("[\"x\"]"))).getMessage());
