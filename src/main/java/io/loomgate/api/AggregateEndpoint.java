@@ -4,7 +4,7 @@ import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
-import io.loomgate.call.TraceParent;
+import io.loomgate.call.RequestTrace;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Request;
@@ -45,7 +45,7 @@ final class AggregateEndpoint implements Handler {
         Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), knobs.overrides(), request.headers(),
-                TraceParent.fromHeader(request.headers().getFirst("traceparent")));
+                new RequestTrace(request.headers().getFirst("traceparent")));
         Aggregation aggregation = RequestContext.callWith(ctx,
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));
         return AggregationJson.response(route, aggregation, timeout, threads, request.id());

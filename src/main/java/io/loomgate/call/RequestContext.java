@@ -24,10 +24,10 @@ import java.util.Objects;
  * @param query         the request's query parameters, for upstreams that read their own
  * @param overrides     injected delays and failures
  * @param headers       the request's headers, read-only, for upstreams that forward some
- * @param trace         the request's trace context (the client's, or a new one)
+ * @param trace         the request's trace context (the client's, or a new one), made on first use
  */
 public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
-                             QueryParams query, Overrides overrides, Headers headers, TraceParent trace) {
+                             QueryParams query, Overrides overrides, Headers headers, RequestTrace trace) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
@@ -50,7 +50,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
         return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query,
-                overrides, new Headers(), TraceParent.fromHeader(null));
+                overrides, new Headers(), new RequestTrace(null));
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */

@@ -98,7 +98,7 @@ final class HttpUpstream implements Upstream {
         List<String[]> h = new ArrayList<>(6);
         h.add(new String[] {"X-Request-Id", ctx.requestId()});
         h.add(new String[] {DEADLINE_HEADER, String.valueOf(Math.max(1, left.toMillis()))});
-        h.add(new String[] {"traceparent", ctx.trace().child().header()});
+        h.add(new String[] {"traceparent", ctx.trace().get().child().header()});
         for (String name : settings.forwardHeaders()) {
             List<String> values = ctx.headers().get(name);
             if (values != null) {
