@@ -72,6 +72,33 @@ class RouteFileGatewayTest {
     }
 
     @Test
+    void aQuorumRouteAnswersAtKAndTheCancelledCallReallyStops() throws Exception {
+        Path file = write("""
+                {"upstreams": [
+                   {"id": "a", "kind": "simulated", "service": "cache", "latency": "40ms"},
+                   {"id": "b", "kind": "simulated", "service": "cache", "latency": "90ms"},
+                   {"id": "c", "kind": "simulated", "service": "cache", "latency": "2s"}],
+                 "routes": [{"path": "/two-of-three", "policy": "quorum", "quorum": 2, "upstreams": ["a", "b", "c"]}]}
+                """);
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/two-of-three");
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("quorum", TestClient.json(r).get("policy"));
+            assertEquals(Map.of("a", "success", "b", "success", "c", "cancelled"), states(TestClient.json(r)));
+            var c = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow()).stream()
+                    .filter(x -> x.service().equals(ServiceId.of("c"))).findFirst().orElseThrow();
+            assertEquals(Outcome.CANCELLED, c.outcome());
+            assertTrue(c.duration().toMillis() < 1_000, "c's 2 s call stopped after " + c.duration().toMillis() + " ms");
+
+            HttpResponse<String> failed = client.get("/two-of-three?fail=a,b");
+            assertEquals(502, failed.statusCode(), failed.body());
+            assertEquals("quorum of 2 out of reach: 2 of 3 failed: a, b", TestClient.json(failed).get("error"));
+            assertEquals("cancelled", states(TestClient.json(failed)).get("c"));
+        }
+    }
+
+    @Test
     void flagsOverrideTheFilesLatencyAndFailureRate() throws Exception {
         Path file = write(SCRATCH);
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),

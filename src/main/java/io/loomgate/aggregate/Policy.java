@@ -16,9 +16,9 @@ import java.util.Map;
  * Policy.withFallback(Map.of(ServiceId.of("db"), Value.text("cached")));
  * }</pre>
  */
-public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy {
+public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy, QuorumPolicy {
 
-    /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}. */
+    /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}. */
     String name();
 
     /** When the engine stops waiting and cancels the parts still running. */
@@ -40,6 +40,11 @@ public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, Fallb
     /** The first success wins and the others are cancelled; if all fail, every failure is reported. */
     static Policy any() {
         return new AnyPolicy();
+    }
+
+    /** {@code k} parts must succeed; the rest are cancelled at the k-th success, or as soon as k is out of reach. */
+    static Policy quorum(int k) {
+        return new QuorumPolicy(k);
     }
 
     /** A part that fails or is late is replaced by its fallback value; the answer is then degraded. */

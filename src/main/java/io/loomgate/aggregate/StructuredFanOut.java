@@ -133,6 +133,8 @@ final class StructuredFanOut implements FanOut {
         private final Map<Subtask<?>, Integer> indexes = new ConcurrentHashMap<>();
         private final AtomicReferenceArray<Outcome> results;
         private final AtomicInteger done = new AtomicInteger();
+        private final AtomicInteger successes = new AtomicInteger();
+        private final AtomicInteger failures = new AtomicInteger();
         private volatile boolean backstopFired;
         private volatile boolean ruleMet;
         private int forked;
@@ -160,15 +162,13 @@ final class StructuredFanOut implements FanOut {
             results.set(index, succeeded
                     ? new Outcome.Success(subtask.get())
                     : Failures.failed(parts.get(index).service(), subtask.exception()));
-            boolean decisive = switch (stopWhen) {
-                case FIRST_FAILURE -> !succeeded;
-                case FIRST_SUCCESS -> succeeded;
-                case ALL_DONE -> false;
-            };
-            if (decisive) {
+            int ok = succeeded ? successes.incrementAndGet() : successes.get();
+            int bad = succeeded ? failures.get() : failures.incrementAndGet();
+            if (stopWhen.decided(ok, bad, parts.size())) {
                 ruleMet = true;
+                return true;
             }
-            return decisive || done.incrementAndGet() == parts.size();
+            return done.incrementAndGet() == parts.size();
         }
 
         @Override
@@ -185,7 +185,7 @@ final class StructuredFanOut implements FanOut {
             return backstopFired;
         }
 
-        /** True when a part decided the answer (a failure under "all", a success under "any"). */
+        /** True when the parts decided the answer (a failure under "all", a success under "any", k under "quorum"). */
         boolean ruleMet() {
             return ruleMet;
         }

@@ -14,7 +14,7 @@ import java.util.Optional;
  * proxied to one HTTP upstream.
  *
  * @param path      the exact path, e.g. {@code /aggregate}
- * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback} or {@code proxy}
+ * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum} or {@code proxy}
  * @param engine    {@code structured} or {@code completable-future}
  * @param executor  for {@code completable-future}: {@code common-pool} or {@code virtual-threads}
  * @param upstreams the parts, in answer order
@@ -24,10 +24,11 @@ import java.util.Optional;
  *                  (a single upstream's own status is the answer's)
  * @param answer    {@code contract} (the JSON answer with every part) or {@code value} (a single
  *                  upstream's value itself, as a backend would answer)
+ * @param quorum    for {@code quorum}: how many parts must succeed; 0 for other policies
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
-                        String status, String answer) {
+                        String status, String answer, int quorum) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");

@@ -37,14 +37,14 @@ public final class RouteFile {
     /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
     public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
 
-    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "proxy");
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "proxy");
     static final List<String> STATUSES = List.of("policy", "passthrough");
     static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout", "status", "answer");
+            "fallbacks", "timeout", "status", "answer", "quorum");
     private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate");
     private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
@@ -207,12 +207,25 @@ public final class RouteFile {
         if (status.equals("passthrough") && !policy.equals("single")) {
             throw f.bad("status", "passthrough needs policy single (one upstream whose status can be passed on)", status);
         }
+        int quorum = quorum(f, policy, upstreams.size());
         String answer = oneOf(f, "answer", f.optionalString("answer").orElse("contract"), ANSWERS);
         if (answer.equals("value") && !policy.equals("single")) {
             throw f.bad("answer", "value needs policy single (one upstream whose value is the answer)", answer);
         }
         f.finish("a route", ROUTE_FIELDS);
-        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum);
+    }
+
+    /** {@code "quorum": k}: required with policy quorum, 1 to the number of upstreams; refused elsewhere. */
+    private static int quorum(Fields f, String policy, int parts) throws RouteFileException {
+        var k = f.optionalInteger("quorum", 1, Math.max(1, parts));
+        if (policy.equals("quorum") && k.isEmpty()) {
+            throw f.missing("quorum", "a whole number from 1 to " + parts + " (how many upstreams must succeed)");
+        }
+        if (!policy.equals("quorum") && k.isPresent()) {
+            throw f.bad("quorum", "is only for policy quorum", k.get());
+        }
+        return k.map(Long::intValue).orElse(0);
     }
 
     private String path(Fields f) throws RouteFileException {

@@ -48,6 +48,9 @@ public final class RouteTableJson {
             r.fallbacks().forEach((id, v) -> w.name(id.value()).tree(v));
             w.endObject();
         }
+        if (r.quorum() > 0) {
+            w.field("quorum", r.quorum());
+        }
         r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
         if (r.passesStatusThrough()) {
             w.field("status", r.status());

@@ -177,6 +177,40 @@ class PolicyTest {
     }
 
     @Test
+    void quorumSucceedsAtKAndKeepsTheCancelledRest() {
+        Aggregation a = merge(Policy.quorum(2), false, ok(CACHE_1), cancelled(CACHE_2), ok(DATABASE));
+        assertEquals(Status.OK, a.status());
+        assertEquals("quorum", a.policy());
+        assertEquals(List.of("success", "cancelled", "success"), states(a));
+    }
+
+    @Test
+    void quorumFailsAsSoonAsKIsOutOfReachAndReportsEveryFailure() {
+        Aggregation a = merge(Policy.quorum(2), false, failed(CACHE_1), failed(CACHE_2), cancelled(DATABASE));
+        assertEquals(Status.FAILED, a.status());
+        assertEquals("quorum of 2 out of reach: 2 of 3 failed: cache-1, cache-2", a.error().orElseThrow());
+    }
+
+    @Test
+    void quorumTimesOutShortOfK() {
+        Aggregation a = merge(Policy.quorum(2), true, ok(CACHE_1), timedOut(CACHE_2), timedOut(DATABASE));
+        assertEquals(Status.TIMEOUT, a.status());
+        assertEquals("deadline of 100ms passed; unfinished: cache-2, database; 1 of 2 succeeded", a.error().orElseThrow());
+    }
+
+    @Test
+    void theStopRulesCountSuccessesAndFailures() {
+        StopWhen q = StopWhen.quorum(2);
+        assertEquals(false, q.decided(1, 0, 3));
+        assertEquals(true, q.decided(2, 0, 3), "k successes");
+        assertEquals(false, q.decided(0, 1, 3), "2 of the other 2 can still succeed");
+        assertEquals(true, q.decided(0, 2, 3), "only 1 left: k is out of reach");
+        assertEquals(true, StopWhen.FIRST_FAILURE.decided(5, 1, 9));
+        assertEquals(true, StopWhen.FIRST_SUCCESS.decided(1, 4, 9));
+        assertEquals(false, StopWhen.ALL_DONE.decided(4, 4, 9));
+    }
+
+    @Test
     void statusesMapToHttp() {
         assertEquals(200, Status.OK.httpStatus());
         assertEquals(200, Status.DEGRADED.httpStatus());

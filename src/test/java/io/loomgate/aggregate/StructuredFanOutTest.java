@@ -104,6 +104,24 @@ class StructuredFanOutTest {
     }
 
     @Test
+    void aQuorumStopsAtTheKthSuccessAndInterruptsTheRest() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 50, false), sleeper(CACHE, 100, false), sleeper(FILE, 3_000, false)),
+                StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
+        assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS, Outcome.Kind.CANCELLED),
+                r.parts().stream().map(p -> p.outcome().kind()).toList());
+        assertTrue(stoppedAfterMs.get(FILE) < 1_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms");
+    }
+
+    @Test
+    void aQuorumStopsAsSoonAsItIsOutOfReach() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 40, true), sleeper(CACHE, 80, true), sleeper(FILE, 3_000, false)),
+                StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
+        assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
+        assertTrue(stoppedAfterMs.get(FILE) < 1_000, "stopped after " + stoppedAfterMs.get(FILE) + " ms, once 2 of 3 failed");
+        assertTrue(r.took().toMillis() < 1_000, r.took().toString());
+    }
+
+    @Test
     void subtasksRunOnThreadsOfTheServersModeNamedAfterTheirService() throws Exception {
         run(List.of(sleeper(DB, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
         assertEquals("virtual db@r1", seen.get(DB));

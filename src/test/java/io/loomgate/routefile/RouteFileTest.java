@@ -81,10 +81,10 @@ class RouteFileTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, proxy; got 'al'
+            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, proxy; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
@@ -104,6 +104,9 @@ class RouteFileTest {
             [{"path": "/api/*", "policy": "proxy", "upstreams": ["orders"]}] | routes.json: routes[0].upstreams[0] must be an http upstream with policy proxy; got 'orders'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "status": "passthrough"}] | routes.json: routes[0].status passthrough needs policy single (one upstream whose status can be passed on); got 'passthrough'
             [{"path": "/x", "policy": "single", "upstreams": ["orders"], "status": "mirror"}] | routes.json: routes[0].status must be one of policy, passthrough; got 'mirror'
+            [{"path": "/x", "policy": "quorum", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].quorum is missing; it must be a whole number from 1 to 2 (how many upstreams must succeed)
+            [{"path": "/x", "policy": "quorum", "quorum": 3, "upstreams": ["orders", "stock"]}] | routes.json: routes[0].quorum must be a whole number from 1 to 2; got 3
+            [{"path": "/x", "policy": "all", "quorum": 1, "upstreams": ["orders", "stock"]}] | routes.json: routes[0].quorum is only for policy quorum; got 1
             [{"path": "/x", "policy": "any", "upstreams": ["orders"], "answer": "value"}] | routes.json: routes[0].answer value needs policy single (one upstream whose value is the answer); got 'value'
             """)
     void badRoutesAreRefusedWithTheFileThePathAndTheValue(String routes, String message) {
