@@ -107,7 +107,7 @@ public final class Loomgate implements AutoCloseable {
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted);
             virtualThreads = VirtualThreads.start(virtualStarted);
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
-                    upstreams.calls(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version());
+                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version());
 
             Map<String, FanOut> engines = new LinkedHashMap<>();
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
@@ -144,7 +144,11 @@ public final class Loomgate implements AutoCloseable {
         for (UpstreamDecl u : table.upstreams()) {
             UpstreamKind kind = kinds.stream().filter(k -> k.name().equals(u.kind())).findFirst().orElseThrow();
             Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : kind.create(u.id(), u.settings());
-            builder.add(u.id(), upstream, u.faults());
+            if (u.breaker().isPresent()) {
+                builder.add(u.id(), upstream, u.faults(), u.breaker().get());
+            } else {
+                builder.add(u.id(), upstream, u.faults());
+            }
         }
         return builder.build();
     }

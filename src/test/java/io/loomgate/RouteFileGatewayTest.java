@@ -99,6 +99,45 @@ class RouteFileGatewayTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aBreakerOpensFailsFastWithoutCallingAndShowsInTheMetrics() throws Exception {
+        Path file = write("""
+                {"upstreams": [
+                   {"id": "orders", "kind": "simulated", "service": "db", "latency": "5ms",
+                    "breaker": {"consecutiveFailures": 3, "coolDown": "300ms"}}],
+                 "routes": [{"path": "/orders", "policy": "single", "upstreams": ["orders"]}]}
+                """);
+        java.util.concurrent.atomic.AtomicInteger called = new java.util.concurrent.atomic.AtomicInteger();
+        io.loomgate.upstream.Upstream counting = () -> {
+            called.incrementAndGet();
+            return io.loomgate.call.Value.text("row");
+        };
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()),
+                java.util.List.of(), Map.of(ServiceId.of("orders"), counting));
+             TestClient client = new TestClient(gate.baseUri())) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(502, client.get("/orders?fail=orders").statusCode());
+            }
+            assertEquals(3, called.get());
+            HttpResponse<String> fast = client.get("/orders");
+            assertEquals(502, fast.statusCode());
+            String error = (String) io.loomgate.testing.Aggregations.part(TestClient.json(fast), "orders").get("error");
+            assertTrue(error.startsWith("orders: circuit open (3 failures in a row); not called; next try in "), error);
+            assertEquals(3, called.get(), "the open breaker did not call the upstream");
+            Map<String, Object> breakers = (Map<String, Object>) client.getJson("/metrics?format=json").get("breakers");
+            assertEquals(Map.of("state", "open", "opened", 1L, "halfOpened", 0L, "closed", 0L), breakers.get("orders"));
+            assertTrue(client.get("/metrics?format=prometheus").body()
+                    .contains("loomgate_breaker_state{service=\"orders\",state=\"open\"} 1"));
+
+            Thread.sleep(350);
+            assertEquals(200, client.get("/orders").statusCode(), "after the cool-down, the probe goes through");
+            assertEquals(4, called.get());
+            Map<String, Object> after = (Map<String, Object>) client.getJson("/metrics?format=json").get("breakers");
+            assertEquals(Map.of("state", "closed", "opened", 1L, "halfOpened", 1L, "closed", 1L), after.get("orders"));
+        }
+    }
+
+    @Test
     void flagsOverrideTheFilesLatencyAndFailureRate() throws Exception {
         Path file = write(SCRATCH);
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),

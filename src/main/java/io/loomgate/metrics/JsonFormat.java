@@ -59,6 +59,10 @@ final class JsonFormat {
                 .field("uptimeMs", j.uptimeMs()).field("platformThreads", j.platformThreads())
                 .endObject();
 
+        w.name("breakers").beginObject();
+        s.breakers().forEach((name, b) -> w.name(name.value()).beginObject().field("state", b.state().wire())
+                .field("opened", b.opened()).field("halfOpened", b.halfOpened()).field("closed", b.closed()).endObject());
+        w.endObject();
         VirtualThreads.Snapshot v = s.virtualThreads();
         w.name("virtualThreads").beginObject()
                 .field("started", v.started()).field("parallelism", v.parallelism()).field("poolSize", v.poolSize())

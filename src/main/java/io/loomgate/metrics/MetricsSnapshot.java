@@ -2,6 +2,7 @@ package io.loomgate.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Breaker;
 import java.util.Map;
 
 /**
@@ -12,11 +13,13 @@ import java.util.Map;
  * @param shed        requests refused by the admission limit since start
  * @param maxInflight the admission limit (0: none)
  * @param pool        the platform request pool, or null in virtual mode
+ * @param breakers    the circuit breakers, by upstream (only upstreams that have one)
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<ServiceId, ServiceStats.ServiceSnapshot> services,
-                       JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool) {
+                       JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
+                       Map<ServiceId, Breaker.Snapshot> breakers) {
 
     /** Requests answered on every route. */
     long requests() {

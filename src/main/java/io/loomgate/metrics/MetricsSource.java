@@ -1,7 +1,7 @@
 package io.loomgate.metrics;
 
 import io.loomgate.config.ThreadMode;
-import io.loomgate.upstream.CallLog;
+import io.loomgate.upstream.Upstreams;
 import java.util.function.LongSupplier;
 
 /** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
@@ -9,17 +9,17 @@ public final class MetricsSource {
 
     private final GatewayMetrics metrics;
     private final ServerGauges server;
-    private final CallLog calls;
+    private final Upstreams upstreams;
     private final VirtualThreads virtualThreads;
     private final ThreadMode threads;
     private final LongSupplier uptimeMillis;
     private final String version;
 
-    public MetricsSource(GatewayMetrics metrics, ServerGauges server, CallLog calls, VirtualThreads virtualThreads,
+    public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version) {
         this.metrics = metrics;
         this.server = server;
-        this.calls = calls;
+        this.upstreams = upstreams;
         this.virtualThreads = virtualThreads;
         this.threads = threads;
         this.uptimeMillis = uptimeMillis;
@@ -38,7 +38,7 @@ public final class MetricsSource {
 
     MetricsSnapshot snapshot() {
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
-                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(calls),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null));
+                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers());
     }
 }

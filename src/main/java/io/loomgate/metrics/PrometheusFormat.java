@@ -1,6 +1,7 @@
 package io.loomgate.metrics;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.Breaker;
 import java.math.BigDecimal;
 import java.util.Map;
 
@@ -24,6 +25,7 @@ final class PrometheusFormat {
         p.server(s);
         p.routes(s);
         p.services(s);
+        p.breakers(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
         if (s.pool() != null) {
@@ -68,6 +70,24 @@ final class PrometheusFormat {
                 "Work CompletableFuture-baseline calls did after their request was answered.");
         services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
                 v.orphanedNanos() / 1e9));
+    }
+
+    private void breakers(MetricsSnapshot s) {
+        if (s.breakers().isEmpty()) {
+            return;
+        }
+        family("loomgate_breaker_state", "gauge", "Circuit breaker state: 1 for the state it is in, 0 for the others.");
+        s.breakers().forEach((name, b) -> {
+            for (Breaker.State state : Breaker.State.values()) {
+                sample("loomgate_breaker_state", "service", name.value(), "state", state.wire(), b.state() == state ? 1 : 0);
+            }
+        });
+        family("loomgate_breaker_transitions_total", "counter", "Circuit breaker transitions, by the state entered.");
+        s.breakers().forEach((name, b) -> {
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "open", b.opened());
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
+        });
     }
 
     private void virtualThreads(VirtualThreads.Snapshot v) {

@@ -1,6 +1,7 @@
 package io.loomgate.routefile;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,8 @@ public final class RouteFile {
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
             "fallbacks", "timeout", "status", "answer", "quorum");
-    private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate");
+    private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate", "breaker");
+    private static final List<String> BREAKER_FIELDS = List.of("consecutiveFailures", "failureRate", "window", "coolDown");
     private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
@@ -159,11 +161,29 @@ public final class RouteFile {
         }
         Duration latency = f.optionalDuration("latency", Duration.ZERO, MAX_LATENCY).orElse(Duration.ZERO);
         double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
+        Optional<BreakerSettings> breaker = breaker(f);
         Map<String, Object> settings = kind.read(f);
         List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
         allowed.addAll(kind.fields());
         f.finish("a " + kindName + " upstream", allowed);
-        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate));
+        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate), breaker);
+    }
+
+    /** {@code "breaker": {...}}: every field optional, each defaulting as {@link BreakerSettings#DEFAULTS}. */
+    private Optional<BreakerSettings> breaker(Fields upstream) throws RouteFileException {
+        Optional<Map<String, Object>> given = upstream.optionalObject("breaker");
+        if (given.isEmpty()) {
+            return Optional.empty();
+        }
+        Fields f = new Fields(source, upstream.path() + ".breaker", given.get());
+        BreakerSettings d = BreakerSettings.DEFAULTS;
+        BreakerSettings b = new BreakerSettings(
+                f.optionalInteger("consecutiveFailures", 1, 1_000_000).map(Long::intValue).orElse(d.consecutiveFailures()),
+                f.optionalNumber("failureRate", 0.01, 1).orElse(d.failureRate()),
+                f.optionalInteger("window", 1, 100_000).map(Long::intValue).orElse(d.window()),
+                f.optionalDuration("coolDown", Duration.ofMillis(1), MAX_TIMEOUT).orElse(d.coolDown()));
+        f.finish("a circuit breaker", BREAKER_FIELDS);
+        return Optional.of(b);
     }
 
     private RouteDecl route(Fields f, Map<ServiceId, UpstreamDecl> declared) throws RouteFileException {

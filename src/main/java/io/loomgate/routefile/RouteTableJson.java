@@ -33,6 +33,11 @@ public final class RouteTableJson {
         u.settings().forEach((k, v) -> w.name(k).tree(v));
         w.field("latency", Durations.format(u.faults().latency()));
         w.name("failureRate").preciseValue(u.faults().failureRate());
+        u.breaker().ifPresent(b -> {
+            w.name("breaker").beginObject().field("consecutiveFailures", b.consecutiveFailures());
+            w.name("failureRate").preciseValue(b.failureRate());
+            w.field("window", b.window()).field("coolDown", Durations.format(b.coolDown())).endObject();
+        });
         return w.endObject().toString();
     }
 

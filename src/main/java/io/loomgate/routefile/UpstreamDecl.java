@@ -1,11 +1,13 @@
 package io.loomgate.routefile;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One declared upstream.
@@ -14,17 +16,20 @@ import java.util.Objects;
  * @param kind     its kind's name, e.g. {@code simulated}
  * @param settings the kind's own fields, as read
  * @param faults   the latency and failure rate injected into its calls (zero unless declared)
+ * @param breaker  its circuit breaker, if it has one
  */
-public record UpstreamDecl(ServiceId id, String kind, Map<String, Object> settings, Faults faults) {
+public record UpstreamDecl(ServiceId id, String kind, Map<String, Object> settings, Faults faults,
+                           Optional<BreakerSettings> breaker) {
 
     public UpstreamDecl {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
         settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
         Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(breaker, "breaker");
     }
 
     public UpstreamDecl withFaults(Faults replaced) {
-        return new UpstreamDecl(id, kind, settings, replaced);
+        return new UpstreamDecl(id, kind, settings, replaced, breaker);
     }
 }

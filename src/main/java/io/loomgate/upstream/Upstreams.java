@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
- * The registry: every upstream by id, each wrapped as {@code Recorded(FaultInjected(upstream))}, so
- * fault injection and recording work the same on every kind of upstream. Immutable once built.
+ * The registry: every upstream by id, each wrapped as {@code Recorded(FaultInjected(upstream))}, or
+ * {@code Recorded(Breaker(FaultInjected(upstream)))} when it has a circuit breaker, so fault
+ * injection, breaking and recording work the same on every kind of upstream. Immutable once built.
  *
  * <pre>{@code
  * Upstreams upstreams = Upstreams.builder(OptionalLong.empty())
@@ -23,10 +25,12 @@ import java.util.concurrent.atomic.LongAdder;
 public final class Upstreams {
 
     private final Map<ServiceId, Upstream> byId;
+    private final Map<ServiceId, Breaker> breakers;
     private final CallLog log;
 
-    private Upstreams(Map<ServiceId, Upstream> byId, CallLog log) {
+    private Upstreams(Map<ServiceId, Upstream> byId, Map<ServiceId, Breaker> breakers, CallLog log) {
         this.byId = byId;
+        this.breakers = breakers;
         this.log = log;
     }
 
@@ -57,11 +61,20 @@ public final class Upstreams {
         return log;
     }
 
+    /** The state of each upstream that has a circuit breaker, in the order they were added. */
+    public Map<ServiceId, Breaker.Snapshot> breakers() {
+        Map<ServiceId, Breaker.Snapshot> result = new LinkedHashMap<>();
+        breakers.forEach((id, b) -> result.put(id, b.snapshot()));
+        return result;
+    }
+
     /** Collects upstreams; {@link #build()} wraps them. */
     public static final class Builder {
         private final FailureDice dice;
         private final Map<ServiceId, Upstream> raw = new LinkedHashMap<>();
         private final Map<ServiceId, Faults> faults = new LinkedHashMap<>();
+        private final Map<ServiceId, BreakerSettings> breakerSettings = new LinkedHashMap<>();
+        private LongSupplier nanoClock = System::nanoTime;
 
         private Builder(OptionalLong seed) {
             this.dice = new FailureDice(seed);
@@ -75,13 +88,36 @@ public final class Upstreams {
             return this;
         }
 
+        /** Adds an upstream behind a circuit breaker. */
+        public Builder add(ServiceId id, Upstream upstream, Faults faults, BreakerSettings breaker) {
+            add(id, upstream, faults);
+            breakerSettings.put(id, breaker);
+            return this;
+        }
+
+        /** The clock the breakers' cool-downs run on ({@link System#nanoTime()} unless a test sets one). */
+        public Builder clock(LongSupplier nanoClock) {
+            this.nanoClock = nanoClock;
+            return this;
+        }
+
         public Upstreams build() {
             Map<ServiceId, LongAdder> counters = new LinkedHashMap<>();
             raw.keySet().forEach(id -> counters.put(id, new LongAdder()));
             CallLog log = new CallLog(counters);
             Map<ServiceId, Upstream> decorated = new LinkedHashMap<>();
-            raw.forEach((id, u) -> decorated.put(id, new Recorded(id, new FaultInjected(id, u, faults.get(id), dice), log)));
-            return new Upstreams(Collections.unmodifiableMap(decorated), log);
+            Map<ServiceId, Breaker> breakers = new LinkedHashMap<>();
+            raw.forEach((id, u) -> {
+                Upstream faulted = new FaultInjected(id, u, faults.get(id), dice);
+                BreakerSettings b = breakerSettings.get(id);
+                if (b != null) {
+                    Breaker breaker = new Breaker(id, faulted, b, nanoClock);
+                    breakers.put(id, breaker);
+                    faulted = breaker;
+                }
+                decorated.put(id, new Recorded(id, faulted, log));
+            });
+            return new Upstreams(Collections.unmodifiableMap(decorated), Collections.unmodifiableMap(breakers), log);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.loomgate.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.call.Outcome;
 import io.loomgate.call.ServiceId;
@@ -38,7 +39,8 @@ class MetricsFormatTest {
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
-                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new ServerGauges.Pool(8, 2, 5));
+                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new ServerGauges.Pool(8, 2, 5),
+                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)));
     }
 
     @Test
@@ -59,6 +61,11 @@ class MetricsFormatTest {
         assertEquals(7, p.value("loomgate_requests_shed_total", Map.of()));
         assertEquals(5, p.value("loomgate_pool_queued_requests", Map.of()));
         assertEquals(1, p.value("loomgate_info", Map.of("version", "9.9.9", "threads", "platform")));
+        assertEquals(1, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "open")));
+        assertEquals(0, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "closed")));
+        assertEquals(0, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "half-open")));
+        assertEquals(2, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "open")));
+        assertEquals(1, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "half-open")));
     }
 
     @Test
@@ -76,10 +83,18 @@ class MetricsFormatTest {
         assertEquals(Map.of("success", 0L, "failed", 0L, "cancelled", 1L, "timeout", 0L, "fallback", 0L, "orphaned", 0L),
                 db.get("calls"));
         assertEquals(Map.of("size", 8L, "active", 2L, "queued", 5L), j.get("platformPool"));
+        assertEquals(Map.of("db", Map.of("state", "open", "opened", 2L, "halfOpened", 1L, "closed", 1L)), j.get("breakers"));
     }
 
     @Test
-    void textStartsWithTheSeedsFields() {
+    void textListsTheBreakers() {
+        String text = TextFormat.render(snapshot());
+        assertTrue(text.contains("Circuit breakers (times each state was entered)"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("db\\s+open\\s+2\\s+1\\s+1")), text);
+    }
+
+    @Test
+    void textStartsWithTheClassicFields() {
         List<String> lines = TextFormat.render(snapshot()).lines().toList();
         List<String> names = List.of("Active Requests", "Total Requests", "Average Response Time", "CPU Usage",
                 "Memory Usage", "JVM Uptime", "Thread Type");

@@ -61,6 +61,15 @@ class RouteFileTest {
     }
 
     @Test
+    void aBreakerTakesItsFieldsAndDefaultsTheRest() throws Exception {
+        RouteTable t = parse("{\"upstreams\": [{\"id\": \"db\", \"kind\": \"simulated\", \"service\": \"db\","
+                + " \"breaker\": {\"consecutiveFailures\": 3, \"coolDown\": \"2s\"}}], \"routes\": []}");
+        assertEquals(Optional.of(new io.loomgate.upstream.BreakerSettings(3, 0.5, 20, Duration.ofSeconds(2))),
+                t.upstreams().getFirst().breaker());
+        assertEquals(t.upstreams(), parse(RouteTableJson.write(t)).upstreams(), "printed and read back");
+    }
+
+    @Test
     void theBuiltInFileDeclaresEveryDocumentedRoute() throws Exception {
         RouteTable t = RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
         assertEquals(List.of("/block", "/file", "/compute", "/cache", "/aggregate", "/first-success",
@@ -122,9 +131,12 @@ class RouteFileTest {
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
             {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'
             {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0.0 to 1.0; got 2
-            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, service, value)
+            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, service, value)
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
+            {"id": "db", "kind": "simulated", "service": "db", "breaker": {"window": 0}} | routes.json: upstreams[0].breaker.window must be a whole number from 1 to 100000; got 0
+            {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got 'soon'
+            {"id": "db", "kind": "simulated", "service": "db", "breaker": {"trip": 3}} | routes.json: upstreams[0].breaker.trip is not a field of a circuit breaker (its fields: consecutiveFailures, failureRate, window, coolDown)
             {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// URL with a host and no user info or fragment (https is not supported); got 'ftp://x/y'
             {"id": "h", "kind": "http", "url": "http://x/", "forwardHeaders": ["Connection"]} | routes.json: upstreams[0].forwardHeaders[0] must be a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect; got 'Connection'
             {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a whole number from 1 to 67108864; got 0

@@ -1,0 +1,174 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.config.Durations;
+import io.loomgate.http.QueryParams;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * A circuit breaker around one upstream. Closed, it counts how calls end; after too many failures
+ * (in a row, or as a share of the recent window; a call stopped by its deadline counts, one
+ * cancelled because a sibling decided the answer does not) it opens. Open, it fails every call at
+ * once, with a reason that says so, without calling the upstream. After the cool-down it half-opens
+ * and lets one probe through: a success closes it, a failure opens it again.
+ */
+public final class Breaker implements Upstream {
+
+    /** The breaker's state. */
+    public enum State {
+        CLOSED, OPEN, HALF_OPEN;
+
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** What the metrics show: the state now, and how often it has entered each state. */
+    public record Snapshot(State state, long opened, long halfOpened, long closed) {
+    }
+
+    private enum Ending { SUCCESS, FAILURE, NEUTRAL }
+
+    private final ServiceId id;
+    private final Upstream inner;
+    private final BreakerSettings settings;
+    private final LongSupplier nanoClock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final boolean[] recent;
+    private State state = State.CLOSED;
+    private int next;
+    private int filled;
+    private int failuresInWindow;
+    private int inARow;
+    private long openedAt;
+    private boolean probing;
+    private String why = "";
+    private long opened;
+    private long halfOpened;
+    private long closed;
+
+    Breaker(ServiceId id, Upstream inner, BreakerSettings settings, LongSupplier nanoClock) {
+        this.id = id;
+        this.inner = inner;
+        this.settings = settings;
+        this.nanoClock = nanoClock;
+        this.recent = new boolean[settings.window()];
+    }
+
+    @Override
+    public Value call() throws UpstreamFailure, InterruptedException {
+        boolean probe = admit();
+        Ending ending = Ending.FAILURE;
+        try {
+            Value v = inner.call();
+            ending = Ending.SUCCESS;
+            return v;
+        } catch (InterruptedException e) {
+            ending = RequestContext.current().deadlinePassed() ? Ending.FAILURE : Ending.NEUTRAL;
+            throw e;
+        } finally {
+            settle(ending, probe);
+        }
+    }
+
+    /** Lets a call through, saying whether it is the half-open probe, or fails it at once. */
+    private boolean admit() throws UpstreamFailure {
+        lock.lock();
+        try {
+            long now = nanoClock.getAsLong();
+            if (state == State.OPEN && now - openedAt >= settings.coolDown().toNanos()) {
+                state = State.HALF_OPEN;
+                halfOpened++;
+            }
+            switch (state) {
+                case CLOSED -> {
+                    return false;
+                }
+                case HALF_OPEN -> {
+                    if (!probing) {
+                        probing = true;
+                        return true;
+                    }
+                    throw new UpstreamFailure(id, "circuit half-open (" + why + "); one probe call is in flight");
+                }
+                default -> {
+                    long leftNanos = openedAt + settings.coolDown().toNanos() - now;
+                    throw new UpstreamFailure(id, "circuit open (" + why + "); not called; next try in "
+                            + Durations.format(Duration.ofMillis((leftNanos + 999_999) / 1_000_000)));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void settle(Ending ending, boolean probe) {
+        lock.lock();
+        try {
+            if (probe) {
+                probing = false;
+                switch (ending) {
+                    case SUCCESS -> close();
+                    case FAILURE -> open("the probe call failed");
+                    case NEUTRAL -> { }
+                }
+                return;
+            }
+            if (state != State.CLOSED || ending == Ending.NEUTRAL) {
+                return;
+            }
+            boolean failed = ending == Ending.FAILURE;
+            inARow = failed ? inARow + 1 : 0;
+            if (filled == recent.length && recent[next]) {
+                failuresInWindow--;
+            }
+            recent[next] = failed;
+            failuresInWindow += failed ? 1 : 0;
+            next = (next + 1) % recent.length;
+            filled = Math.min(filled + 1, recent.length);
+            if (inARow >= settings.consecutiveFailures()) {
+                open(inARow + " failures in a row");
+            } else if (filled == recent.length && failuresInWindow > settings.failureRate() * recent.length) {
+                open(failuresInWindow + " of the last " + recent.length + " calls failed");
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void open(String reason) {
+        state = State.OPEN;
+        openedAt = nanoClock.getAsLong();
+        why = reason;
+        opened++;
+    }
+
+    private void close() {
+        state = State.CLOSED;
+        inARow = 0;
+        filled = 0;
+        next = 0;
+        failuresInWindow = 0;
+        closed++;
+    }
+
+    public Snapshot snapshot() {
+        lock.lock();
+        try {
+            return new Snapshot(state, opened, halfOpened, closed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void check(QueryParams query) {
+        inner.check(query);
+    }
+}
