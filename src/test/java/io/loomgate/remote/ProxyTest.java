@@ -11,9 +11,7 @@ import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.RawHttp;
 import io.loomgate.testing.TestClient;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -21,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +34,7 @@ class ProxyTest {
     @BeforeAll
     static void start() throws Exception {
         upstream = MisbehavingUpstream.start();
-        int refused;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            refused = s.getLocalPort();
-        }
+        int refused = MisbehavingUpstream.refusedPort();
         file = Files.createTempFile("loomgate-proxy", ".json");
         Files.writeString(file, """
                 {"upstreams": [
@@ -166,7 +160,7 @@ class ProxyTest {
         assertEquals(504, slow.statusCode());
         assertEquals("gateway_timeout", TestClient.json(slow).get("error"));
         MisbehavingUpstream.Seen s = seen(slow);
-        Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> s.closedAt != 0);
+        MisbehavingUpstream.awaitClosed(s);
         long ms = (s.closedAt - s.receivedAt) / 1_000_000;
         assertTrue(ms < 300, "the upstream saw the exchange abandoned " + ms + " ms in");
     }

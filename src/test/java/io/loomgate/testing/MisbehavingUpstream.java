@@ -68,6 +68,19 @@ public final class MisbehavingUpstream implements AutoCloseable {
         return new MisbehavingUpstream(new ServerSocket(0, 200, InetAddress.getLoopbackAddress()));
     }
 
+    /** A loopback port nothing listens on (it was free a moment ago): connecting to it is refused. */
+    public static int refusedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Waits (up to 2 s) until the client has closed the connection under {@code s}. */
+    public static Seen awaitClosed(Seen s) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> s.closedAt != 0);
+        return s;
+    }
+
     public String url(String path) {
         return "http://127.0.0.1:" + server.getLocalPort() + path;
     }
