@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code --metrics-log}: one {@code [metrics]} line at a fixed interval, with requests in flight,
- * requests per second and p99 since the previous line, CPU, heap and pins. The seed meant to print
- * this, but closed its scheduler right after creating it; this one lives until shutdown.
+ * requests per second and p99 since the previous line, CPU, heap and pins. Its scheduler lives until
+ * shutdown.
  *
  * <pre>{@code
  * [metrics] inFlight=12 rps=3315.2 p99=305.1ms cpu=61.0% heap=84MB/512MB pinned=0

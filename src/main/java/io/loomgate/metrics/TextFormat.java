@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What {@code curl /metrics} shows: the seed's fields first, then a table per route, a table per
+ * What {@code curl /metrics} shows: the classic fields first, then a table per route, a table per
  * service, the virtual-thread scheduler, and the platform pool in platform mode.
  */
 final class TextFormat {

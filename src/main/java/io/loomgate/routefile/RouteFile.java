@@ -1,8 +1,6 @@
 package io.loomgate.routefile;
 
 import io.loomgate.call.ServiceId;
-import io.loomgate.upstream.BreakerSettings;
-import io.loomgate.upstream.Faults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,10 +44,7 @@ public final class RouteFile {
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
             "fallbacks", "timeout", "status", "answer", "quorum");
-    private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate", "breaker");
-    private static final List<String> BREAKER_FIELDS = List.of("consecutiveFailures", "failureRate", "window", "coolDown");
-    private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
-    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
     private final String source;
@@ -122,7 +117,7 @@ public final class RouteFile {
         Map<ServiceId, UpstreamDecl> declared = new LinkedHashMap<>();
         for (int i = 0; i < upstreamList.size(); i++) {
             Fields f = object(upstreamList.get(i), "upstreams[" + i + "]");
-            UpstreamDecl u = upstream(f);
+            UpstreamDecl u = UpstreamReader.read(f, kinds, source);
             String first = declaredAt.putIfAbsent(u.id(), f.path());
             if (first != null) {
                 throw f.error(f.path() + ".id '" + u.id() + "' is declared twice (first at " + first + ")");
@@ -150,40 +145,6 @@ public final class RouteFile {
             throw new RouteFileException(source + ": " + path + " must be an object; got " + Fields.shown(value));
         }
         return new Fields(source, path, (Map<String, Object>) m);
-    }
-
-    private UpstreamDecl upstream(Fields f) throws RouteFileException {
-        ServiceId id = id(f, "id", f.string("id"));
-        String kindName = f.string("kind");
-        UpstreamKind kind = kinds.get(kindName);
-        if (kind == null) {
-            throw f.bad("kind", "must be one of " + String.join(", ", kinds.keySet()), kindName);
-        }
-        Duration latency = f.optionalDuration("latency", Duration.ZERO, MAX_LATENCY).orElse(Duration.ZERO);
-        double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
-        Optional<BreakerSettings> breaker = breaker(f);
-        Map<String, Object> settings = kind.read(f);
-        List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
-        allowed.addAll(kind.fields());
-        f.finish("a " + kindName + " upstream", allowed);
-        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate), breaker);
-    }
-
-    /** {@code "breaker": {...}}: every field optional, each defaulting as {@link BreakerSettings#DEFAULTS}. */
-    private Optional<BreakerSettings> breaker(Fields upstream) throws RouteFileException {
-        Optional<Map<String, Object>> given = upstream.optionalObject("breaker");
-        if (given.isEmpty()) {
-            return Optional.empty();
-        }
-        Fields f = new Fields(source, upstream.path() + ".breaker", given.get());
-        BreakerSettings d = BreakerSettings.DEFAULTS;
-        BreakerSettings b = new BreakerSettings(
-                f.optionalInteger("consecutiveFailures", 1, 1_000_000).map(Long::intValue).orElse(d.consecutiveFailures()),
-                f.optionalNumber("failureRate", 0.01, 1).orElse(d.failureRate()),
-                f.optionalInteger("window", 1, 100_000).map(Long::intValue).orElse(d.window()),
-                f.optionalDuration("coolDown", Duration.ofMillis(1), MAX_TIMEOUT).orElse(d.coolDown()));
-        f.finish("a circuit breaker", BREAKER_FIELDS);
-        return Optional.of(b);
     }
 
     private RouteDecl route(Fields f, Map<ServiceId, UpstreamDecl> declared) throws RouteFileException {
@@ -308,7 +269,7 @@ public final class RouteFile {
         return fallbacks;
     }
 
-    private static ServiceId id(Fields f, String field, String text) throws RouteFileException {
+    static ServiceId id(Fields f, String field, String text) throws RouteFileException {
         if (!ServiceId.isValid(text)) {
             throw f.bad(field, "must be an id of " + ServiceId.ACCEPTED, text);
         }

@@ -1,0 +1,58 @@
+package io.loomgate.routefile;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.BreakerSettings;
+import io.loomgate.upstream.Faults;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads one upstream declaration of a route file: the fields every kind has (id, kind, latency,
+ * failure rate, breaker), then the kind's own fields, through its {@link UpstreamKind}.
+ */
+final class UpstreamReader {
+
+    private static final List<String> UPSTREAM_FIELDS = List.of("id", "kind", "latency", "failureRate", "breaker");
+    private static final List<String> BREAKER_FIELDS = List.of("consecutiveFailures", "failureRate", "window", "coolDown");
+    private static final Duration MAX_LATENCY = Duration.ofSeconds(60);
+
+    private UpstreamReader() {
+    }
+
+    static UpstreamDecl read(Fields f, Map<String, UpstreamKind> kinds, String source) throws RouteFileException {
+        ServiceId id = RouteFile.id(f, "id", f.string("id"));
+        String kindName = f.string("kind");
+        UpstreamKind kind = kinds.get(kindName);
+        if (kind == null) {
+            throw f.bad("kind", "must be one of " + String.join(", ", kinds.keySet()), kindName);
+        }
+        Duration latency = f.optionalDuration("latency", Duration.ZERO, MAX_LATENCY).orElse(Duration.ZERO);
+        double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
+        Optional<BreakerSettings> breaker = breaker(f, source);
+        Map<String, Object> settings = kind.read(f);
+        List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
+        allowed.addAll(kind.fields());
+        f.finish("a " + kindName + " upstream", allowed);
+        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate), breaker);
+    }
+
+    /** {@code "breaker": {...}}: every field optional, each defaulting as {@link BreakerSettings#DEFAULTS}. */
+    private static Optional<BreakerSettings> breaker(Fields upstream, String source) throws RouteFileException {
+        Optional<Map<String, Object>> given = upstream.optionalObject("breaker");
+        if (given.isEmpty()) {
+            return Optional.empty();
+        }
+        Fields f = new Fields(source, upstream.path() + ".breaker", given.get());
+        BreakerSettings d = BreakerSettings.DEFAULTS;
+        BreakerSettings b = new BreakerSettings(
+                f.optionalInteger("consecutiveFailures", 1, 1_000_000).map(Long::intValue).orElse(d.consecutiveFailures()),
+                f.optionalNumber("failureRate", 0.01, 1).orElse(d.failureRate()),
+                f.optionalInteger("window", 1, 100_000).map(Long::intValue).orElse(d.window()),
+                f.optionalDuration("coolDown", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT).orElse(d.coolDown()));
+        f.finish("a circuit breaker", BREAKER_FIELDS);
+        return Optional.of(b);
+    }
+}
