@@ -146,6 +146,8 @@ class RouteFileGatewayTest {
             HttpResponse<String> r = client.get("/shop/overview");
             assertEquals(502, r.statusCode());
             assertTrue(r.body().contains("stock: random failure (rate 1.0)"), r.body());
+            assertEquals(Map.of("orders", "success", "stock", "failed"), states(TestClient.json(r)),
+                    "with the file's 60 ms, orders would still be running when stock fails at 20 ms, and be cancelled");
         }
     }
 

@@ -82,17 +82,10 @@ record Knobs(Overrides overrides, Duration timeout) {
     }
 
     private static Duration duration(String parameter, String text, String shown, Duration min, Duration max) {
-        String accepted = "a duration from " + Durations.format(min) + " to " + Durations.format(max)
-                + " such as 300ms, 2s or 1m";
-        Duration d;
         try {
-            d = Durations.parse(text);
+            return Durations.parseWithin(text, min, max);
         } catch (IllegalArgumentException e) {
-            throw HttpError.badParameter(parameter, shown, accepted);
+            throw HttpError.badParameter(parameter, shown, e.getMessage());
         }
-        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw HttpError.badParameter(parameter, shown, accepted);
-        }
-        return d;
     }
 }

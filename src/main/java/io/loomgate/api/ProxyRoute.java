@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.call.ServiceId;
 import io.loomgate.routing.Handler;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Objects;
 public record ProxyRoute(String path, ServiceId upstream, Handler handler) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
-    static final java.util.List<String> METHODS = java.util.List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+    static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     public ProxyRoute {
         Objects.requireNonNull(path, "path");

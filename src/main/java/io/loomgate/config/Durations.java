@@ -46,6 +46,26 @@ public final class Durations {
         };
     }
 
+    /**
+     * Parses {@code text} and checks it lies from {@code min} to {@code max}.
+     *
+     * @throws IllegalArgumentException whose message says what is accepted: {@code a duration from
+     *         1ms to 30s such as 300ms, 2s or 1m}
+     */
+    public static Duration parseWithin(String text, Duration min, Duration max) {
+        String accepted = "a duration from " + format(min) + " to " + format(max) + " such as 300ms, 2s or 1m";
+        Duration d;
+        try {
+            d = parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(accepted);
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException(accepted);
+        }
+        return d;
+    }
+
     /** Prints {@code d} in the largest unit that shows it exactly: {@code 300ms}, {@code 2s}, {@code 1m}. */
     public static String format(Duration d) {
         long ms = d.toMillis();

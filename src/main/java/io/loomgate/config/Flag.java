@@ -18,7 +18,7 @@ public enum Flag {
     MAX_INFLIGHT("max-inflight", "N", "10000", "requests served at once before new ones get 503; 0 turns it off"),
     READ_TIMEOUT("read-timeout", "DURATION", "10s", "time a client has to send its request head, whole seconds"),
     IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
-    ROUTES("routes", "FILE", "", "a JSON route file (see the README); without it, the built-in demo routes"),
+    ROUTES("routes", "FILE", "", "a JSON route file (see the README); without it, the built-in routes (the demo, or the backend's)"),
     TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
     MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
     LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms"),

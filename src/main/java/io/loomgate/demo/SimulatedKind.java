@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code "kind": "simulated"}: an upstream that runs one of the {@link SimulatedService}s in-process.
@@ -68,9 +69,9 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
         return () -> value;
     }
 
-    /** The sample file, if a file service was created. */
-    public synchronized Path sampleFilePath() {
-        return sampleFile().path();
+    /** The sample file, once a file service has been created (none is written before). */
+    public synchronized Optional<Path> sampleFilePath() {
+        return Optional.ofNullable(sampleFile).map(SampleFile::path);
     }
 
     private synchronized SampleFile sampleFile() {

@@ -55,18 +55,11 @@ public final class Fields {
         if (text.isEmpty()) {
             return Optional.empty();
         }
-        String accepted = "must be a duration from " + Durations.format(min) + " to " + Durations.format(max)
-                + " such as 300ms, 2s or 1m";
-        Duration d;
         try {
-            d = Durations.parse(text.get());
+            return Optional.of(Durations.parseWithin(text.get(), min, max));
         } catch (IllegalArgumentException e) {
-            throw bad(name, accepted, text.get());
+            throw bad(name, "must be " + e.getMessage(), text.get());
         }
-        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw bad(name, accepted, text.get());
-        }
-        return Optional.of(d);
     }
 
     /** A number between {@code min} and {@code max}. */

@@ -123,7 +123,7 @@ class FaultTest {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
              TestClient client = new TestClient(gate.baseUri())) {
             assertEquals(200, client.get("/file").statusCode());
-            Files.delete(gate.simulated().sampleFilePath());
+            Files.delete(gate.simulated().sampleFilePath().orElseThrow());
             for (String path : List.of("/file", "/aggregate?delay=db:20ms", "/multi-aggregate?delay=db:20ms&delay=cache:20ms")) {
                 HttpResponse<String> r = client.get(path);
                 assertEquals(502, r.statusCode(), path + " " + r.body());

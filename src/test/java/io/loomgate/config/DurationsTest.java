@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,15 @@ class DurationsTest {
     void refusesEverythingElse(String text) {
         assertEquals(Durations.ACCEPTED,
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse(text)).getMessage());
+    }
+
+    @Test
+    void parseWithinChecksTheRangeAndSaysWhatItAccepts() {
+        assertEquals(Duration.ofMillis(300), Durations.parseWithin("300ms", Duration.ofMillis(1), Duration.ofSeconds(30)));
+        for (String bad : new String[] {"abc", "0", "31s"}) {
+            assertEquals("a duration from 1ms to 30s such as 300ms, 2s or 1m", assertThrows(IllegalArgumentException.class,
+                    () -> Durations.parseWithin(bad, Duration.ofMillis(1), Duration.ofSeconds(30))).getMessage(), bad);
+        }
     }
 
     @ParameterizedTest

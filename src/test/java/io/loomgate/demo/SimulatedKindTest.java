@@ -51,7 +51,7 @@ class SimulatedKindTest {
     @Test
     void theFileDigestMatchesAnIndependentReadOfTheFile() throws Exception {
         Upstream file = create("file");
-        byte[] bytes = Files.readAllBytes(kind.sampleFilePath());
+        byte[] bytes = Files.readAllBytes(kind.sampleFilePath().orElseThrow());
         CRC32 crc = new CRC32();
         crc.update(bytes);
         long newlines = 0;
@@ -113,8 +113,9 @@ class SimulatedKindTest {
     @Test
     void theSampleFileIsWrittenWhenNeededAndDeletedOnClose() throws Exception {
         create("db");
+        assertEquals(java.util.Optional.empty(), kind.sampleFilePath(), "a text service needs no sample file");
         create("file");
-        Path file = kind.sampleFilePath();
+        Path file = kind.sampleFilePath().orElseThrow();
         assertTrue(Files.exists(file));
         kind.close();
         assertFalse(Files.exists(file));
@@ -124,7 +125,7 @@ class SimulatedKindTest {
     @Test
     void aMissingSampleFileIsAClearUpstreamFailure() throws Exception {
         Upstream file = create("file");
-        Files.delete(kind.sampleFilePath());
+        Files.delete(kind.sampleFilePath().orElseThrow());
         UpstreamFailure f = assertThrows(UpstreamFailure.class, () -> call(file, "gone", ""));
         assertEquals("file: the test file does not exist any more", f.getMessage());
     }

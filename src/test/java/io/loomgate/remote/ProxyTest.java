@@ -88,7 +88,7 @@ class ProxyTest {
     }
 
     @Test
-    void hopByHopHeadersAreNeverForwardedEitherWay() {
+    void theClientsHopByHopHeadersAreNeverForwarded() {
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", gate.baseUri().getPort());
         RawHttp.Answer a = RawHttp.send(address, "GET /px/inspect HTTP/1.1\r\nHost: x\r\nX-Request-Id: hop-1\r\n"
                 + "Connection: close, X-Private\r\nX-Private: secret\r\nKeep-Alive: timeout=5\r\nTE: trailers\r\n"

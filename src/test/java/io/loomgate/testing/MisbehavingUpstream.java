@@ -205,8 +205,9 @@ public final class MisbehavingUpstream implements AutoCloseable {
                 + "\r\n\r\n", body);
     }
 
+    /** Writes the head and, except in answer to HEAD (which HTTP says has no body), the body. */
     private static void sendRaw(OutputStream out, Seen s, String head, String body) throws IOException {
-        out.write((head + body).getBytes(StandardCharsets.ISO_8859_1));
+        out.write((s.method.equals("HEAD") ? head : head + body).getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         s.answeredAt = System.nanoTime();
     }
