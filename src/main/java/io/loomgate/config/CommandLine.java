@@ -133,7 +133,7 @@ public final class CommandLine {
         }
         Setting seed = s.get(Flag.SEED);
         ServiceOptions services = new ServiceOptions(
-                s.get(Flag.LATENCY).serviceDurations(),
+                s.get(Flag.LATENCY).serviceLatencies(),
                 s.get(Flag.FAILURE_RATE).serviceRates(),
                 seed.value().isEmpty() ? OptionalLong.empty() : OptionalLong.of(seed.longValue()),
                 timeout,

@@ -21,7 +21,7 @@ public enum Flag {
     ROUTES("routes", "FILE", "", "a JSON route file (see the README); without it, the built-in routes (the demo, or the backend's)"),
     TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
     MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
-    LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms"),
+    LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms; api=10ms,p99=1s gives api a slow tail"),
     FAILURE_RATE("failure-rate", "NAME=P,...", "", "random failure probability per upstream, 0 <= P <= 1"),
     SEED("seed", "N", "", "seed for the random failures, to make them reproducible"),
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),

@@ -16,12 +16,12 @@ import java.util.OptionalLong;
  * @param latencyOrigin    where the latency overrides came from, for messages ({@code --latency})
  * @param failureRateOrigin where the failure-rate overrides came from
  */
-public record ServiceOptions(Map<String, Duration> latencies, Map<String, Double> failureRates,
+public record ServiceOptions(Map<String, Latency> latencies, Map<String, Double> failureRates,
                              OptionalLong seed, Duration timeout, Duration maxTimeout,
                              String latencyOrigin, String failureRateOrigin) {
 
     /** Options with the overrides' origins named after their flags. */
-    public ServiceOptions(Map<String, Duration> latencies, Map<String, Double> failureRates, OptionalLong seed,
+    public ServiceOptions(Map<String, Latency> latencies, Map<String, Double> failureRates, OptionalLong seed,
                           Duration timeout, Duration maxTimeout) {
         this(latencies, failureRates, seed, timeout, maxTimeout, "--latency", "--failure-rate");
     }

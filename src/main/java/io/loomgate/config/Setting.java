@@ -81,11 +81,30 @@ record Setting(String value, String origin) {
     }
 
     /**
-     * {@code db=100ms,cache=20ms}: durations from 0 to 60 s per service. The names are checked
-     * against the route table's upstreams at startup, when they are known.
+     * {@code db=100ms,cache=20ms}: latencies from 0 to 60 s per service. An entry named after a
+     * percentile gives the service before it a slow tail: {@code api=10ms,p99=1s}. The names are
+     * checked against the route table's upstreams at startup, when they are known.
      */
-    Map<String, Duration> serviceDurations() throws UsageException {
-        return perService("DURATION", v -> Durations.parse(v), Duration.ZERO, Duration.ofSeconds(60));
+    Map<String, Latency> serviceLatencies() throws UsageException {
+        Map<String, Duration> entries = perService("DURATION", Durations::parse, Duration.ZERO, Duration.ofSeconds(60));
+        Map<String, Latency> result = new LinkedHashMap<>();
+        String last = null;
+        for (var e : entries.entrySet()) {
+            if (!Latency.isTailName(e.getKey())) {
+                last = e.getKey();
+                result.put(last, Latency.fixed(e.getValue()));
+            } else if (last == null || result.get(last).hasTail()) {
+                throw bad("puts " + e.getKey() + " where it does not follow a NAME=DURATION to give a tail to,"
+                        + " as in api=10ms," + e.getKey() + "=1s");
+            } else {
+                try {
+                    result.put(last, Latency.withTail(result.get(last).typical(), e.getKey(), e.getValue()));
+                } catch (IllegalArgumentException x) {
+                    throw bad("must name a tail's percentile above 0 and below 100, such as p99 or p99.9");
+                }
+            }
+        }
+        return result;
     }
 
     /** {@code file-flaky=0.5}: probabilities from 0 to 1 per service. */

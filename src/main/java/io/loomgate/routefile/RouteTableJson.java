@@ -31,7 +31,7 @@ public final class RouteTableJson {
     static String upstream(UpstreamDecl u) {
         JsonWriter w = new JsonWriter().beginObject().field("id", u.id().value()).field("kind", u.kind());
         u.settings().forEach((k, v) -> w.name(k).tree(v));
-        w.field("latency", Durations.format(u.faults().latency()));
+        w.field("latency", u.faults().latency().format());
         w.name("failureRate").preciseValue(u.faults().failureRate());
         u.breaker().ifPresent(b -> {
             w.name("breaker").beginObject().field("consecutiveFailures", b.consecutiveFailures());

@@ -1,6 +1,7 @@
 package io.loomgate.routefile;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.config.Latency;
 import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
 import java.time.Duration;
@@ -29,7 +30,7 @@ final class UpstreamReader {
         if (kind == null) {
             throw f.bad("kind", "must be one of " + String.join(", ", kinds.keySet()), kindName);
         }
-        Duration latency = f.optionalDuration("latency", Duration.ZERO, MAX_LATENCY).orElse(Duration.ZERO);
+        Latency latency = latency(f);
         double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
         Optional<BreakerSettings> breaker = breaker(f, source);
         Map<String, Object> settings = kind.read(f);
@@ -37,6 +38,16 @@ final class UpstreamReader {
         allowed.addAll(kind.fields());
         f.finish("a " + kindName + " upstream", allowed);
         return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate), breaker);
+    }
+
+    /** {@code "latency": "300ms"} or, with a slow tail, {@code "10ms,p99=1s"}. */
+    private static Latency latency(Fields f) throws RouteFileException {
+        Optional<String> text = f.optionalString("latency");
+        try {
+            return text.isEmpty() ? Latency.NONE : Latency.parse(text.get(), MAX_LATENCY);
+        } catch (IllegalArgumentException e) {
+            throw f.bad("latency", "must be " + e.getMessage(), text.get());
+        }
     }
 
     /** {@code "breaker": {...}}: every field optional, each defaulting as {@link BreakerSettings#DEFAULTS}. */

@@ -5,8 +5,9 @@ import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Decides random failures. With a seed ({@code --seed}) the sequence of decisions is reproducible;
- * upstreams with probability 0 or 1 never draw, so they do not disturb that sequence.
+ * Decides random failures and which calls fall in a latency's tail. With a seed ({@code --seed})
+ * the sequence of decisions is reproducible; upstreams with probability 0 or 1 never draw, so they
+ * do not disturb that sequence.
  */
 final class FailureDice {
 
@@ -23,7 +24,11 @@ final class FailureDice {
         if (probability >= 1) {
             return true;
         }
-        double draw = seeded != null ? seeded.nextDouble() : ThreadLocalRandom.current().nextDouble();
-        return draw < probability;
+        return uniform() < probability;
+    }
+
+    /** A uniform draw in [0, 1), from the seeded source when there is one. */
+    double uniform() {
+        return seeded != null ? seeded.nextDouble() : ThreadLocalRandom.current().nextDouble();
     }
 }

@@ -9,9 +9,10 @@ import io.loomgate.http.QueryParams;
 import java.time.Duration;
 
 /**
- * A decorator that injects faults into any upstream: it sleeps the configured latency (or the
- * request's {@code ?delay=}) before the call, and after the call fails it if the request asked
- * ({@code ?fail=}) or the dice say so. A failing call therefore takes as long as a succeeding one.
+ * A decorator that injects faults into any upstream: it sleeps the configured latency (drawn for
+ * each call when it has a tail), or the request's {@code ?delay=}, before the call; after the call
+ * it fails it if the request asked ({@code ?fail=}) or the dice say so. A failing call therefore
+ * takes as long as a succeeding one.
  */
 final class FaultInjected implements Upstream {
 
@@ -30,7 +31,7 @@ final class FaultInjected implements Upstream {
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
         Overrides overrides = RequestContext.current().overrides();
-        Duration latency = overrides.delayOf(id).orElse(faults.latency());
+        Duration latency = overrides.delayOf(id).orElseGet(this::drawLatency);
         if (latency.isPositive()) {
             Thread.sleep(latency);
         }
@@ -42,6 +43,10 @@ final class FaultInjected implements Upstream {
             throw new UpstreamFailure(id, "random failure (rate " + faults.failureRate() + ")");
         }
         return value;
+    }
+
+    private Duration drawLatency() {
+        return faults.latency().hasTail() ? faults.latency().draw(dice.uniform()) : faults.latency().typical();
     }
 
     @Override

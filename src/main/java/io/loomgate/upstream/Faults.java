@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.config.Latency;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,24 +8,26 @@ import java.util.Objects;
  * The faults injected into every call of one upstream, unless a request overrides them: a latency
  * slept before the call ({@code ?delay=} replaces it) and a probability of failing after it.
  *
- * @param latency     slept before each call; zero for none
+ * @param latency     slept before each call (drawn per call when it has a tail); zero for none
  * @param failureRate probability, from 0 to 1, that a call fails once it has done its work
  */
-public record Faults(Duration latency, double failureRate) {
+public record Faults(Latency latency, double failureRate) {
 
-    public static final Faults NONE = new Faults(Duration.ZERO, 0);
+    public static final Faults NONE = new Faults(Latency.NONE, 0);
 
     public Faults {
         Objects.requireNonNull(latency, "latency");
-        if (latency.isNegative()) {
-            throw new IllegalArgumentException("latency must be >= 0: " + latency);
-        }
         if (!(failureRate >= 0 && failureRate <= 1)) {
             throw new IllegalArgumentException("failureRate must be between 0 and 1: " + failureRate);
         }
     }
 
-    public Faults withLatency(Duration latency) {
+    /** A fixed latency: every call sleeps {@code latency}. */
+    public Faults(Duration latency, double failureRate) {
+        this(Latency.fixed(latency), failureRate);
+    }
+
+    public Faults withLatency(Latency latency) {
         return new Faults(latency, failureRate);
     }
 

@@ -67,7 +67,7 @@ class CommandLineTest {
         assertEquals(Duration.ofMinutes(1), s.idleTimeout());
         assertEquals(Duration.ofMillis(300), c.services().timeout());
         assertEquals(Duration.ofMinutes(1), c.services().maxTimeout());
-        assertEquals(Map.of("db", Duration.ofMillis(100), "cache", Duration.ofMillis(20)),
+        assertEquals(Map.of("db", Latency.fixed(Duration.ofMillis(100)), "cache", Latency.fixed(Duration.ofMillis(20))),
                 c.services().latencies());
         assertEquals(Map.of("file-flaky", 0.5), c.services().failureRates());
         assertEquals(OptionalLong.of(42), c.services().seed());
@@ -99,7 +99,7 @@ class CommandLineTest {
         assertEquals(Duration.ofSeconds(5), c.server().idleTimeout());
         assertEquals(Duration.ofSeconds(1), c.services().timeout());
         assertEquals(Duration.ofSeconds(10), c.services().maxTimeout());
-        assertEquals(Map.of("db", Duration.ofSeconds(1)), c.services().latencies());
+        assertEquals(Map.of("db", Latency.fixed(Duration.ofSeconds(1))), c.services().latencies());
         assertEquals(Map.of("db", 1.0), c.services().failureRates());
         assertEquals(OptionalLong.of(-7), c.services().seed());
         assertEquals(Duration.ofMillis(500), c.observability().metricsLog());
@@ -123,9 +123,25 @@ class CommandLineTest {
     }
 
     @Test
+    void aLatencyCanHaveASlowTail() throws UsageException {
+        Config c = parse(Map.of(), "--latency", "api=10ms,p99=1s,db=300ms");
+        Latency api = c.services().latencies().get("api");
+        assertEquals(Duration.ofMillis(10), api.typical());
+        assertEquals(Duration.ofSeconds(1), api.tail());
+        assertEquals(0.01, api.tailShare(), 1e-9);
+        assertEquals("10ms,p99=1s", api.format());
+        assertEquals(Latency.fixed(Duration.ofMillis(300)), c.services().latencies().get("db"));
+        assertEquals("--latency puts p99 where it does not follow a NAME=DURATION to give a tail to,"
+                        + " as in api=10ms,p99=1s, got 'p99=1s'",
+                assertThrows(UsageException.class, () -> parse(Map.of(), "--latency", "p99=1s")).getMessage());
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--latency", "api=10ms,p99=1s,p99.9=2s"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--latency", "api=10ms,p0=1s"));
+    }
+
+    @Test
     void repeatedServiceFlagsMerge() throws UsageException {
         Config c = parse(Map.of(), "--latency", "db=1s", "--latency", "cache=2s");
-        assertEquals(Map.of("db", Duration.ofSeconds(1), "cache", Duration.ofSeconds(2)),
+        assertEquals(Map.of("db", Latency.fixed(Duration.ofSeconds(1)), "cache", Latency.fixed(Duration.ofSeconds(2))),
                 c.services().latencies());
     }
 
@@ -217,7 +233,7 @@ class CommandLineTest {
     void printRoutesIsAnActionWithTheRestOfTheFlags() throws UsageException {
         var invocation = CommandLine.parse(List.of("--print-routes", "--latency", "db=5ms"), Map.of());
         var print = assertInstanceOf(CommandLine.PrintRoutes.class, invocation);
-        assertEquals(Map.of("db", Duration.ofMillis(5)), print.config().services().latencies());
+        assertEquals(Map.of("db", Latency.fixed(Duration.ofMillis(5))), print.config().services().latencies());
     }
 
     @Test

@@ -33,7 +33,7 @@ final class DesignedLatency {
             return Optional.empty();
         }
         List<Duration> latencies = route.get().upstreams().stream()
-                .map(id -> BUILT_IN.upstream(id).map(UpstreamDecl::faults).orElseThrow().latency())
+                .map(id -> BUILT_IN.upstream(id).map(UpstreamDecl::faults).orElseThrow().latency().typical())
                 .sorted().toList();
         Duration designed = route.get().policy().equals("any") ? latencies.getFirst() : latencies.getLast();
         return designed.isZero() ? Optional.empty() : Optional.of(designed);

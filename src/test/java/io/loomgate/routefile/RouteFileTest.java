@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.loomgate.api.Endpoints;
 import io.loomgate.call.ServiceId;
+import io.loomgate.config.Latency;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.upstream.Faults;
 import java.time.Duration;
@@ -52,6 +53,9 @@ class RouteFileTest {
         assertEquals(List.of(ServiceId.of("orders"), ServiceId.of("stock")), t.ids());
         assertEquals(new Faults(Duration.ofMillis(40), 0), t.upstream(ServiceId.of("orders")).orElseThrow().faults());
         assertEquals(new Faults(Duration.ZERO, 0.25), t.upstream(ServiceId.of("stock")).orElseThrow().faults());
+        assertEquals(Latency.withTail(Duration.ofMillis(10), "p99.5", Duration.ofSeconds(1)),
+                parse("{\"upstreams\": [{\"id\": \"api\", \"kind\": \"simulated\", \"service\": \"db\","
+                        + " \"latency\": \"10ms,p99.5=1s\"}], \"routes\": []}").upstreams().getFirst().faults().latency());
         assertEquals(Map.of("service", "db"), t.upstreams().getFirst().settings());
         RouteDecl order = t.routes().getFirst();
         assertEquals("structured", order.engine());
@@ -75,7 +79,7 @@ class RouteFileTest {
         assertEquals(List.of("/block", "/file", "/compute", "/cache", "/aggregate", "/first-success",
                 "/aggregate-with-fallback", "/multi-aggregate", "/aggregate-old", "/aggregate-cf"),
                 t.routes().stream().map(RouteDecl::path).toList());
-        assertEquals(Duration.ofMillis(300), t.upstream(ServiceId.of("db")).orElseThrow().faults().latency());
+        assertEquals(Latency.fixed(Duration.ofMillis(300)), t.upstream(ServiceId.of("db")).orElseThrow().faults().latency());
         assertEquals(0.3, t.upstream(ServiceId.of("file-flaky")).orElseThrow().faults().failureRate());
     }
 
@@ -127,6 +131,7 @@ class RouteFileTest {
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
             {"id": "db", "kind": "simulated", "service": "db", "latency": "fast"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got 'fast'
             {"id": "db", "kind": "simulated", "service": "db", "latency": "2m"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got '2m'
+            {"id": "db", "kind": "simulated", "service": "db", "latency": "10ms,q99=1s"} | routes.json: upstreams[0].latency must be a latency whose tail is named pNN, such as 10ms,p99=1s or 10ms,p99.9=1s; got '10ms,q99=1s'
             {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
             {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'

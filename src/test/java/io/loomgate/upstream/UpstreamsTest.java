@@ -11,6 +11,7 @@ import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
+import io.loomgate.config.Latency;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,6 +60,20 @@ class UpstreamsTest {
         long ms = u.calls().callsOf("slow").getFirst().duration().toMillis();
         assertTrue(ms >= 115, "took " + ms + " ms");
         assertEquals(new Outcome.Success(V), u.calls().callsOf("slow").getFirst().outcome());
+    }
+
+    @Test
+    void aLatencyWithATailMakesSomeCallsStragglers() throws Exception {
+        Latency tailed = Latency.withTail(Duration.ZERO, "p70", Duration.ofMillis(40));
+        Upstreams u = one(() -> V, new Faults(tailed, 0), OptionalLong.of(3));
+        int slow = 0;
+        for (int i = 0; i < 40; i++) {
+            call(u, A, "tail-" + i, Overrides.NONE, Duration.ofSeconds(5));
+            long ms = u.calls().callsOf("tail-" + i).getFirst().duration().toMillis();
+            assertTrue(ms < 30 || ms >= 39, "a call takes either the typical 0 ms or the tail's 40 ms: " + ms + " ms");
+            slow += ms >= 39 ? 1 : 0;
+        }
+        assertTrue(slow >= 4 && slow <= 24, "about 30% of 40 calls fall in the tail: " + slow);
     }
 
     @Test
