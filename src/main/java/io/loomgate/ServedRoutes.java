@@ -43,6 +43,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
             case "all" -> Policy.all();
             case "any" -> Policy.any();
             case "quorum" -> Policy.quorum(r.quorum());
+            case "hedge" -> Policy.hedge(r.hedge().orElseThrow());
             case "fallback" -> {
                 Map<ServiceId, Value> values = new LinkedHashMap<>();
                 r.fallbacks().forEach((id, json) -> values.put(id, w -> w.tree(json)));

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param parts    every part, in the order the endpoint lists its services
  * @param error    for {@code failed} and {@code timeout}: what went wrong, naming the services
  * @param duration from the fan-out's start until its result was known
+ * @param hedge    for {@code hedge}: whether the backup was sent and which copy won
  */
 public record Aggregation(String policy, Status status, List<PartResult> parts, Optional<String> error,
-                          Duration duration) {
+                          Duration duration, Optional<HedgeReport> hedge) {
 
     public Aggregation {
         Objects.requireNonNull(policy, "policy");
@@ -23,6 +24,12 @@ public record Aggregation(String policy, Status status, List<PartResult> parts, 
         parts = List.copyOf(parts);
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(hedge, "hedge");
+    }
+
+    /** An aggregation without a hedge. */
+    public Aggregation(String policy, Status status, List<PartResult> parts, Optional<String> error, Duration duration) {
+        this(policy, status, parts, error, duration, Optional.empty());
     }
 
     /** True only for an {@code ok} answer: every part is real, none failed, late or replaced. */

@@ -33,7 +33,7 @@ public final class Aggregator {
      * @throws InterruptedException when this request thread is interrupted (shutdown cut it off)
      */
     public Aggregation run(Policy policy, FanOut engine, List<ServiceId> services) throws InterruptedException {
-        List<FanOut.Part> parts = services.stream().map(this::part).toList();
+        List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList());
         Aggregation aggregation = policy.merge(engine.run(parts, policy.stopWhen()));
         listener.aggregated(aggregation);
         return aggregation;

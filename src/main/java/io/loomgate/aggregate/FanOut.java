@@ -4,10 +4,12 @@ import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 
 /**
  * An engine that runs the parts of a fan-out concurrently and reports how each ended. The route
@@ -16,8 +18,27 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public interface FanOut {
 
-    /** One part to run: its upstream (for its thread's name and the answer) and its work. */
-    record Part(ServiceId service, Callable<Value> task) {
+    /**
+     * One part to run: its upstream (for its thread's name and the answer) and its work. A hedge's
+     * backup is a delayed part: it starts {@code after} a delay, or as soon as a sibling fails if
+     * that comes first, and only if {@code admit} says yes then. Every other part starts at once.
+     *
+     * @param after wait this long before starting; zero to start at once
+     * @param admit asked when the wait is over: false means the part is never started
+     */
+    record Part(ServiceId service, Callable<Value> task, Duration after, BooleanSupplier admit) {
+
+        private static final BooleanSupplier ALWAYS = () -> true;
+
+        /** A part that starts at once. */
+        public Part(ServiceId service, Callable<Value> task) {
+            this(service, task, Duration.ZERO, ALWAYS);
+        }
+
+        /** True when the part starts as soon as it is forked, unconditionally. */
+        public boolean immediate() {
+            return after.isZero() && admit == ALWAYS;
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.loomgate.aggregate;
 
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,9 +17,9 @@ import java.util.Map;
  * Policy.withFallback(Map.of(ServiceId.of("db"), Value.text("cached")));
  * }</pre>
  */
-public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy, QuorumPolicy {
+public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy, QuorumPolicy, HedgePolicy {
 
-    /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}. */
+    /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}, {@code hedge}. */
     String name();
 
     /** When the engine stops waiting and cancels the parts still running. */
@@ -26,6 +27,14 @@ public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, Fallb
 
     /** Turns what the engine saw into an overall status, replacing parts where the policy says. */
     Aggregation merge(FanOutResult result);
+
+    /**
+     * The parts to run for one request, given one per upstream of the route. Most policies run them
+     * as they are; a hedge runs its primary and a delayed backup.
+     */
+    default List<FanOut.Part> parts(List<FanOut.Part> perUpstream) {
+        return perUpstream;
+    }
 
     /** One upstream; its failure or timeout is the answer's. */
     static Policy single() {
@@ -45,6 +54,14 @@ public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, Fallb
     /** {@code k} parts must succeed; the rest are cancelled at the k-th success, or as soon as k is out of reach. */
     static Policy quorum(int k) {
         return new QuorumPolicy(k);
+    }
+
+    /**
+     * A hedged request: a backup copy when the primary is slow, the first success wins. Keeps its
+     * budget and latency window, so make one per route.
+     */
+    static Policy hedge(HedgeSettings settings) {
+        return new HedgePolicy(settings);
     }
 
     /** A part that fails or is late is replaced by its fallback value; the answer is then degraded. */

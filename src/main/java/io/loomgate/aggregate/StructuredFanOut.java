@@ -2,17 +2,21 @@ package io.loomgate.aggregate;
 
 import io.loomgate.call.Outcome;
 import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -30,6 +34,10 @@ import java.util.concurrent.locks.LockSupport;
  * the {@link StopWhen} rule says so. It must: once {@code join()} has thrown
  * {@code TimeoutException}, the owner can no longer read a subtask's result ({@code get()} throws
  * "join not called"), so the built-in joiners lose the parts that had already finished.
+ *
+ * <p>A delayed part (a hedge's backup) waits in its own subtask, until its delay is over or a part
+ * fails, and then asks to be admitted; if the scope stops during the wait, or it is not admitted, it
+ * never starts and reports no start time.
  *
  * <p>A part still running when the scope stops was interrupted by it: it is {@code cancelled} when a
  * sibling decided the answer, {@code timeout} when the deadline did. A part that never started is
@@ -77,7 +85,14 @@ final class StructuredFanOut implements FanOut {
                 Part part = parts.get(i);
                 int index = i;
                 threads.nameNext(part.service() + "@" + ctx.requestId(), false);
+                long forkedAt = System.nanoTime();
                 scope.fork(() -> {
+                    if (!part.immediate()) {
+                        joiner.awaitStartOrFailure(forkedAt + part.after().toNanos());
+                        if (!part.admit().getAsBoolean()) {
+                            throw new NotAdmitted();
+                        }
+                    }
                     began.set(index, System.nanoTime());
                     try {
                         return part.task().call();
@@ -103,9 +118,17 @@ final class StructuredFanOut implements FanOut {
             Outcome recorded = joiner.recorded(i);
             Outcome outcome = recorded != null ? recorded : stopped;
             Duration took = from == 0 ? Duration.ZERO : Duration.ofNanos(ended.get(i) - from);
-            results.add(new PartResult(parts.get(i).service(), outcome, took));
+            Optional<Duration> startedAt = from == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(from - start));
+            results.add(new PartResult(parts.get(i).service(), outcome, startedAt, took));
         }
         return new FanOutResult(results, deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** A delayed part that was not admitted when its wait was over: not a failure of its upstream. */
+    private static final class NotAdmitted extends Exception {
+        NotAdmitted() {
+            super("not admitted", null, false, false);
+        }
     }
 
     /**
@@ -135,6 +158,7 @@ final class StructuredFanOut implements FanOut {
         private final AtomicInteger done = new AtomicInteger();
         private final AtomicInteger successes = new AtomicInteger();
         private final AtomicInteger failures = new AtomicInteger();
+        private final CountDownLatch firstFailure = new CountDownLatch(1);
         private volatile boolean backstopFired;
         private volatile boolean ruleMet;
         private int forked;
@@ -159,9 +183,10 @@ final class StructuredFanOut implements FanOut {
                 return true;
             }
             boolean succeeded = subtask.state() == Subtask.State.SUCCESS;
-            results.set(index, succeeded
-                    ? new Outcome.Success(subtask.get())
-                    : Failures.failed(parts.get(index).service(), subtask.exception()));
+            results.set(index, succeeded ? new Outcome.Success(subtask.get()) : failed(index, subtask.exception()));
+            if (!succeeded) {
+                firstFailure.countDown();
+            }
             int ok = succeeded ? successes.incrementAndGet() : successes.get();
             int bad = succeeded ? failures.get() : failures.incrementAndGet();
             if (stopWhen.decided(ok, bad, parts.size())) {
@@ -171,9 +196,22 @@ final class StructuredFanOut implements FanOut {
             return done.incrementAndGet() == parts.size();
         }
 
+        private Outcome failed(int index, Throwable error) {
+            ServiceId service = parts.get(index).service();
+            return error instanceof NotAdmitted ? new Outcome.Failed(service + ": not sent") : Failures.failed(service, error);
+        }
+
         @Override
         public Void result() {
             return null;
+        }
+
+        /**
+         * A delayed part's wait: until {@code atNanos}, or until a part fails. The scope's
+         * cancellation interrupts it, and the part never starts.
+         */
+        void awaitStartOrFailure(long atNanos) throws InterruptedException {
+            firstFailure.await(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
 
         /** The part's outcome, or null if it had not finished when the scope stopped. */

@@ -1,6 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.aggregate.Aggregation;
+import io.loomgate.aggregate.HedgeReport;
 import io.loomgate.aggregate.PartResult;
 import io.loomgate.aggregate.Status;
 import io.loomgate.call.Outcome;
@@ -17,7 +18,9 @@ import java.time.Duration;
  *  "timeoutMs":2000,"threads":"virtual","requestId":"9c41e2-7","results":[
  *    {"service":"db","state":"success","durationMs":300,"value":"DB call completed"}, ...]}
  * }</pre>
- * with HTTP 200 for ok and degraded, 502 for failed, 504 for timeout. {@code completed} is true only
+ * A hedge's answer also says {@code "hedge": {"sent": true, "sentAtMs": 12, "winner": "backup"}}
+ * and labels each result's {@code copy}; the backup is listed only when it was sent.
+ * HTTP 200 for ok and degraded, 502 for failed, 504 for timeout. {@code completed} is true only
  * for ok; a degraded answer (a fallback stands in for a part) is a 200 that also says
  * {@code X-Loomgate-Completed: false}, so clients that only read headers can tell.
  */
@@ -49,19 +52,31 @@ final class AggregationJson {
             w.field("executor", executor);
         }
         a.error().ifPresent(e -> w.field("error", e));
+        a.hedge().ifPresent(h -> writeHedge(w, h));
         w.name("results").beginArray();
-        for (PartResult p : a.parts()) {
-            writePart(w, p);
+        for (int i = 0; i < a.parts().size(); i++) {
+            writePart(w, a.parts().get(i), a.hedge().isEmpty() ? null : i == 0 ? "primary" : "backup");
         }
         Response r = Response.json(route.passthrough() ? passedThrough(a) : a.status().httpStatus(),
                 w.endArray().endObject());
         return a.status() == Status.DEGRADED ? r.withHeader("X-Loomgate-Completed", "false") : r;
     }
 
-    private static void writePart(JsonWriter w, PartResult p) {
-        w.beginObject()
-                .field("service", p.service().value())
-                .field("state", p.outcome().state())
+    /** {@code "hedge": {"sent": true, "sentAtMs": 12, "winner": "backup"}}; no winner when neither copy succeeded. */
+    private static void writeHedge(JsonWriter w, HedgeReport h) {
+        w.name("hedge").beginObject().field("sent", h.sent());
+        h.sentAt().ifPresent(at -> w.field("sentAtMs", millis(at)));
+        h.winner().ifPresent(copy -> w.field("winner", copy));
+        w.endObject();
+    }
+
+    /** @param copy for a hedge: {@code primary} or {@code backup}; null otherwise */
+    private static void writePart(JsonWriter w, PartResult p, String copy) {
+        w.beginObject().field("service", p.service().value());
+        if (copy != null) {
+            w.field("copy", copy);
+        }
+        w.field("state", p.outcome().state())
                 .field("durationMs", millis(p.duration()));
         switch (p.outcome()) {
             case Outcome.Success s -> s.value().writeTo(w.name("value"));

@@ -59,6 +59,10 @@ final class CompletableFutureFanOut implements FanOut {
 
     @Override
     public FanOutResult run(List<Part> parts, StopWhen stopWhen) throws InterruptedException {
+        if (!parts.stream().allMatch(Part::immediate)) {
+            throw new IllegalArgumentException("the CompletableFuture baseline starts every part at once; "
+                    + "delayed parts (hedges) need the structured engine");
+        }
         RequestContext ctx = RequestContext.current();
         long start = System.nanoTime();
         List<Slot> slots = new ArrayList<>(parts.size());

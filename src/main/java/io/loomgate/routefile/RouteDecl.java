@@ -1,5 +1,6 @@
 package io.loomgate.routefile;
 
+import io.loomgate.aggregate.HedgeSettings;
 import io.loomgate.call.ServiceId;
 import java.time.Duration;
 import java.util.Collections;
@@ -14,7 +15,7 @@ import java.util.Optional;
  * proxied to one HTTP upstream.
  *
  * @param path      the exact path, e.g. {@code /aggregate}
- * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum} or {@code proxy}
+ * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}, {@code hedge} or {@code proxy}
  * @param engine    {@code structured} or {@code completable-future}
  * @param executor  for {@code completable-future}: {@code common-pool} or {@code virtual-threads}
  * @param upstreams the parts, in answer order
@@ -25,10 +26,11 @@ import java.util.Optional;
  * @param answer    {@code contract} (the JSON answer with every part) or {@code value} (a single
  *                  upstream's value itself, as a backend would answer)
  * @param quorum    for {@code quorum}: how many parts must succeed; 0 for other policies
+ * @param hedge     for {@code hedge}: when the backup is sent and how many may be
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
-                        String status, String answer, int quorum) {
+                        String status, String answer, int quorum, Optional<HedgeSettings> hedge) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");
@@ -40,6 +42,7 @@ public record RouteDecl(String path, String policy, String engine, Optional<Stri
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(hedge, "hedge");
     }
 
     /** True when the route answers with its single upstream's value itself. */

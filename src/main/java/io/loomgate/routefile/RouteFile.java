@@ -1,5 +1,6 @@
 package io.loomgate.routefile;
 
+import io.loomgate.aggregate.HedgeSettings;
 import io.loomgate.call.ServiceId;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,14 +37,14 @@ public final class RouteFile {
     /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
     public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
 
-    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "proxy");
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "hedge", "proxy");
     static final List<String> STATUSES = List.of("policy", "passthrough");
     static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout", "status", "answer", "quorum");
+            "fallbacks", "timeout", "status", "answer", "quorum", "hedge");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
@@ -182,31 +183,20 @@ public final class RouteFile {
         if (policy.equals("proxy") && !engine.equals("structured")) {
             throw f.bad("engine", "is not for policy proxy", engine);
         }
-        Map<ServiceId, Object> fallbacks = fallbacks(f, policy, upstreams);
+        Map<ServiceId, Object> fallbacks = PolicyReader.fallbacks(f, policy, upstreams);
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), MAX_TIMEOUT);
         String status = oneOf(f, "status", f.optionalString("status").orElse("policy"), STATUSES);
         if (status.equals("passthrough") && !policy.equals("single")) {
             throw f.bad("status", "passthrough needs policy single (one upstream whose status can be passed on)", status);
         }
-        int quorum = quorum(f, policy, upstreams.size());
+        int quorum = PolicyReader.quorum(f, policy, upstreams.size());
+        Optional<HedgeSettings> hedge = PolicyReader.hedge(f, policy, upstreams.size(), source);
         String answer = oneOf(f, "answer", f.optionalString("answer").orElse("contract"), ANSWERS);
         if (answer.equals("value") && !policy.equals("single")) {
             throw f.bad("answer", "value needs policy single (one upstream whose value is the answer)", answer);
         }
         f.finish("a route", ROUTE_FIELDS);
-        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum);
-    }
-
-    /** {@code "quorum": k}: required with policy quorum, 1 to the number of upstreams; refused elsewhere. */
-    private static int quorum(Fields f, String policy, int parts) throws RouteFileException {
-        var k = f.optionalInteger("quorum", 1, Math.max(1, parts));
-        if (policy.equals("quorum") && k.isEmpty()) {
-            throw f.missing("quorum", "a whole number from 1 to " + parts + " (how many upstreams must succeed)");
-        }
-        if (!policy.equals("quorum") && k.isPresent()) {
-            throw f.bad("quorum", "is only for policy quorum", k.get());
-        }
-        return k.map(Long::intValue).orElse(0);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge);
     }
 
     private String path(Fields f) throws RouteFileException {
@@ -246,27 +236,6 @@ public final class RouteFile {
             ids.add(id);
         }
         return ids;
-    }
-
-    private Map<ServiceId, Object> fallbacks(Fields f, String policy, List<ServiceId> upstreams) throws RouteFileException {
-        Optional<Map<String, Object>> given = f.optionalObject("fallbacks");
-        if (given.isEmpty()) {
-            return Map.of();
-        }
-        if (!policy.equals("fallback")) {
-            throw f.bad("fallbacks", "are only for policy fallback", "policy " + policy);
-        }
-        Map<ServiceId, Object> fallbacks = new LinkedHashMap<>();
-        for (var e : given.get().entrySet()) {
-            String field = "fallbacks." + e.getKey();
-            ServiceId id = id(f, field, e.getKey());
-            if (!upstreams.contains(id)) {
-                throw f.bad(field, "must be an upstream of this route (" + String.join(", ",
-                        upstreams.stream().map(ServiceId::value).toList()) + ")", e.getKey());
-            }
-            fallbacks.put(id, e.getValue());
-        }
-        return fallbacks;
     }
 
     static ServiceId id(Fields f, String field, String text) throws RouteFileException {

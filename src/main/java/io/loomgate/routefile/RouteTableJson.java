@@ -56,6 +56,14 @@ public final class RouteTableJson {
         if (r.quorum() > 0) {
             w.field("quorum", r.quorum());
         }
+        r.hedge().ifPresent(h -> {
+            w.name("hedge").beginObject().field("after", h.afterText());
+            if (h.adaptive()) {
+                w.field("floor", Durations.format(h.after()));
+            }
+            w.name("budget").preciseValue(h.budget());
+            w.endObject();
+        });
         r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
         if (r.passesStatusThrough()) {
             w.field("status", r.status());

@@ -35,11 +35,13 @@ class StructuredFanOutTest {
     /** What each task saw: whether it was interrupted, after how long, on which thread. */
     private final Map<ServiceId, String> seen = new ConcurrentHashMap<>();
     private final Map<ServiceId, Long> stoppedAfterMs = new ConcurrentHashMap<>();
+    private final Map<ServiceId, Long> startedAfterMs = new ConcurrentHashMap<>();
     private final long start = System.nanoTime();
 
     private FanOut.Part sleeper(ServiceId s, long ms, boolean fail) {
         return new FanOut.Part(s, () -> {
             Thread t = Thread.currentThread();
+            startedAfterMs.put(s, (System.nanoTime() - start) / 1_000_000);
             seen.put(s, (t.isVirtual() ? "virtual " : "platform ") + t.getName());
             try {
                 Thread.sleep(ms);
@@ -81,6 +83,53 @@ class StructuredFanOutTest {
         assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
         assertTrue(stoppedAfterMs.get(DB) < 400, "500 ms loser stopped after " + stoppedAfterMs.get(DB));
         assertTrue(stoppedAfterMs.get(FILE) < 400, "800 ms loser stopped after " + stoppedAfterMs.get(FILE));
+    }
+
+    /** {@code part}, started only {@code afterMs} later (or when a sibling fails), if {@code admit} says so. */
+    private static FanOut.Part delayed(FanOut.Part part, long afterMs, boolean admit) {
+        return new FanOut.Part(part.service(), part.task(), Duration.ofMillis(afterMs), () -> admit);
+    }
+
+    @Test
+    void aDelayedPartStartsAfterItsDelayAndItsWinInterruptsThePrimary() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 2_000, false), delayed(sleeper(FILE, 10, false), 100, true)),
+                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        long began = startedAfterMs.get(FILE) - startedAfterMs.get(DB);
+        assertTrue(began >= 95 && began < 400, "the backup started " + began + " ms after the primary; its delay is 100 ms");
+        assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
+        assertTrue(r.parts().get(1).start().orElseThrow().toMillis() >= 100, r.parts().get(1).toString());
+        assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome());
+        long stopped = stoppedAfterMs.get(DB) - startedAfterMs.get(DB);
+        assertTrue(stopped < 600, "the 2 s primary was interrupted after " + stopped + " ms");
+    }
+
+    @Test
+    void aDelayedPartNeverStartsWhenTheAnswerComesFirst() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 20, false), delayed(sleeper(FILE, 10, false), 300, true)),
+                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        assertFalse(seen.containsKey(FILE), "the backup's task never ran");
+        assertFalse(r.parts().get(1).started());
+        assertEquals(Duration.ZERO, r.parts().get(1).duration());
+        assertTrue(r.took().toMillis() < 250, "the scope did not wait out the backup's delay: " + r.took());
+    }
+
+    @Test
+    void aDelayedPartStartsAtOnceWhenASiblingFails() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 30, true), delayed(sleeper(FILE, 10, false), 2_000, true)),
+                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        long began = startedAfterMs.get(FILE) - startedAfterMs.get(DB);
+        assertTrue(began >= 25 && began < 500, "the backup started " + began + " ms after the primary, when it failed");
+        assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
+    }
+
+    @Test
+    void aDelayedPartThatIsNotAdmittedNeverRuns() throws Exception {
+        FanOutResult r = run(List.of(sleeper(DB, 150, false), delayed(sleeper(FILE, 10, false), 20, false)),
+                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        assertFalse(seen.containsKey(FILE), "the backup's task never ran");
+        assertFalse(r.parts().get(1).started());
+        assertEquals(new Outcome.Failed("file: not sent"), r.parts().get(1).outcome());
+        assertInstanceOf(Outcome.Success.class, r.parts().get(0).outcome(), "the primary still answers");
     }
 
     @Test

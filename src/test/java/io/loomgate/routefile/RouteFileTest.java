@@ -94,10 +94,10 @@ class RouteFileTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, proxy; got 'al'
+            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
@@ -121,6 +121,16 @@ class RouteFileTest {
             [{"path": "/x", "policy": "quorum", "quorum": 3, "upstreams": ["orders", "stock"]}] | routes.json: routes[0].quorum must be a whole number from 1 to 2; got 3
             [{"path": "/x", "policy": "all", "quorum": 1, "upstreams": ["orders", "stock"]}] | routes.json: routes[0].quorum is only for policy quorum; got 1
             [{"path": "/x", "policy": "any", "upstreams": ["orders"], "answer": "value"}] | routes.json: routes[0].answer value needs policy single (one upstream whose value is the answer); got 'value'
+            [{"path": "/x", "policy": "any", "upstreams": ["orders"], "hedge": {"after": "20ms"}}] | routes.json: routes[0].hedge is only for policy hedge; got 'policy any'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders", "stock", "orders"]}] | routes.json: routes[0].upstreams[2] names an upstream the route already calls; got 'orders'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "soon"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 60m such as 300ms, 2s or 1m; got 'soon'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p100"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 60m such as 300ms, 2s or 1m; got 'p100'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p0"}}] | routes.json: routes[0].hedge.after must name a percentile above 0 and below 100, such as p95; got 'p0'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "20ms", "floor": "5ms"}}] | routes.json: routes[0].hedge.floor is only for an adaptive hedge ("after": "p95"); got 'after 20ms'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"budget": 0}}] | routes.json: routes[0].hedge.budget must be above 0 (a hedge that may never send its backup is no hedge); got 0
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"budget": 2}}] | routes.json: routes[0].hedge.budget must be a number from 0 to 1; got 2
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p95", "copies": 3}}] | routes.json: routes[0].hedge.copies is not a field of a hedge (its fields: after, floor, budget)
+            [{"path": "/x", "policy": "hedge", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'hedge'
             """)
     void badRoutesAreRefusedWithTheFileThePathAndTheValue(String routes, String message) {
         RouteFileException e = assertThrows(RouteFileException.class, () -> parse(file(routes)));
@@ -135,7 +145,7 @@ class RouteFileTest {
             {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
             {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'
-            {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0.0 to 1.0; got 2
+            {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0 to 1; got 2
             {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, service, value)
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
@@ -161,6 +171,19 @@ class RouteFileTest {
         assertEquals("routes.json: routes[0].upstreams[0] must have a URL without a query with policy proxy (the path "
                 + "below the prefix is appended to it); got 'api'",
                 assertThrows(RouteFileException.class, () -> parse(json)).getMessage());
+    }
+
+    @Test
+    void aProxyIsNeverHedgedAndAHedgeDefaultsToAnAdaptiveP95() throws Exception {
+        String proxy = """
+                {"upstreams": [{"id": "api", "kind": "http", "url": "http://127.0.0.1:9/api/"}],
+                 "routes": [{"path": "/api/*", "policy": "proxy", "upstreams": ["api"], "hedge": {"after": "20ms"}}]}""";
+        assertEquals("routes.json: routes[0].hedge is only for policy hedge (a proxy forwards any method, and only "
+                + "idempotent GETs may be sent twice); got 'policy proxy'",
+                assertThrows(RouteFileException.class, () -> parse(proxy)).getMessage());
+        RouteDecl hedged = parse(file("[{\"path\": \"/h\", \"policy\": \"hedge\", \"upstreams\": [\"orders\"]}]"))
+                .routes().getFirst();
+        assertEquals(Optional.of(io.loomgate.aggregate.HedgeSettings.adaptive(95, Duration.ofMillis(5), 0.05)), hedged.hedge());
     }
 
     @Test

@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * JSON), {@code /inspect} (method, target, body and headers), {@code /created} (a 201 with
  * repeated and hop-by-hop headers), {@code /drip} (half a body, a pause, the rest),
  * {@code /slow?ms=N}, {@code /status?code=N&ms=N}, {@code /redirect}, {@code /bad-json},
- * {@code /big?bytes=N}, {@code /hang-after-headers}, {@code /reset}.
+ * {@code /big?bytes=N}, {@code /hang-after-headers}, {@code /reset}, and {@code /straggler?ms=N},
+ * where only the first call of each {@code X-Request-Id} waits (so a hedge's backup wins).
  */
 public final class MisbehavingUpstream implements AutoCloseable {
 
@@ -130,12 +131,16 @@ public final class MisbehavingUpstream implements AutoCloseable {
     private boolean answer(Socket socket, InputStream in, OutputStream out, Seen s, Map<String, String> q)
             throws IOException {
         int ms = Integer.parseInt(q.getOrDefault("ms", "0"));
+        if (s.path.equals("/straggler") && seenBy(String.valueOf(s.header("X-Request-Id"))).size() > 1) {
+            ms = 0;  // only a request's first call straggles; its hedge is answered at once
+        }
         if (ms > 0 && waitOrClosed(socket, in, s, ms)) {
             return false;
         }
         switch (s.path) {
             case "/json" -> send(out, s, 200, "application/json", "{\"a\":1,\"b\":[true,null]}");
             case "/slow" -> send(out, s, 200, "application/json", "{\"slept\":" + ms + "}");
+            case "/straggler" -> send(out, s, 200, "application/json", "{\"slept\":" + ms + "}");
             case "/text" -> send(out, s, 200, "text/plain; charset=utf-8", "plain words");
             case "/binary" -> send(out, s, 200, "image/png", "\u0089PNG\r\n\u001a\n");
             case "/bad-json" -> send(out, s, 200, "application/json", "{\"a\":");

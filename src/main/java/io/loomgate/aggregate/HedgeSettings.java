@@ -1,0 +1,66 @@
+package io.loomgate.aggregate;
+
+import io.loomgate.config.Durations;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * When a hedge sends its backup copy, and how many it may send.
+ *
+ * <pre>{@code
+ * HedgeSettings.fixed(Duration.ofMillis(20), 0.05)             // a backup after 20 ms
+ * HedgeSettings.adaptive(95, Duration.ofMillis(5), 0.05)      // after the recent p95, at least 5 ms
+ * HedgeSettings.fixed(Duration.ZERO, 1.0)                      // two copies of every request at once
+ * }</pre>
+ *
+ * @param after      the fixed delay; for an adaptive hedge, its floor
+ * @param percentile for an adaptive hedge: which percentile of the primary's recent latencies is the delay
+ * @param budget     hedges as a share of recent primary requests, above 0 and at most 1
+ */
+public record HedgeSettings(Duration after, OptionalDouble percentile, double budget) {
+
+    /** Hedges may be 5% of recent primaries unless a route says otherwise. */
+    public static final double DEFAULT_BUDGET = 0.05;
+
+    /** An adaptive hedge waits at least this long unless a route says otherwise. */
+    public static final Duration DEFAULT_FLOOR = Duration.ofMillis(5);
+
+    public HedgeSettings {
+        Objects.requireNonNull(after, "after");
+        Objects.requireNonNull(percentile, "percentile");
+        if (after.isNegative()) {
+            throw new IllegalArgumentException("after must be >= 0: " + after);
+        }
+        if (percentile.isPresent() && !(percentile.getAsDouble() > 0 && percentile.getAsDouble() < 100)) {
+            throw new IllegalArgumentException("percentile must be above 0 and below 100: " + percentile);
+        }
+        if (!(budget > 0 && budget <= 1)) {
+            throw new IllegalArgumentException("budget must be above 0 and at most 1: " + budget);
+        }
+    }
+
+    /** A backup after a fixed delay. */
+    public static HedgeSettings fixed(Duration after, double budget) {
+        return new HedgeSettings(after, OptionalDouble.empty(), budget);
+    }
+
+    /** A backup after the primary's recent {@code percentile}, never sooner than {@code floor}. */
+    public static HedgeSettings adaptive(double percentile, Duration floor, double budget) {
+        return new HedgeSettings(floor, OptionalDouble.of(percentile), budget);
+    }
+
+    /** True when the delay follows the primary's recent latencies. */
+    public boolean adaptive() {
+        return percentile.isPresent();
+    }
+
+    /** As a route file writes {@code after}: {@code 20ms}, or {@code p95} for an adaptive hedge. */
+    public String afterText() {
+        return adaptive() ? "p" + trim(percentile.getAsDouble()) : Durations.format(after);
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+}

@@ -1,0 +1,168 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.config.CommandLine;
+import io.loomgate.testing.MisbehavingUpstream;
+import io.loomgate.testing.MisbehavingUpstream.Seen;
+import io.loomgate.testing.TestClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Hedged requests against a real upstream on 127.0.0.1 that records when each copy arrived, when it
+ * was answered, and when loomgate closed its connection: what a hedge did is read on the upstream's
+ * side, not from loomgate's JSON.
+ */
+class HedgeGatewayTest {
+
+    private static MisbehavingUpstream upstream;
+    private static Loomgate gate;
+    private static Loomgate platformGate;
+    private static TestClient client;
+    private static TestClient platformClient;
+    private static Path file;
+
+    @BeforeAll
+    static void start() throws Exception {
+        upstream = MisbehavingUpstream.start();
+        String json = """
+                {"upstreams": [
+                   {"id": "straggler", "kind": "http", "url": "%s"},
+                   {"id": "budgeted",  "kind": "http", "url": "%s"},
+                   {"id": "quick",     "kind": "http", "url": "%s"},
+                   {"id": "failing",   "kind": "http", "url": "%s"},
+                   {"id": "json",      "kind": "http", "url": "%s"}],
+                 "routes": [
+                   {"path": "/hedged",  "policy": "hedge", "upstreams": ["straggler"], "hedge": {"after": "100ms", "budget": 1}},
+                   {"path": "/in-time", "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "300ms", "budget": 1}},
+                   {"path": "/budget",  "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.25}},
+                   {"path": "/twice",   "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "0ms", "budget": 1}},
+                   {"path": "/failover", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 1}},
+                   {"path": "/no-credit", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 0.01}}]}
+                """.formatted(upstream.url("/straggler?ms=1500"), upstream.url("/straggler?ms=150"),
+                upstream.url("/slow?ms=20"), upstream.url("/status?code=503"), upstream.url("/json"));
+        file = Files.createTempFile("loomgate-hedge", ".json");
+        Files.writeString(file, json);
+        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
+        client = new TestClient(gate.baseUri());
+        platformGate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),
+                "--threads", "platform", "--pool", "16"));
+        platformClient = new TestClient(platformGate.baseUri());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        client.close();
+        gate.close();
+        platformClient.close();
+        platformGate.close();
+        upstream.close();
+        Files.deleteIfExists(file);
+    }
+
+    private static List<Seen> seen(HttpResponse<String> r) {
+        return upstream.seenBy(r.headers().firstValue("X-Request-Id").orElseThrow());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> hedge(HttpResponse<String> r) {
+        return (Map<String, Object>) TestClient.json(r).get("hedge");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "platform"})
+    void theBackupGoesOutOnlyAfterTheDelayAndTheLosersConnectionIsClosed(String mode) {
+        HttpResponse<String> r = (mode.equals("virtual") ? client : platformClient).get("/hedged");
+        assertEquals(200, r.statusCode(), r.body());
+        List<Seen> copies = seen(r);
+        assertEquals(2, copies.size(), "the upstream received the primary and one backup");
+        Seen primary = copies.get(0);
+        Seen backup = copies.get(1);
+        long gapMs = (backup.receivedAt - primary.receivedAt) / 1_000_000;
+        assertTrue(gapMs >= 95 && gapMs < 400, "the backup arrived " + gapMs + " ms after the primary; the delay is 100 ms");
+        MisbehavingUpstream.awaitClosed(primary);
+        assertEquals(0, primary.answeredAt, "the 1.5 s primary never got to answer");
+        long closedMs = (primary.closedAt - backup.answeredAt) / 1_000_000;
+        System.out.println("/hedged (" + mode + "): backup sent " + gapMs + " ms after the primary; the primary's"
+                + " connection closed " + closedMs + " ms after the backup answered");
+        assertTrue(closedMs < 50, "the loser's connection closed " + closedMs + " ms after the winner answered");
+        assertEquals(Map.of("sent", true, "sentAtMs", hedge(r).get("sentAtMs"), "winner", "backup"), hedge(r));
+        assertTrue(r.body().contains("\"copy\":\"primary\",\"state\":\"cancelled\""), r.body());
+        assertTrue(r.body().contains("\"copy\":\"backup\",\"state\":\"success\""), r.body());
+    }
+
+    @Test
+    void aPrimaryThatAnswersBeforeTheDelaySendsNoBackup() throws Exception {
+        HttpResponse<String> r = client.get("/in-time");
+        assertEquals(200, r.statusCode(), r.body());
+        Thread.sleep(400);
+        assertEquals(1, seen(r).size(), "300 ms after the 20 ms primary answered, still no backup had arrived");
+        assertEquals(Map.of("sent", false, "winner", "primary"), hedge(r));
+        assertEquals(1, ((List<?>) TestClient.json(r).get("results")).size(), "an unsent backup is not listed");
+    }
+
+    @Test
+    void theBudgetStopsHedgesPastItsShare() {
+        int hedged = 0;
+        int received = 0;
+        for (int i = 0; i < 12; i++) {
+            HttpResponse<String> r = client.get("/budget");
+            assertEquals(200, r.statusCode(), r.body());
+            received += seen(r).size();
+            hedged += Boolean.TRUE.equals(hedge(r).get("sent")) ? 1 : 0;
+        }
+        assertEquals(15, received, "12 primaries, each slower than the 20 ms delay, and 25% of 12 = 3 backups");
+        assertEquals(3, hedged);
+    }
+
+    @Test
+    void twoCopiesAtOnceWhenTheDelayIsZero() {
+        HttpResponse<String> r = client.get("/twice");
+        assertEquals(200, r.statusCode(), r.body());
+        List<Seen> copies = seen(r);
+        assertEquals(2, copies.size());
+        long gapMs = Math.abs(copies.get(1).receivedAt - copies.get(0).receivedAt) / 1_000_000;
+        assertTrue(gapMs < 15, "both copies left together: " + gapMs + " ms apart");
+    }
+
+    @Test
+    void aFailedPrimarySendsTheBackupAtOnceToTheSecondUpstream() {
+        HttpResponse<String> r = client.get("/failover");
+        assertEquals(200, r.statusCode(), r.body());
+        List<Seen> copies = seen(r);
+        assertEquals(List.of("/status", "/json"), copies.stream().map(s -> s.path).toList());
+        long ms = (copies.get(1).receivedAt - copies.get(0).answeredAt) / 1_000_000;
+        assertTrue(ms < 100, "the backup left " + ms + " ms after the primary failed, not after the 1 s delay");
+        assertEquals("backup", hedge(r).get("winner"));
+    }
+
+    @Test
+    void aFailedPrimaryWithNoBudgetLeftIsTheAnswer() {
+        HttpResponse<String> r = client.get("/no-credit");
+        assertEquals(502, r.statusCode(), r.body());
+        assertEquals(List.of("/status"), seen(r).stream().map(s -> s.path).toList(), "no backup reached the upstream");
+        assertEquals("failed and no backup was sent: failing: answered HTTP 503", TestClient.json(r).get("error"));
+        assertEquals(Map.of("sent", false), hedge(r));
+    }
+
+    @Test
+    void whenBothCopiesFailTheAnswerSaysSoWithBothReasons() {
+        HttpResponse<String> r = client.get("/failover?fail=json");
+        assertEquals(502, r.statusCode(), r.body());
+        String error = (String) TestClient.json(r).get("error");
+        assertTrue(error.startsWith("both copies failed: failing: "), error);
+        assertTrue(error.contains("json: failed on request (?fail=json)"), error);
+        assertFalse(hedge(r).containsKey("winner"));
+    }
+}
