@@ -39,10 +39,18 @@ public final class ReportMain {
             }
             return;
         }
+        if (args.length == 2 && args[0].equals("--tail")) {
+            TailReport report = writeTail(Path.of(args[1]));
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length != 1) {
             System.err.println("usage: java -cp loomgate.jar io.loomgate.load.ReportMain RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --bare-equivalent ENDPOINT");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --proxy RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tail RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
@@ -57,6 +65,25 @@ public final class ReportMain {
     public static ProxyReport writeProxy(Path dir) throws IOException {
         ProxyReport report = ProxyReport.of(runs(dir), machine(dir));
         Files.writeString(dir.resolve("report.md"), report.markdown());
+        return report;
+    }
+
+    private static void printTarget(LoadReport.Target t) {
+        System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
+    }
+
+    /** Reads the tail scenario's runs and upstream counts in {@code dir}, writes its report files, and returns the report. */
+    public static TailReport writeTail(Path dir) throws IOException {
+        Map<String, Map<String, Object>> upstream = new java.util.LinkedHashMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("upstream-.*\\.json")).toList()) {
+                Map<String, Object> u = JsonParser.parseObject(Files.readString(f));
+                upstream.put((String) u.get("route"), u);
+            }
+        }
+        TailReport report = TailReport.of(runs(dir), upstream, machine(dir));
+        Files.writeString(dir.resolve("report.md"), report.markdown());
+        Files.writeString(dir.resolve("report.svg"), report.svg());
         return report;
     }
 
