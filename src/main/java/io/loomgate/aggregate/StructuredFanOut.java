@@ -158,7 +158,7 @@ final class StructuredFanOut implements FanOut {
         private final AtomicInteger done = new AtomicInteger();
         private final AtomicInteger successes = new AtomicInteger();
         private final AtomicInteger failures = new AtomicInteger();
-        private final CountDownLatch firstFailure = new CountDownLatch(1);
+        private final CountDownLatch firstFailure;   // only when a part waits for it: most fan-outs have none
         private volatile boolean backstopFired;
         private volatile boolean ruleMet;
         private int forked;
@@ -167,6 +167,7 @@ final class StructuredFanOut implements FanOut {
             this.parts = parts;
             this.stopWhen = stopWhen;
             this.results = new AtomicReferenceArray<>(parts.size());
+            this.firstFailure = parts.stream().allMatch(Part::immediate) ? null : new CountDownLatch(1);
         }
 
         @Override
@@ -184,7 +185,7 @@ final class StructuredFanOut implements FanOut {
             }
             boolean succeeded = subtask.state() == Subtask.State.SUCCESS;
             results.set(index, succeeded ? new Outcome.Success(subtask.get()) : failed(index, subtask.exception()));
-            if (!succeeded) {
+            if (!succeeded && firstFailure != null) {
                 firstFailure.countDown();
             }
             int ok = succeeded ? successes.incrementAndGet() : successes.get();
