@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.config.CommandLine;
+import io.loomgate.testing.BothModes;
 import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.MisbehavingUpstream.Seen;
 import io.loomgate.testing.TestClient;
@@ -27,10 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HedgeGatewayTest {
 
     private static MisbehavingUpstream upstream;
-    private static Loomgate gate;
-    private static Loomgate platformGate;
+    private static BothModes gates;
     private static TestClient client;
-    private static TestClient platformClient;
     private static Path file;
 
     @BeforeAll
@@ -54,19 +52,13 @@ class HedgeGatewayTest {
                 upstream.url("/slow?ms=20"), upstream.url("/status?code=503"), upstream.url("/json"));
         file = Files.createTempFile("loomgate-hedge", ".json");
         Files.writeString(file, json);
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
-        client = new TestClient(gate.baseUri());
-        platformGate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),
-                "--threads", "platform", "--pool", "16"));
-        platformClient = new TestClient(platformGate.baseUri());
+        gates = BothModes.withRoutes(file);
+        client = gates.client("virtual");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        client.close();
-        gate.close();
-        platformClient.close();
-        platformGate.close();
+        gates.close();
         upstream.close();
         Files.deleteIfExists(file);
     }
@@ -83,7 +75,7 @@ class HedgeGatewayTest {
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
     void theBackupGoesOutOnlyAfterTheDelayAndTheLosersConnectionIsClosed(String mode) {
-        HttpResponse<String> r = (mode.equals("virtual") ? client : platformClient).get("/hedged");
+        HttpResponse<String> r = gates.client(mode).get("/hedged");
         assertEquals(200, r.statusCode(), r.body());
         List<Seen> copies = seen(r);
         assertEquals(2, copies.size(), "the upstream received the primary and one backup");

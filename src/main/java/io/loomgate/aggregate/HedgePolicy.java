@@ -28,7 +28,8 @@ final class HedgePolicy implements Policy {
     HedgePolicy(HedgeSettings settings) {
         this.settings = settings;
         this.budget = new HedgeBudget(settings.budget());
-        this.window = settings.percentile().stream().mapToObj(LatencyWindow::new).findFirst();
+        this.window = settings.adaptive()
+                ? Optional.of(new LatencyWindow(settings.percentile().getAsDouble())) : Optional.empty();
     }
 
     @Override
@@ -39,10 +40,6 @@ final class HedgePolicy implements Policy {
     @Override
     public StopWhen stopWhen() {
         return StopWhen.FIRST_SUCCESS;
-    }
-
-    HedgeSettings settings() {
-        return settings;
     }
 
     /** The primary, and the backup that waits for the delay and then asks the budget. */

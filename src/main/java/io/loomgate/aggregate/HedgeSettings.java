@@ -1,6 +1,7 @@
 package io.loomgate.aggregate;
 
 import io.loomgate.config.Durations;
+import io.loomgate.config.Printable;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -57,10 +58,6 @@ public record HedgeSettings(Duration after, OptionalDouble percentile, double bu
 
     /** As a route file writes {@code after}: {@code 20ms}, or {@code p95} for an adaptive hedge. */
     public String afterText() {
-        return adaptive() ? "p" + trim(percentile.getAsDouble()) : Durations.format(after);
-    }
-
-    private static String trim(double d) {
-        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+        return adaptive() ? "p" + Printable.number(percentile.getAsDouble()) : Durations.format(after);
     }
 }

@@ -167,7 +167,11 @@ final class StructuredFanOut implements FanOut {
             this.parts = parts;
             this.stopWhen = stopWhen;
             this.results = new AtomicReferenceArray<>(parts.size());
-            this.firstFailure = parts.stream().allMatch(Part::immediate) ? null : new CountDownLatch(1);
+            boolean delayed = false;
+            for (Part p : parts) {
+                delayed |= !p.immediate();
+            }
+            this.firstFailure = delayed ? new CountDownLatch(1) : null;
         }
 
         @Override

@@ -1,6 +1,5 @@
 package io.loomgate.config;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -100,7 +99,6 @@ public record Latency(Duration typical, double percentile, Duration tail) {
         if (!hasTail()) {
             return Durations.format(typical);
         }
-        String p = BigDecimal.valueOf(percentile).stripTrailingZeros().toPlainString();
-        return Durations.format(typical) + ",p" + p + "=" + Durations.format(tail);
+        return Durations.format(typical) + ",p" + Printable.number(percentile) + "=" + Durations.format(tail);
     }
 }

@@ -3,11 +3,17 @@ package io.loomgate.config;
 /**
  * Client or user input made safe to echo in a message or a log line: at most {@code limit}
  * characters (then {@code ...}), control characters replaced by {@code ?}. Bounded, so a long value
- * cannot make a long message; printable, so it cannot forge a log line.
+ * cannot make a long message; printable, so it cannot forge a log line. Also numbers as people
+ * write them, for messages and listings.
  */
 public final class Printable {
 
     private Printable() {
+    }
+
+    /** {@code 5}, {@code 0.05}, {@code 99.9}: no trailing {@code .0}, no exponent. */
+    public static String number(double d) {
+        return java.math.BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 
     public static String shorten(String raw, int limit) {

@@ -69,13 +69,9 @@ public final class Fields {
             return Optional.empty();
         }
         if (!(v instanceof Number n) || n.doubleValue() < min || n.doubleValue() > max) {
-            throw bad(name, "must be a number from " + plain(min) + " to " + plain(max), v);
+            throw bad(name, "must be a number from " + Printable.number(min) + " to " + Printable.number(max), v);
         }
         return Optional.of(n.doubleValue());
-    }
-
-    private static String plain(double d) {
-        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }
 
     /** A whole number between {@code min} and {@code max}. */

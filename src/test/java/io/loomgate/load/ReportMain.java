@@ -34,9 +34,7 @@ public final class ReportMain {
             ProxyReport report = writeProxy(Path.of(args[1]));
             System.out.print(report.table());
             System.out.println();
-            for (LoadReport.Target t : report.targets()) {
-                System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
-            }
+            report.targets().forEach(ReportMain::printTarget);
             return;
         }
         if (args.length == 2 && args[0].equals("--tail")) {
@@ -56,9 +54,7 @@ public final class ReportMain {
         LoadReport report = write(Path.of(args[0]));
         System.out.print(report.table());
         System.out.println();
-        for (LoadReport.Target t : report.targets()) {
-            System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
-        }
+        report.targets().forEach(ReportMain::printTarget);
     }
 
     /** Reads the proxy scenario's runs in {@code dir}, writes its {@code report.md}, and returns the report. */

@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
+import io.loomgate.testing.BothModes;
 import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpRequest;
@@ -27,10 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class HttpUpstreamTest {
 
     private static MisbehavingUpstream upstream;
-    private static Loomgate gate;
-    private static Loomgate platformGate;
+    private static BothModes gates;
     private static TestClient client;
-    private static TestClient platformClient;
     private static Path dir;
 
     @BeforeAll
@@ -64,19 +61,13 @@ class HttpUpstreamTest {
         dir = Files.createTempDirectory("loomgate-http-test");
         Path file = dir.resolve("routes.json");
         Files.writeString(file, "{\"upstreams\":[" + upstreams + "],\n\"routes\":[" + routes + "]}");
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
-        client = new TestClient(gate.baseUri());
-        platformGate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString(),
-                "--threads", "platform", "--pool", "16"));
-        platformClient = new TestClient(platformGate.baseUri());
+        gates = BothModes.withRoutes(file);
+        client = gates.client("virtual");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        client.close();
-        gate.close();
-        platformClient.close();
-        platformGate.close();
+        gates.close();
         upstream.close();
         Files.deleteIfExists(dir.resolve("routes.json"));
         Files.deleteIfExists(dir);
@@ -97,7 +88,7 @@ class HttpUpstreamTest {
 
     @Test
     void theRequestIdTraceDeadlineAndChosenHeadersAndQueryTravel() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(gate.uri("/one/echo?q=find+me&other=no"))
+        HttpRequest request = HttpRequest.newBuilder(gates.gate("virtual").uri("/one/echo?q=find+me&other=no"))
                 .header("X-Request-Id", "client-7").header("Authorization", "Bearer t")
                 .header("X-Custom", "yes").header("X-Private", "no")
                 .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").build();
@@ -156,7 +147,7 @@ class HttpUpstreamTest {
 
     /** The gateway's client in {@code mode}: a virtual thread per request, or a platform pool whose subtasks are platform threads. */
     private static TestClient in(String mode) {
-        return mode.equals("virtual") ? client : platformClient;
+        return gates.client(mode);
     }
 
     @ParameterizedTest
