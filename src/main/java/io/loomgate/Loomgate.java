@@ -22,6 +22,7 @@ import io.loomgate.routefile.UpstreamKind;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer;
+import io.loomgate.timeline.RecentRequests;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
@@ -53,6 +54,7 @@ public final class Loomgate implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final GatewayServer server;
+    private final GatewayServer admin;
     private final Upstreams upstreams;
     private final SimulatedKind simulated;
     private final HttpKind http;
@@ -60,9 +62,10 @@ public final class Loomgate implements AutoCloseable {
     private final MetricsLogger metricsLogger;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, Upstreams upstreams, SimulatedKind simulated, HttpKind http,
-                     VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
+    private Loomgate(GatewayServer server, GatewayServer admin, Upstreams upstreams, SimulatedKind simulated,
+                     HttpKind http, VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
         this.server = server;
+        this.admin = admin;
         this.upstreams = upstreams;
         this.simulated = simulated;
         this.http = http;
@@ -95,6 +98,7 @@ public final class Loomgate implements AutoCloseable {
         SimulatedKind simulated = new SimulatedKind();
         HttpKind http = new HttpKind();
         GatewayServer server = null;
+        GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
         try {
             List<UpstreamKind> kinds = kinds(simulated, http);
@@ -105,6 +109,10 @@ public final class Loomgate implements AutoCloseable {
             GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
             Aggregator aggregator = new Aggregator(upstreams, metrics);
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted);
+            ObservabilityOptions o = config.observability();
+            if (o.adminPort().isPresent()) {
+                admin = GatewayServer.bindAdmin(config.server(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
+            }
             virtualThreads = VirtualThreads.start(virtualStarted);
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
                     upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version());
@@ -115,19 +123,27 @@ public final class Loomgate implements AutoCloseable {
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
             ServedRoutes served = ServedRoutes.of(table, engines, http, config.services().timeout());
 
-            List<Route> routes = new ArrayList<>(Endpoints.all(
-                    new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(), source)));
+            Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
+                    source, new RecentRequests());
+            List<Route> routes = new ArrayList<>(Endpoints.main(wiring, admin == null));
             routes.addAll(extraRoutes);
+            List<Route> adminRoutes = admin == null ? List.of() : Endpoints.admin(wiring);
             metrics.registerRoutes(routes.stream().map(Route::path).toList());
+            metrics.registerRoutes(adminRoutes.stream().map(Route::path).toList());
 
-            ObservabilityOptions o = config.observability();
             RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
+            if (admin != null) {
+                admin.start(Router.of(adminRoutes), observer);
+            }
             server.start(Router.of(routes), observer);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
-            return new Loomgate(server, upstreams, simulated, http, virtualThreads, logger);
+            return new Loomgate(server, admin, upstreams, simulated, http, virtualThreads, logger);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
+            }
+            if (admin != null) {
+                admin.shutdown();
             }
             if (virtualThreads != null) {
                 virtualThreads.close();
@@ -162,8 +178,18 @@ public final class Loomgate implements AutoCloseable {
         return URI.create(server.baseUri() + pathAndQuery);
     }
 
+    /**
+     * {@code loomgate listening on http://127.0.0.1:8080 (threads=virtual)}, and with an admin
+     * listener {@code ... (threads=virtual; admin on http://127.0.0.1:9091)}.
+     */
     public String listeningLine() {
-        return server.listeningLine();
+        String line = server.listeningLine();
+        return admin == null ? line : line.substring(0, line.length() - 1) + "; admin on " + admin.baseUri() + ")";
+    }
+
+    /** The admin listener's base URI, or the main one's when there is no admin listener. */
+    public URI adminUri(String pathAndQuery) {
+        return URI.create((admin == null ? server : admin).baseUri() + pathAndQuery);
     }
 
     public GatewayServer server() {
@@ -187,6 +213,9 @@ public final class Loomgate implements AutoCloseable {
     public synchronized ShutdownReport shutdown() {
         if (report == null) {
             report = server.shutdown();
+            if (admin != null) {
+                admin.shutdown();
+            }
             if (metricsLogger != null) {
                 metricsLogger.close();
             }

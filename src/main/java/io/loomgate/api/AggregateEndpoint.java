@@ -9,13 +9,17 @@ import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
+import io.loomgate.timeline.RecentRequests;
+import io.loomgate.timeline.ServerTiming;
+import io.loomgate.timeline.Timeline;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 
 /**
  * One fan-out route: checks the request's knobs, binds the request context once, and lets the
- * aggregator call the route's upstreams. The deadline counts from the moment the request's first
+ * aggregator call the route's upstreams. Every answer carries a {@code Server-Timing} header, and its
+ * timeline goes to the recent-requests buffer. The deadline counts from the moment the request's first
  * byte arrived, and never exceeds the one a calling loomgate sent in {@code X-Loomgate-Deadline-Ms}.
  */
 final class AggregateEndpoint implements Handler {
@@ -25,9 +29,11 @@ final class AggregateEndpoint implements Handler {
     private final Aggregator aggregator;
     private final ServiceOptions options;
     private final ThreadMode threads;
+    private final RecentRequests recent;
 
     AggregateEndpoint(FanOutRoute route, Upstreams upstreams, Aggregator aggregator, ServiceOptions options,
-                      ThreadMode threads) {
+                      ThreadMode threads, RecentRequests recent) {
+        this.recent = recent;
         this.route = route;
         this.upstreams = upstreams;
         this.aggregator = aggregator;
@@ -46,8 +52,14 @@ final class AggregateEndpoint implements Handler {
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), knobs.overrides(), request.headers(),
                 new RequestTrace(request.headers().getFirst("traceparent")));
+        long fork = System.nanoTime();
         Aggregation aggregation = RequestContext.callWith(ctx,
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));
-        return AggregationJson.response(route, aggregation, timeout, threads, request.id());
+        Response response = AggregationJson.response(route, aggregation, timeout, threads, request.id());
+        String policy = route.engine().executor().isPresent() ? route.engine().name() : aggregation.policy();
+        Timeline timeline = Timeline.of(request.id(), route.path(), policy, aggregation, response.status(), timeout,
+                request.arrivalNanos(), fork, System.nanoTime());
+        recent.record(timeline);
+        return response.withHeader("Server-Timing", ServerTiming.header(timeline));
     }
 }

@@ -7,36 +7,75 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The route table of a running loomgate: the operator endpoints, then one fan-out endpoint per route
- * of the route file, in its order, then the proxy routes (every method but CONNECT and TRACE).
+ * The route tables of a running loomgate. The main listener serves {@code /health}, one fan-out
+ * endpoint per route of the route file, in its order, the proxy routes (every method but CONNECT and
+ * TRACE) and the index. The operator endpoints ({@code /metrics}, {@code /livez}, {@code /readyz},
+ * {@code /dashboard}, {@code /debug/*}) join them there, or, with {@code --admin-port}, get the
+ * admin listener to themselves (with {@code /health} too).
  */
 public final class Endpoints {
 
-    /** Paths the operator endpoints take; a route file may not declare them. */
-    public static final Set<String> OPERATOR_PATHS = Set.of("/", "/health", "/metrics", "/debug/threads");
+    /**
+     * Paths the operator endpoints take; a route file may not declare them (nor anything under
+     * {@code /debug/}, which the route file refuses on its own).
+     */
+    public static final Set<String> OPERATOR_PATHS = Set.of("/", "/health", "/metrics", "/livez", "/readyz",
+            DashboardEndpoint.PATH, "/debug/threads");
 
     private Endpoints() {
     }
 
-    public static List<Route> all(Wiring w) {
+    /**
+     * The main listener's routes.
+     *
+     * @param withOperator true when there is no admin listener, so the operator endpoints are here
+     */
+    public static List<Route> main(Wiring w, boolean withOperator) {
         ThreadMode threads = w.config().server().threads();
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), threads)));
-        routes.add(Route.operator("/metrics", new MetricsEndpoint(w.metrics())));
+        if (withOperator) {
+            routes.addAll(operator(w));
+        }
         for (FanOutRoute route : w.routes()) {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
-                    w.config().services(), threads)));
+                    w.config().services(), threads, w.recent())));
         }
         for (ProxyRoute proxy : w.proxies()) {
             for (String method : ProxyRoute.METHODS) {
                 routes.add(new Route(method, proxy.path(), proxy.handler(), false, true));
             }
         }
-        boolean debug = w.config().observability().debugEndpoints();
-        if (debug) {
+        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), paths(routes))));
+        return routes;
+    }
+
+    /** The admin listener's routes: {@code /health} and the operator endpoints. */
+    public static List<Route> admin(Wiring w) {
+        List<Route> routes = new ArrayList<>();
+        routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), w.config().server().threads())));
+        routes.addAll(operator(w));
+        routes.add(Route.operator("/", new IndexEndpoint(List.of(), List.of(), paths(routes))));
+        return routes;
+    }
+
+    private static List<Route> operator(Wiring w) {
+        List<Route> routes = new ArrayList<>();
+        routes.add(Route.operator("/metrics", new MetricsEndpoint(w.metrics())));
+        routes.add(Route.operator("/livez", ProbeEndpoints.live()));
+        routes.add(Route.operator("/readyz", ProbeEndpoints.ready(w.lifecycle())));
+        routes.add(Route.operator(DashboardEndpoint.PATH, new DashboardEndpoint()));
+        DebugRequestsEndpoint requests = new DebugRequestsEndpoint(w.recent());
+        routes.add(Route.operator(DebugRequestsEndpoint.PATH, requests));
+        routes.add(Route.operator(DebugRequestsEndpoint.PATH + "/*", requests));
+        if (w.config().observability().debugEndpoints()) {
             routes.add(Route.operator("/debug/threads", new DebugThreadsEndpoint()));
         }
-        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), debug)));
         return routes;
+    }
+
+    /** The operator paths among {@code routes}, as the index lists them (prefixes left out). */
+    private static List<String> paths(List<Route> routes) {
+        return routes.stream().filter(r -> r.exempt() && !r.isPrefix()).map(Route::path).toList();
     }
 }

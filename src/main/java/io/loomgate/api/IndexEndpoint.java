@@ -6,7 +6,6 @@ import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.routing.Handler;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -20,11 +19,8 @@ final class IndexEndpoint implements Handler {
     private final byte[] json;
     private final byte[] html;
 
-    IndexEndpoint(List<FanOutRoute> routes, List<ProxyRoute> proxies, boolean debug) {
-        List<String> operator = new ArrayList<>(List.of("/health", "/metrics"));
-        if (debug) {
-            operator.add("/debug/threads");
-        }
+    /** @param operator the operator paths this listener serves */
+    IndexEndpoint(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<String> operator) {
         JsonWriter w = new JsonWriter(1024).beginObject().field("service", "loomgate").name("routes").beginArray();
         for (FanOutRoute r : routes) {
             w.beginObject().field("path", r.path()).field("policy", r.policy().name()).field("engine", r.engine().name());

@@ -5,6 +5,7 @@ import io.loomgate.config.Config;
 import io.loomgate.metrics.MetricsSource;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.upstream.Upstreams;
+import io.loomgate.timeline.RecentRequests;
 import java.util.List;
 
 /**
@@ -12,9 +13,11 @@ import java.util.List;
  *
  * @param routes  the fan-out routes, in the order the route file lists them
  * @param proxies the reverse-proxy routes
+ * @param recent  the timelines of the last fan-out requests
  */
 public record Wiring(Config config, Lifecycle lifecycle, Upstreams upstreams, Aggregator aggregator,
-                     List<FanOutRoute> routes, List<ProxyRoute> proxies, MetricsSource metrics) {
+                     List<FanOutRoute> routes, List<ProxyRoute> proxies, MetricsSource metrics,
+                     RecentRequests recent) {
 
     public Wiring {
         routes = List.copyOf(routes);

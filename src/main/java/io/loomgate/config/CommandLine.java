@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -147,8 +148,20 @@ public final class CommandLine {
             throw metricsLog.bad("must be 0 (off) or at least 100ms");
         }
         ObservabilityOptions observability = new ObservabilityOptions(
-                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool());
+                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server));
         return new Config(server, services, observability, routeFile(s.get(Flag.ROUTES)), role);
+    }
+
+    private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {
+        Setting admin = s.get(Flag.ADMIN_PORT);
+        if (admin.value().isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int port = admin.integer(0, 65_535);
+        if (port != 0 && port == server.port()) {
+            throw admin.bad("must differ from --port (" + server.port() + ")");
+        }
+        return OptionalInt.of(port);
     }
 
     private static Optional<Path> routeFile(Setting routes) throws UsageException {

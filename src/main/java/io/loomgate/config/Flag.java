@@ -26,7 +26,8 @@ public enum Flag {
     SEED("seed", "N", "", "seed for the random failures, to make them reproducible"),
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
     ACCESS_LOG("access-log", "BOOL", "false", "print one line per request (true or false; alone it means true)"),
-    DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false");
+    DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false"),
+    ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard and /debug/* on this port, on their own listener, instead of the main one; 0 picks a free one");
 
     private final String name;
     private final String valueHint;

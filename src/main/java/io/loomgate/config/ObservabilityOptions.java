@@ -2,6 +2,7 @@ package io.loomgate.config;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * What loomgate prints and exposes about itself.
@@ -9,10 +10,14 @@ import java.util.Objects;
  * @param metricsLog     interval of the {@code [metrics]} log line; zero turns it off
  * @param accessLog      one log line per request
  * @param debugEndpoints serve {@code /debug/threads}
+ * @param adminPort      where the operator endpoints get a listener of their own (0: any free
+ *                       port); empty keeps them on the main port
  */
-public record ObservabilityOptions(Duration metricsLog, boolean accessLog, boolean debugEndpoints) {
+public record ObservabilityOptions(Duration metricsLog, boolean accessLog, boolean debugEndpoints,
+                                   OptionalInt adminPort) {
 
     public ObservabilityOptions {
         Objects.requireNonNull(metricsLog, "metricsLog");
+        Objects.requireNonNull(adminPort, "adminPort");
     }
 }

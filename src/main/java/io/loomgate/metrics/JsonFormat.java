@@ -4,7 +4,8 @@ import io.loomgate.json.JsonWriter;
 
 /**
  * {@code /metrics?format=json}: {@code server}, {@code routes}, {@code services}, {@code jvm},
- * {@code virtualThreads} and {@code pool} (null in virtual mode). Latencies are in milliseconds.
+ * {@code virtualThreads} and {@code pool} (null in virtual mode). Latencies are in milliseconds. Each
+ * route also has {@code lastMinute}: its requests, 5xx answers, p50 and p99 over the last 50 to 60 s.
  */
 final class JsonFormat {
 
@@ -36,6 +37,9 @@ final class JsonFormat {
             r.statuses().forEach((status, n) -> w.field(String.valueOf(status), n));
             w.endObject();
             latency(w, r.latency(), true);
+            HistogramSnapshot recent = r.lastMinute().latency();
+            w.name("lastMinute").beginObject().field("requests", recent.count()).field("errors", r.lastMinute().errors())
+                    .field("p50Ms", ms(recent, 0.50)).field("p99Ms", ms(recent, 0.99)).endObject();
             w.endObject();
         });
         w.endObject();

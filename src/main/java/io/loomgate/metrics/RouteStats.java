@@ -11,6 +11,7 @@ final class RouteStats {
     private final LongAdder inFlight = new LongAdder();
     private final AtomicLongArray byStatus = new AtomicLongArray(600);
     private final Histogram latency = new Histogram();
+    private final LastMinute lastMinute = new LastMinute();
 
     void started() {
         inFlight.increment();
@@ -22,6 +23,7 @@ final class RouteStats {
         }
         byStatus.incrementAndGet(status >= 100 && status < 600 ? status : 0);
         latency.record(nanos);
+        lastMinute.record(nanos, status >= 500);
     }
 
     RouteSnapshot snapshot() {
@@ -34,7 +36,7 @@ final class RouteStats {
                 requests += n;
             }
         }
-        return new RouteSnapshot(requests, inFlight.sum(), statuses, latency.snapshot());
+        return new RouteSnapshot(requests, inFlight.sum(), statuses, latency.snapshot(), lastMinute.snapshot());
     }
 
     /**
@@ -42,7 +44,9 @@ final class RouteStats {
      * @param inFlight requests whose handler is running now
      * @param statuses requests by status code
      * @param latency  from the first byte read to the end of the response
+     * @param lastMinute the last minute's latencies and 5xx answers
      */
-    record RouteSnapshot(long requests, long inFlight, Map<Integer, Long> statuses, HistogramSnapshot latency) {
+    record RouteSnapshot(long requests, long inFlight, Map<Integer, Long> statuses, HistogramSnapshot latency,
+                         LastMinute.Window lastMinute) {
     }
 }

@@ -21,13 +21,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The single JDK handler: validates the request, routes it, applies the admission limit and the
  * draining state, runs the route's handler, maps any failure to a JSON error, writes the answer and
- * always closes the exchange (the JDK gives the connection back only then).
+ * always closes the exchange (the JDK gives the connection back only then). In platform mode a
+ * route's work moves to the pool ({@link RequestExecutor#work}); operator routes and errors are
+ * answered on the virtual thread that read the request head.
  */
 final class GatewayHandler implements HttpHandler {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final Router router;
+    private final RequestExecutor executor;
     private final Lifecycle lifecycle;
     private final Admission admission;
     private final RequestObserver observer;
@@ -35,8 +38,10 @@ final class GatewayHandler implements HttpHandler {
     private final LongAdder served = new LongAdder();
     private final AtomicInteger handling = new AtomicInteger();
 
-    GatewayHandler(Router router, Lifecycle lifecycle, Admission admission, RequestObserver observer) {
+    GatewayHandler(Router router, RequestExecutor executor, Lifecycle lifecycle, Admission admission,
+                   RequestObserver observer) {
         this.router = router;
+        this.executor = executor;
         this.lifecycle = lifecycle;
         this.admission = admission;
         this.observer = observer;
@@ -45,10 +50,35 @@ final class GatewayHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         long arrival = RequestExecutor.arrivalNanos();
+        handling.incrementAndGet();
+        if (executor.pooled() && isRouteWork(exchange)) {
+            try {
+                executor.work(() -> respond(exchange, arrival));
+            } catch (RuntimeException rejected) {
+                handling.decrementAndGet();
+                throw rejected;
+            }
+        } else {
+            respond(exchange, arrival);
+        }
+    }
+
+    /** True when the request names a route that is not an operator route: work for the pool. */
+    private boolean isRouteWork(HttpExchange exchange) {
+        try {
+            String path = RequestTarget.of(exchange.getRequestURI()).path();
+            return router.match(exchange.getRequestMethod(), path) instanceof RouteMatch.Found(Route route)
+                    && !route.exempt();
+        } catch (RuntimeException malformed) {
+            return false;
+        }
+    }
+
+    /** Serves the exchange on this thread, and closes it; {@code handling} was counted by the caller. */
+    private void respond(HttpExchange exchange, long arrival) {
         String id = ids.keepOrNext(exchange.getRequestHeaders().getFirst("X-Request-Id"));
         String method = exchange.getRequestMethod();
         Outcome outcome = new Outcome();
-        handling.incrementAndGet();
         try (exchange) {
             Response response;
             try {

@@ -2,6 +2,7 @@ package io.loomgate.server;
 
 import com.sun.net.httpserver.HttpServer;
 import io.loomgate.config.ServerOptions;
+import io.loomgate.config.ThreadMode;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import java.io.IOException;
@@ -33,13 +34,15 @@ public final class GatewayServer implements AutoCloseable {
     private final RequestExecutor executor;
     private final Lifecycle lifecycle;
     private final Admission admission;
+    private final boolean admin;
     private volatile Router router;
     private volatile GatewayHandler handler;
     private ShutdownReport report;
 
     private GatewayServer(ServerOptions options, HttpServer server, RequestExecutor executor,
-                          Lifecycle lifecycle, Admission admission) {
+                          Lifecycle lifecycle, Admission admission, boolean admin) {
         this.options = options;
+        this.admin = admin;
         this.server = server;
         this.executor = executor;
         this.lifecycle = lifecycle;
@@ -56,6 +59,23 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted)
             throws IOException {
+        return bind(options, lifecycle, virtualStarted, false);
+    }
+
+    /**
+     * Binds the admin listener on {@code port}: the same host and tuning as {@code options}, always a
+     * virtual thread per request and no admission limit, so nothing the main listener does can delay
+     * it. It reports {@code lifecycle} but does not move it; the main server does.
+     */
+    public static GatewayServer bindAdmin(ServerOptions options, int port, Lifecycle lifecycle,
+                                          LongAdder virtualStarted) throws IOException {
+        ServerOptions adminOptions = new ServerOptions(options.host(), port, ThreadMode.VIRTUAL, options.pool(),
+                options.backlog(), options.shutdownGrace(), 0, options.readTimeout(), options.idleTimeout());
+        return bind(adminOptions, lifecycle, virtualStarted, true);
+    }
+
+    private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
+                                      boolean admin) throws IOException {
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         if (address.isUnresolved()) {
             throw new IOException("cannot resolve host '" + options.host() + "'");
@@ -64,18 +84,24 @@ public final class GatewayServer implements AutoCloseable {
         HttpServer server = HttpServer.create(address, options.backlog());
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
         server.setExecutor(executor);
-        return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()));
+        return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()), admin);
     }
 
-    /** Serves {@code router}, telling {@code observer} about every request. */
+    /**
+     * Serves {@code router}, telling {@code observer} about every request. The main server then
+     * turns the lifecycle RUNNING: {@code /readyz} says ready from now on.
+     */
     public synchronized void start(Router router, RequestObserver observer) {
         if (handler != null) {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(router, lifecycle, admission, observer);
+        this.handler = new GatewayHandler(router, executor, lifecycle, admission, observer);
         server.createContext("/", handler);
         server.start();
+        if (!admin) {
+            lifecycle.advance(Lifecycle.State.RUNNING);
+        }
     }
 
     /** The bound address; the port is the real one when 0 was asked for. */
@@ -92,6 +118,11 @@ public final class GatewayServer implements AutoCloseable {
     /** The line printed once the socket is bound; scripts and tests wait for it. */
     public String listeningLine() {
         return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ")";
+    }
+
+    /** True for the admin listener. */
+    public boolean isAdmin() {
+        return admin;
     }
 
     /** Every route served. */

@@ -2,15 +2,17 @@ package io.loomgate.server;
 
 /**
  * Where the server is in its life. Requests read it to decide whether to serve or refuse;
- * {@code /health} reports it.
+ * {@code /health} and {@code /readyz} report it. A server is STARTING until its main listener
+ * serves (an admin listener may already answer), RUNNING until shutdown begins, then DRAINING, then
+ * STOPPED.
  */
 public final class Lifecycle {
 
     /** The states, in the only order they happen. */
-    public enum State { RUNNING, DRAINING, STOPPED }
+    public enum State { STARTING, RUNNING, DRAINING, STOPPED }
 
     private final long startedNanos = System.nanoTime();
-    private volatile State state = State.RUNNING;
+    private volatile State state = State.STARTING;
     private volatile long drainingSince = Long.MAX_VALUE;
 
     public State state() {
@@ -19,7 +21,12 @@ public final class Lifecycle {
 
     /** True once shutdown has begun: new work is refused, in-flight work finishes. */
     public boolean isDraining() {
-        return state != State.RUNNING;
+        return state.compareTo(State.DRAINING) >= 0;
+    }
+
+    /** True while the server serves its routes and has not begun to shut down: what /readyz says. */
+    public boolean isReady() {
+        return state == State.RUNNING;
     }
 
     /**

@@ -13,11 +13,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The executor the JDK server hands each exchange to: a new virtual thread per exchange, or a fixed
- * pool of platform threads. The JDK calls {@link #execute} from its dispatcher as soon as a
- * connection has bytes to read, which makes this the place to note the arrival time, and to count
- * and track every exchange until it is done: how many wait for a thread, how many run, and on
- * which threads, so shutdown can wait for the first and cut off the second.
+ * The executor the JDK server hands each exchange to, and the threads that then do the work. The JDK
+ * calls {@link #execute} from its dispatcher as soon as a connection has bytes to read, which makes
+ * this the place to note the arrival time, and to count and track every exchange until it is done:
+ * how many wait for a thread, how many run, and on which threads, so shutdown can wait for the
+ * first and cut off the second.
+ *
+ * <p>Every exchange starts on a new virtual thread, which reads the request head. In virtual mode
+ * the whole request runs there. In platform mode {@link #work} moves a route's work to the fixed
+ * pool, where it may queue; the operator endpoints ({@code /health}, {@code /metrics}, ...) answer on
+ * the virtual thread, so a busy pool never delays them.
  */
 final class RequestExecutor implements Executor {
 
@@ -56,14 +61,9 @@ final class RequestExecutor implements Executor {
         long arrival = System.nanoTime();
         inFlight.incrementAndGet();
         queued.incrementAndGet();
-        Runnable task = () -> run(exchange, arrival);
         try {
-            if (pool != null) {
-                pool.execute(task);
-            } else {
-                virtualThreads.newThread(task).start();
-                virtualStarted.increment();
-            }
+            virtualThreads.newThread(() -> run(() -> ScopedValue.where(ARRIVAL, arrival).run(exchange))).start();
+            virtualStarted.increment();
         } catch (RuntimeException | Error e) {
             inFlight.decrementAndGet();
             queued.decrementAndGet();
@@ -71,12 +71,38 @@ final class RequestExecutor implements Executor {
         }
     }
 
-    private void run(Runnable exchange, long arrival) {
+    /**
+     * Runs a route's work: here, in virtual mode; on the pool, in platform mode, after the calling
+     * virtual thread has returned. Either way the work counts as in flight, and as queued until a
+     * thread picks it up, so shutdown waits for it.
+     */
+    void work(Runnable task) {
+        if (pool == null) {
+            task.run();
+            return;
+        }
+        inFlight.incrementAndGet();
+        queued.incrementAndGet();
+        try {
+            pool.execute(() -> run(task));
+        } catch (RuntimeException | Error e) {
+            inFlight.decrementAndGet();
+            queued.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /** True in platform mode, where {@link #work} hands over to the pool. */
+    boolean pooled() {
+        return pool != null;
+    }
+
+    private void run(Runnable task) {
         Thread self = Thread.currentThread();
         queued.decrementAndGet();
         running.add(self);
         try {
-            ScopedValue.where(ARRIVAL, arrival).run(exchange);
+            task.run();
         } finally {
             running.remove(self);
             inFlight.decrementAndGet();

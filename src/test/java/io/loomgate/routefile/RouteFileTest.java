@@ -103,7 +103,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "orders"]}] | routes.json: routes[0].upstreams[1] names an upstream the route already calls; got 'orders'
             [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ / (and a final /* for a proxy); got 'x'
-            [{"path": "/health", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path is taken by an operator endpoint (/, /debug/threads, /health, /metrics, /debug/...); got '/health'
+            [{"path": "/health", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path is taken by an operator endpoint (/, /dashboard, /debug/threads, /health, /livez, /metrics, /readyz, /debug/...); got '/health'
             [{"path": "/x", "upstreams": ["orders"]}] | routes.json: routes[0].policy is missing; it must be a string
             [{"path": "/x", "policy": "any", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'any'
             [{"path": "/x", "policy": "all", "engine": "completable-future", "upstreams": ["orders"]}] | routes.json: routes[0].executor is missing; it must be one of common-pool, virtual-threads with engine completable-future

@@ -1,0 +1,24 @@
+package io.loomgate.timeline;
+
+/**
+ * The {@code Server-Timing} header of a fan-out answer (W3C Server Timing): one entry per part, with
+ * how long it ran and how it ended, which browsers' developer tools show beside the request:
+ * {@code db;dur=52.3;desc="cancelled", file;dur=50.1;desc="failed"}. A part that never started has
+ * {@code dur=0}; a hedge's copies say which they were ({@code desc="cancelled, primary"}).
+ */
+public final class ServerTiming {
+
+    private ServerTiming() {
+    }
+
+    public static String header(Timeline t) {
+        StringBuilder sb = new StringBuilder(32 * t.spans().size());
+        for (Span s : t.spans()) {
+            if (!sb.isEmpty()) {
+                sb.append(", ");
+            }
+            sb.append(s.service()).append(";dur=").append(s.durationMs()).append(";desc=\"").append(s.label()).append('"');
+        }
+        return sb.toString();
+    }
+}
