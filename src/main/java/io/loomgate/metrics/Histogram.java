@@ -37,6 +37,8 @@ public final class Histogram {
     static final int BUCKETS = LOWER_BOUNDS.length + 1;
 
     private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
+    /** Counts at the boundaries Prometheus sees ({@link ExportedBuckets}), the last past all of them. */
+    private final AtomicLongArray exported = new AtomicLongArray(ExportedBuckets.BOUNDS.length + 1);
     private final LongAdder sumNanos = new LongAdder();
     private final LongAccumulator maxNanos = new LongAccumulator(Math::max, 0);
 
@@ -44,6 +46,7 @@ public final class Histogram {
     public void record(long nanos) {
         long v = Math.max(0, nanos);
         counts.incrementAndGet(indexOf(v));
+        exported.incrementAndGet(ExportedBuckets.indexOf(v));
         sumNanos.add(v);
         maxNanos.accumulate(v);
     }
@@ -54,7 +57,11 @@ public final class Histogram {
         for (int i = 0; i < BUCKETS; i++) {
             copy[i] = counts.get(i);
         }
-        return new HistogramSnapshot(copy, sumNanos.sum(), maxNanos.get());
+        long[] exportedCopy = new long[exported.length()];
+        for (int i = 0; i < exportedCopy.length; i++) {
+            exportedCopy[i] = exported.get(i);
+        }
+        return new HistogramSnapshot(copy, sumNanos.sum(), maxNanos.get(), exportedCopy);
     }
 
     /** The bucket of {@code nanos}: 0 for underflow, {@code BUCKETS - 1} for overflow. */

@@ -4,20 +4,18 @@ import java.util.Arrays;
 
 /**
  * A copy of a {@link Histogram} at one moment, with the arithmetic the formats need: count, mean,
- * percentiles, differences between two snapshots, and cumulative counts at the octave boundaries
- * that Prometheus sees as {@code _bucket{le=...}}.
+ * percentiles, differences between two snapshots, and cumulative counts at the boundaries that
+ * Prometheus sees as {@code _bucket{le=...}} ({@link ExportedBuckets}).
  *
  * @param counts   per-bucket counts, in bucket order (owned by this snapshot)
  * @param sumNanos total of all values
  * @param maxNanos largest value recorded (since the histogram was created)
+ * @param exported per-bucket counts at {@link ExportedBuckets#BOUNDS}, the last past them all
  */
-public record HistogramSnapshot(long[] counts, long sumNanos, long maxNanos) {
-
-    /** Octave boundaries exposed to Prometheus: 50 µs, 100 µs, ... 52.4288 s. */
-    static final long[] OCTAVE_BOUNDS = octaveBounds();
+public record HistogramSnapshot(long[] counts, long sumNanos, long maxNanos, long[] exported) {
 
     public static HistogramSnapshot empty() {
-        return new HistogramSnapshot(new long[Histogram.BUCKETS], 0, 0);
+        return new HistogramSnapshot(new long[Histogram.BUCKETS], 0, 0, new long[ExportedBuckets.BOUNDS.length + 1]);
     }
 
     public long count() {
@@ -63,52 +61,42 @@ public record HistogramSnapshot(long[] counts, long sumNanos, long maxNanos) {
 
     /** What was recorded between {@code earlier} and this snapshot (max stays the overall max). */
     public HistogramSnapshot minus(HistogramSnapshot earlier) {
-        long[] diff = new long[counts.length];
-        for (int i = 0; i < diff.length; i++) {
-            diff[i] = counts[i] - earlier.counts[i];
-        }
-        return new HistogramSnapshot(diff, sumNanos - earlier.sumNanos, maxNanos);
+        return new HistogramSnapshot(combine(counts, earlier.counts, -1), sumNanos - earlier.sumNanos, maxNanos,
+                combine(exported, earlier.exported, -1));
     }
 
     /** Both snapshots together. */
     public HistogramSnapshot plus(HistogramSnapshot other) {
-        long[] sum = new long[counts.length];
-        for (int i = 0; i < sum.length; i++) {
-            sum[i] = counts[i] + other.counts[i];
+        return new HistogramSnapshot(combine(counts, other.counts, 1), sumNanos + other.sumNanos,
+                Math.max(maxNanos, other.maxNanos), combine(exported, other.exported, 1));
+    }
+
+    private static long[] combine(long[] a, long[] b, int sign) {
+        long[] result = new long[a.length];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = a[i] + sign * b[i];
         }
-        return new HistogramSnapshot(sum, sumNanos + other.sumNanos, Math.max(maxNanos, other.maxNanos));
+        return result;
     }
 
     /**
-     * Values below each {@link #OCTAVE_BOUNDS} boundary, cumulative: the Prometheus {@code _bucket}
-     * counts. A value exactly on a boundary counts in the bucket above it; with nanosecond timings
-     * that difference from Prometheus's "less or equal" never shows.
+     * Values at or below each {@link ExportedBuckets#BOUNDS} boundary, cumulative: the Prometheus
+     * {@code _bucket} counts, {@code le} meaning "less or equal" as Prometheus defines it.
      */
-    public long[] cumulativeAtOctaves() {
-        long[] result = new long[OCTAVE_BOUNDS.length];
+    public long[] cumulativeExported() {
+        long[] result = new long[ExportedBuckets.BOUNDS.length];
         long running = 0;
-        int bucket = 0;
-        for (int b = 0; b < OCTAVE_BOUNDS.length; b++) {
-            while (bucket < counts.length && Histogram.upperBound(bucket) <= OCTAVE_BOUNDS[b]) {
-                running += counts[bucket++];
-            }
+        for (int b = 0; b < result.length; b++) {
+            running += exported[b];
             result[b] = running;
         }
         return result;
     }
 
-    private static long[] octaveBounds() {
-        long[] bounds = new long[21];
-        for (int e = 0; e < bounds.length; e++) {
-            bounds[e] = Histogram.LOWEST_NANOS << e;
-        }
-        return bounds;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof HistogramSnapshot s && Arrays.equals(counts, s.counts)
-                && sumNanos == s.sumNanos && maxNanos == s.maxNanos;
+                && sumNanos == s.sumNanos && maxNanos == s.maxNanos && Arrays.equals(exported, s.exported);
     }
 
     @Override

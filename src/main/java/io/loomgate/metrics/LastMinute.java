@@ -57,7 +57,8 @@ final class LastMinute {
                 errors += s.counts.get(Histogram.BUCKETS);
             }
         }
-        return new Window(new HistogramSnapshot(counts, 0, Long.MAX_VALUE), errors);
+        return new Window(new HistogramSnapshot(counts, 0, Long.MAX_VALUE, new long[ExportedBuckets.BOUNDS.length + 1]),
+                errors);
     }
 
     /**

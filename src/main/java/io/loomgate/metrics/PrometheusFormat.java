@@ -8,12 +8,11 @@ import java.util.Map;
 /**
  * Prometheus text exposition format 0.0.4: snake_case names prefixed {@code loomgate_}, {@code _total}
  * on counters, {@code _seconds} on durations, HELP and TYPE before each family, label values
- * escaped, and histograms as cumulative {@code _bucket{le=...}} at the octave boundaries
- * (50 µs to 52.4288 s) with {@code +Inf} equal to {@code _count}, plus {@code _sum}.
+ * escaped, and histograms as cumulative {@code _bucket{le=...}} at {@link ExportedBuckets}'s 85
+ * boundaries (1 ms to 60 s, 5% apart from 100 ms to 2.5 s) with {@code +Inf} equal to
+ * {@code _count}, plus {@code _sum}.
  */
 final class PrometheusFormat {
-
-    private static final String[] OCTAVE_LABELS = octaveLabels();
 
     private final StringBuilder out = new StringBuilder(16 * 1024);
 
@@ -121,11 +120,11 @@ final class PrometheusFormat {
     }
 
     private void histogram(String name, String label, String value, HistogramSnapshot h) {
-        long[] cumulative = h.cumulativeAtOctaves();
+        long[] cumulative = h.cumulativeExported();
         for (int i = 0; i < cumulative.length; i++) {
-            sample(name + "_bucket", label, value, "le", OCTAVE_LABELS[i], cumulative[i]);
+            sample(name + "_bucket", label, value, "le", ExportedBuckets.LABELS[i], cumulative[i]);
         }
-        long count = h.count();
+        long count = cumulative[cumulative.length - 1] + h.exported()[cumulative.length];
         sample(name + "_bucket", label, value, "le", "+Inf", count);
         sample(name + "_sum", label, value, h.sumNanos() / 1e9);
         sample(name + "_count", label, value, count);
@@ -187,14 +186,5 @@ final class PrometheusFormat {
             out.append(BigDecimal.valueOf(v).toPlainString());
         }
         out.append('\n');
-    }
-
-    /** {@code 0.00005}, {@code 0.0001}, ... {@code 52.4288}: exact, in seconds. */
-    private static String[] octaveLabels() {
-        String[] labels = new String[HistogramSnapshot.OCTAVE_BOUNDS.length];
-        for (int i = 0; i < labels.length; i++) {
-            labels[i] = BigDecimal.valueOf(HistogramSnapshot.OCTAVE_BOUNDS[i], 9).stripTrailingZeros().toPlainString();
-        }
-        return labels;
     }
 }

@@ -44,11 +44,19 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--buckets")) {
+            Path dir = Path.of(args[1]);
+            BucketReport report = BucketReport.read(dir, runs(dir), machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            return;
+        }
         if (args.length != 1) {
             System.err.println("usage: java -cp loomgate.jar io.loomgate.load.ReportMain RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --bare-equivalent ENDPOINT");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --proxy RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tail RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --buckets RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));

@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -137,22 +138,38 @@ class HistogramTest {
     }
 
     @Test
-    void cumulativeOctaveCountsAreWhatPrometheusNeeds() {
+    void cumulativeExportedCountsAreWhatPrometheusNeeds() {
         Histogram h = new Histogram();
-        h.record(10_000);        // < 50 µs
-        h.record(75_000);        // [50, 100) µs
-        h.record(150 * MS);      // [102.4, 204.8) ms
-        h.record(100_000 * MS);  // overflow
-        long[] cumulative = h.snapshot().cumulativeAtOctaves();
-        assertEquals(21, cumulative.length);
-        assertEquals(1, cumulative[0]);
-        assertEquals(2, cumulative[1]);
-        assertEquals(2, cumulative[11], "le=0.1024");
-        assertEquals(3, cumulative[12], "le=0.2048");
-        assertEquals(3, cumulative[20], "le=52.4288; the overflow value only shows in +Inf");
+        h.record(500_000);       // 0.5 ms: le=0.001 and up
+        h.record(MS);            // exactly 1 ms: le=0.001 counts it ("less or equal")
+        h.record(300 * MS);      // le=0.302 and up, not le=0.288
+        h.record(100_000 * MS);  // past 60 s: only in +Inf
+        long[] cumulative = h.snapshot().cumulativeExported();
+        List<String> labels = List.of(ExportedBuckets.LABELS);
+        assertEquals(ExportedBuckets.BOUNDS.length, cumulative.length);
+        assertEquals(2, cumulative[labels.indexOf("0.001")]);
+        assertEquals(2, cumulative[labels.indexOf("0.288")]);
+        assertEquals(3, cumulative[labels.indexOf("0.302")]);
+        assertEquals(3, cumulative[labels.indexOf("60")], "the 100 s value only shows in +Inf");
+        assertEquals(1, h.snapshot().exported()[cumulative.length]);
         for (int i = 1; i < cumulative.length; i++) {
             assertTrue(cumulative[i] >= cumulative[i - 1]);
         }
+    }
+
+    @Test
+    void theExportedBoundsAreAtMostFivePercentApartFrom100msTo2point5s() {
+        long[] b = ExportedBuckets.BOUNDS;
+        int dense = 0;
+        for (int i = 1; i < b.length; i++) {
+            assertTrue(b[i] > b[i - 1], "ascending");
+            if (b[i - 1] >= 100 * MS && b[i] <= 2_500 * MS) {
+                assertTrue(b[i] <= b[i - 1] * 1.05, ExportedBuckets.LABELS[i - 1] + " to " + ExportedBuckets.LABELS[i]);
+                dense++;
+            }
+        }
+        assertEquals(68, dense, "buckets between 100 ms and 2.5 s");
+        assertEquals(85, b.length, "the README states this count");
     }
 
     @Test

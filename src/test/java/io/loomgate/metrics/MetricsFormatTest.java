@@ -52,9 +52,9 @@ class MetricsFormatTest {
         assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
         assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
         assertEquals(0.301, p.value("loomgate_request_duration_seconds_sum", Map.of("route", "/block")), 1e-9);
-        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.0016")));
-        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.2048")));
-        assertEquals(2, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.4096")));
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.001")));
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.288")));
+        assertEquals(2, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.302")));
         assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "db", "outcome", "cancelled")));
         assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "file", "outcome", "failed")));
         assertEquals(0.25, p.value("loomgate_service_orphaned_work_seconds_total", Map.of("service", "db")), 1e-9);
