@@ -1,0 +1,96 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.config.CommandLine;
+import io.loomgate.testing.Chromium;
+import io.loomgate.testing.TestClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard in a real headless Chromium against a real loomgate: it loads without a console
+ * error, shows the numbers {@code /metrics?format=json} shows, and, when a failed {@code /aggregate}
+ * is clicked, draws its timeline with {@code db} cancelled. Skipped, with the reason printed, where
+ * Chromium is not installed ({@code scripts/test} installs Debian's {@code chromium} where it may).
+ */
+class DashboardBrowserTest {
+
+    private static Loomgate gate;
+    private static TestClient client;
+    private static Chromium browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Optional<Path> chromium = Chromium.find();
+        if (chromium.isEmpty()) {
+            System.out.println("DashboardBrowserTest: SKIPPED: no chromium at /usr/bin/chromium or $LOOMGATE_CHROMIUM"
+                    + " (install: sudo apt-get install chromium)");
+        }
+        Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed");
+        gate = Loomgate.start(CommandLine.config("--port", "0"));
+        client = new TestClient(gate.baseUri());
+        browser = Chromium.launch(chromium.get());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (client != null) {
+            client.close();
+            gate.close();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theDashboardShowsLiveNumbersAndATimelineWithDbCancelled() throws Exception {
+        int known = 7;
+        for (int i = 0; i < known; i++) {
+            assertEquals(200, client.get("/cache?delay=cache:5ms").statusCode());
+        }
+        String failed = client.get("/aggregate?fail=file&delay=file:50ms").headers().firstValue("X-Request-Id").orElseThrow();
+
+        browser.open(gate.baseUri() + "/dashboard");
+        browser.await("document.body.dataset.updated", Duration.ofSeconds(15));
+        String cacheRequests = (String) browser.await(
+                "document.querySelector('tr[data-route=\"/cache\"] td[data-field=requests]')?.textContent", Duration.ofSeconds(5));
+        Map<String, Object> metrics = client.getJson("/metrics?format=json");
+        Map<String, Object> cache = (Map<String, Object>) ((Map<String, Object>) metrics.get("routes")).get("/cache");
+        assertEquals(String.valueOf(known), cacheRequests);
+        assertEquals((long) known, cache.get("requests"), "the dashboard and /metrics agree");
+        Map<String, Object> lastMinute = (Map<String, Object>) cache.get("lastMinute");
+        String p50 = (String) browser.eval("document.querySelector('tr[data-route=\"/cache\"] td[data-field=p50]').textContent");
+        assertEquals(String.format(java.util.Locale.US, "%.1f", ((Number) lastMinute.get("p50Ms")).doubleValue()), p50);
+        String aggregateErrors = (String) browser.eval(
+                "document.querySelector('tr[data-route=\"/aggregate\"] td[data-field=errorRate]').textContent");
+        assertEquals("100.0", aggregateErrors, "one request on /aggregate, and it failed");
+        String shed = (String) browser.eval("document.getElementById('shed').textContent");
+        assertEquals(String.valueOf(((Map<String, Object>) metrics.get("server")).get("shed")), shed);
+
+        browser.await("document.querySelector('tr[data-id=\"" + failed + "\"]')", Duration.ofSeconds(5));
+        browser.eval("document.querySelector('tr[data-id=\"" + failed + "\"]').click()");
+        Object db = browser.await("document.querySelector('#timeline rect[data-service=db]')?.dataset.outcome",
+                Duration.ofSeconds(5));
+        assertEquals("cancelled", db);
+        assertEquals("failed", browser.eval("document.querySelector('#timeline rect[data-service=file]').dataset.outcome"));
+        String title = (String) browser.eval("document.getElementById('timelineTitle').textContent");
+        assertTrue(title.contains(failed) && title.contains("failed"), title);
+
+        Path shot = Path.of("target", "dashboard.png");
+        Files.write(shot, browser.screenshot());
+        List<String> errors = browser.errors();
+        assertTrue(errors.isEmpty(), "the page logged errors: " + errors);
+    }
+}
