@@ -226,9 +226,7 @@ public final class Loomgate implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "could not delete the sample file", e);
             }
-            LOG.log(Level.INFO, "stopped: served " + report.served() + " requests, "
-                    + report.cutOff() + " cut off after the grace period; shutdown took "
-                    + report.took().toMillis() + " ms");
+            LOG.log(Level.INFO, "stopped: " + report.describe());
         }
         return report;
     }

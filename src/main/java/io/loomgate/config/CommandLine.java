@@ -122,6 +122,7 @@ public final class CommandLine {
                 s.get(Flag.POOL).integer(1, 10_000),
                 s.get(Flag.BACKLOG).integer(1, 1_000_000),
                 s.get(Flag.SHUTDOWN_GRACE).duration(Duration.ZERO, MAX_DURATION),
+                s.get(Flag.DRAIN_DELAY).duration(Duration.ZERO, MAX_DURATION),
                 s.get(Flag.MAX_INFLIGHT).integer(0, 10_000_000),
                 s.get(Flag.READ_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
                 s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION));

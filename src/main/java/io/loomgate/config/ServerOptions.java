@@ -11,19 +11,22 @@ import java.util.Objects;
  * @param threads       virtual thread per request, or a platform pool
  * @param pool          platform pool size (unused in virtual mode)
  * @param backlog       TCP accept backlog
- * @param shutdownGrace how long in-flight requests may finish once shutdown starts
+ * @param shutdownGrace how long in-flight requests may finish once the server stops accepting
+ * @param drainDelay    how long the server keeps accepting and serving after shutdown begins, while
+ *                      {@code /readyz} already says 503, so load balancers stop sending first
  * @param maxInflight   requests served at once before new ones are shed with 503; 0 is no limit
  * @param readTimeout   time a client has to send its request head (whole seconds)
  * @param idleTimeout   idle keep-alive connections are closed after this (whole seconds)
  */
 public record ServerOptions(String host, int port, ThreadMode threads, int pool, int backlog,
-                            Duration shutdownGrace, int maxInflight, Duration readTimeout,
+                            Duration shutdownGrace, Duration drainDelay, int maxInflight, Duration readTimeout,
                             Duration idleTimeout) {
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(threads, "threads");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(drainDelay, "drainDelay");
         Objects.requireNonNull(readTimeout, "readTimeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         if (port < 0 || port > 65_535) {

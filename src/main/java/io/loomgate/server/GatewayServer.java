@@ -70,7 +70,7 @@ public final class GatewayServer implements AutoCloseable {
     public static GatewayServer bindAdmin(ServerOptions options, int port, Lifecycle lifecycle,
                                           LongAdder virtualStarted) throws IOException {
         ServerOptions adminOptions = new ServerOptions(options.host(), port, ThreadMode.VIRTUAL, options.pool(),
-                options.backlog(), options.shutdownGrace(), 0, options.readTimeout(), options.idleTimeout());
+                options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout());
         return bind(adminOptions, lifecycle, virtualStarted, true);
     }
 
@@ -152,9 +152,11 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Shuts down gracefully, once; later calls return the first report.
      * <ol>
-     *   <li>the lifecycle turns DRAINING, so {@code /health} says so and requests that arrive from
-     *       now on get 503;</li>
-     *   <li>the listening socket closes, so new connections are refused;</li>
+     *   <li>the lifecycle turns DRAINING, so {@code /readyz} and {@code /health} answer 503;</li>
+     *   <li>for the drain delay the server still accepts and serves, so a load balancer's health
+     *       check sees the 503 and stops sending before anything is refused;</li>
+     *   <li>requests that arrive from now on get 503, and the listening socket closes, so new
+     *       connections are refused;</li>
      *   <li>requests in flight run to completion, for up to the grace period: those being handled,
      *       and those that arrived earlier and wait for a pool thread;</li>
      *   <li>what still runs then is interrupted, and answers 503 if it can;</li>
@@ -171,6 +173,9 @@ public final class GatewayServer implements AutoCloseable {
         }
         long start = System.nanoTime();
         lifecycle.advance(Lifecycle.State.DRAINING);
+        Duration delayed = keepServing(options.drainDelay());
+        long closing = System.nanoTime();
+        lifecycle.refuseNewRequests();
         long backstopSeconds = options.shutdownGrace().toSeconds() + CUT_OFF_WAIT.toSeconds() + 1;
         Thread stopper = Thread.ofPlatform().name("loomgate-stop").start(() -> server.stop((int) backstopSeconds));
         int cutOff = 0;
@@ -189,8 +194,20 @@ public final class GatewayServer implements AutoCloseable {
         }
         lifecycle.advance(Lifecycle.State.STOPPED);
         long served = handler == null ? 0 : handler.served();
-        report = new ShutdownReport(served, cutOff, Duration.ofNanos(System.nanoTime() - start));
+        long end = System.nanoTime();
+        report = new ShutdownReport(served, cutOff, delayed, Duration.ofNanos(end - closing), Duration.ofNanos(end - start));
         return report;
+    }
+
+    /** Serves on, not ready, for {@code delay}; says how long it did (less if interrupted). */
+    private static Duration keepServing(Duration delay) {
+        long start = System.nanoTime();
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** Requests being handled, and exchanges waiting for a thread. */
@@ -216,10 +233,23 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * @param served requests answered since start
-     * @param cutOff requests still in flight when the grace period ended, and interrupted or dropped
-     * @param took   how long the shutdown took
+     * @param served     requests answered since start
+     * @param cutOff     requests still in flight when the grace period ended, and interrupted or dropped
+     * @param drainDelay how long the server served on, not ready, before it stopped accepting
+     * @param drained    from then until every request was done (or cut off) and the server closed
+     * @param took       how long the shutdown took, all phases
      */
-    public record ShutdownReport(long served, int cutOff, Duration took) {
+    public record ShutdownReport(long served, int cutOff, Duration drainDelay, Duration drained, Duration took) {
+
+        /**
+         * The final log line's words: {@code served 6 requests, 0 cut off after the grace period;
+         * not ready at once, 5000 ms drain delay still serving, then 120 ms to drain; shutdown took
+         * 5121 ms}.
+         */
+        public String describe() {
+            return "served " + served + " requests, " + cutOff + " cut off after the grace period; not ready at once, "
+                    + drainDelay.toMillis() + " ms drain delay still serving, then " + drained.toMillis()
+                    + " ms to stop accepting and drain; shutdown took " + took.toMillis() + " ms";
+        }
     }
 }

@@ -30,8 +30,9 @@ public final class Lifecycle {
     }
 
     /**
-     * True for a request whose first byte came after shutdown began: a new request, to refuse. One
-     * that arrived earlier is in flight, even if it waited for a pool thread, and is served.
+     * True for a request whose first byte came after the server began refusing new work (shutdown,
+     * after the drain delay): a new request, to refuse. One that arrived earlier is in flight, even
+     * if it waited for a pool thread, and is served.
      */
     public boolean isNew(long arrivalNanos) {
         return arrivalNanos - drainingSince >= 0;
@@ -41,13 +42,20 @@ public final class Lifecycle {
         return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
-    /** Moves to {@code next}, unless the server is already there or beyond. */
+    /**
+     * Moves to {@code next}, unless the server is already there or beyond. DRAINING makes the server
+     * not ready; it still serves new requests until {@link #refuseNewRequests()}.
+     */
     synchronized void advance(State next) {
         if (next.ordinal() > state.ordinal()) {
-            if (next == State.DRAINING) {
-                drainingSince = System.nanoTime();
-            }
             state = next;
+        }
+    }
+
+    /** From now on, a request whose first byte arrives is new work, refused with 503. Once only. */
+    synchronized void refuseNewRequests() {
+        if (drainingSince == Long.MAX_VALUE) {
+            drainingSince = System.nanoTime();
         }
     }
 }
