@@ -1,0 +1,215 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.json.JsonParser;
+import io.loomgate.testing.ChildProcess;
+import io.loomgate.testing.TestClient;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three loomgate jars behind a real HAProxy ({@code deploy/haproxy.cfg}, ports rewritten), wrk at
+ * c=50 for 20 s, and a rolling restart under it: each loomgate in turn gets SIGTERM, is waited for,
+ * started again, and waited for until HAProxy has it up. With {@code --drain-delay 2s} nothing may
+ * fail: no socket error, no non-2xx, and every instance answered. Without the delay the same
+ * restart loses requests, which the second test shows and prints. Skipped, with the reason
+ * printed, without haproxy or wrk ({@code scripts/test} installs both where it may).
+ */
+class RollingRestartIT {
+
+    private static final int INSTANCES = 3;
+    private static final Duration LOAD = Duration.ofSeconds(20);
+
+    @Test
+    void withADrainDelayARollingRestartLosesNothing() throws Exception {
+        Result r = rollingRestart("2s");
+        System.out.println("RollingRestartIT: drain delay 2s: " + r);
+        assertEquals(Map.of("connect", 0L, "read", 0L, "write", 0L, "status", 0L, "timeout", 0L), r.errors(),
+                "no socket error and no non-2xx answer: " + r);
+        assertTrue(r.requests() > 1_000, r.toString());
+        for (int i = 0; i < INSTANCES; i++) {
+            assertTrue(r.perServer().get(i) > 0, "loomgate" + (i + 1) + " answered: " + r);
+            assertTrue(r.perRestarted().get(i) > 0, "its restarted process answered too: " + r);
+        }
+    }
+
+    @Test
+    void withoutItTheSameRestartLosesRequests() throws Exception {
+        Result r = rollingRestart("0s");
+        System.out.println("RollingRestartIT: no drain delay: " + r);
+        long failed = r.errors().values().stream().mapToLong(v -> ((Number) v).longValue()).sum();
+        assertTrue(failed > 0, "without a drain delay some requests fail (503 draining, or reset): " + r);
+    }
+
+    @Test
+    void theShippedConfigurationsAreValid() throws Exception {
+        Path haproxy = onPath("haproxy").orElse(null);
+        Path nginx = onPath("nginx").orElse(null);
+        if (haproxy == null || nginx == null) {
+            System.out.println("RollingRestartIT: SKIPPED config check: haproxy or nginx is not installed");
+        }
+        Assumptions.assumeTrue(haproxy != null && nginx != null, "haproxy and nginx are needed");
+        try (ChildProcess h = ChildProcess.start(List.of(haproxy.toString(), "-c", "-f", "deploy/haproxy.cfg"), Map.of(),
+                MainIT.HOME)) {
+            assertEquals(0, h.awaitExit(Duration.ofSeconds(20)), h.stdout() + " " + h.stderr());
+        }
+        Path prefix = Files.createTempDirectory("loomgate-nginx");
+        try (ChildProcess n = ChildProcess.start(List.of(nginx.toString(), "-t", "-p", prefix.toString(), "-c",
+                MainIT.HOME.resolve("deploy/nginx.conf").toAbsolutePath().toString()), Map.of(), MainIT.HOME)) {
+            assertEquals(0, n.awaitExit(Duration.ofSeconds(20)), n.stdout() + " " + n.stderr());
+            assertTrue(String.join("\n", n.stderr()).contains("test is successful"), n.stderr().toString());
+        } finally {
+            Files.deleteIfExists(prefix);
+        }
+    }
+
+    /**
+     * @param errors       wrk's error counts
+     * @param perServer    2xx answers HAProxy counted per server slot, restarts included
+     * @param perRestarted /block requests each restarted process answered
+     */
+    record Result(long requests, double rps, Map<String, Object> errors, List<Long> perServer, List<Long> perRestarted) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Result rollingRestart(String drainDelay) throws Exception {
+        Path haproxy = onPath("haproxy").orElse(null);
+        Path wrk = onPath("wrk").orElse(null);
+        if (haproxy == null || wrk == null) {
+            System.out.println("RollingRestartIT: SKIPPED: " + (haproxy == null ? "haproxy" : "wrk")
+                    + " is not installed (install: sudo apt-get install haproxy wrk)");
+        }
+        Assumptions.assumeTrue(haproxy != null && wrk != null, "haproxy and wrk are needed");
+
+        int front = freePort();
+        int stats = freePort();
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < INSTANCES; i++) {
+            ports.add(freePort());
+        }
+        Path dir = Files.createTempDirectory("loomgate-rolling");
+        String cfg = Files.readString(MainIT.HOME.resolve("deploy/haproxy.cfg"))
+                .replace("127.0.0.1:8080", "127.0.0.1:" + front)
+                .replace("127.0.0.1:8404", "127.0.0.1:" + stats);
+        for (int i = 0; i < INSTANCES; i++) {
+            cfg = cfg.replace("127.0.0.1:808" + (i + 1), "127.0.0.1:" + ports.get(i));
+        }
+        Files.writeString(dir.resolve("haproxy.cfg"), cfg);
+
+        List<ChildProcess> gates = new ArrayList<>();
+        try (TestClient statsClient = new TestClient(URI.create("http://127.0.0.1:" + stats))) {
+            for (int port : ports) {
+                gates.add(startGate(port, drainDelay));
+            }
+            try (ChildProcess lb = ChildProcess.start(List.of(haproxy.toString(), "-db", "-f",
+                    dir.resolve("haproxy.cfg").toString()), Map.of(), MainIT.HOME)) {
+                for (int i = 0; i < INSTANCES; i++) {
+                    awaitUp(statsClient, i, lb);
+                }
+                ChildProcess load = ChildProcess.start(List.of(wrk.toString(), "-t2", "-c50", "-d" + LOAD.toSeconds() + "s",
+                        "--timeout", "10s", "-s", "load/report.lua", "http://127.0.0.1:" + front + "/block"), Map.of(),
+                        MainIT.HOME);
+                try (load) {
+                    Thread.sleep(2_000);
+                    for (int i = 0; i < INSTANCES; i++) {
+                        ChildProcess old = gates.get(i);
+                        old.terminate();
+                        assertEquals(0, old.awaitExit(Duration.ofSeconds(20)), "a clean exit: " + old.stderr());
+                        old.close();
+                        gates.set(i, startGate(ports.get(i), drainDelay));
+                        awaitUp(statsClient, i, lb);
+                        Thread.sleep(1_000);
+                    }
+                    assertEquals(0, load.awaitExit(LOAD.plusSeconds(30)), load.stderr().toString());
+                }
+                String line = load.stdout().stream().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+                Map<String, Object> report = JsonParser.parseObject(line);
+                List<Long> perServer = new ArrayList<>();
+                for (int i = 0; i < INSTANCES; i++) {
+                    perServer.add(Long.parseLong(statsRow(statsClient, "loomgate" + (i + 1)).get("hrsp_2xx")));
+                }
+                List<Long> perRestarted = new ArrayList<>();
+                for (int port : ports) {
+                    try (TestClient c = new TestClient(URI.create("http://127.0.0.1:" + port))) {
+                        Map<String, Object> routes = (Map<String, Object>) c.getJson("/metrics?format=json").get("routes");
+                        perRestarted.add((Long) ((Map<String, Object>) routes.get("/block")).get("requests"));
+                    }
+                }
+                return new Result((Long) report.get("requests"), ((Number) report.get("rps")).doubleValue(),
+                        (Map<String, Object>) report.get("errors"), perServer, perRestarted);
+            }
+        } finally {
+            gates.forEach(ChildProcess::close);
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static ChildProcess startGate(int port, String drainDelay) throws InterruptedException {
+        ChildProcess p = ChildProcess.start(ChildProcess.java("-jar", MainIT.JAR, "--port", String.valueOf(port),
+                "--latency", "db=20ms", "--drain-delay", drainDelay, "--shutdown-grace", "5s"), Map.of(), MainIT.HOME);
+        p.awaitStdout(l -> l.startsWith("loomgate listening on"), Duration.ofSeconds(30));
+        return p;
+    }
+
+    /** Waits until HAProxy's stats say server {@code index} is UP. */
+    private static void awaitUp(TestClient stats, int index, ChildProcess lb) throws InterruptedException {
+        String name = "loomgate" + (index + 1);
+        for (int i = 0; i < 200; i++) {
+            assertTrue(lb.isAlive(), "haproxy exited: " + lb.stderr() + lb.stdout());
+            try {
+                if (statsRow(stats, name).getOrDefault("status", "").equals("UP")) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // haproxy is still starting
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(name + " never came up in haproxy: " + lb.stderr());
+    }
+
+    /** One server's row of HAProxy's CSV stats, by column name. */
+    private static Map<String, String> statsRow(TestClient stats, String server) {
+        List<String> lines = stats.get("/stats;csv").body().lines().toList();
+        String[] header = lines.getFirst().substring(2).split(",", -1);
+        for (String line : lines) {
+            String[] f = line.split(",", -1);
+            if (f.length > 1 && f[0].equals("loomgates") && f[1].equals(server)) {
+                Map<String, String> row = new HashMap<>();
+                for (int i = 0; i < Math.min(header.length, f.length); i++) {
+                    row.put(header[i], f[i]);
+                }
+                return row;
+            }
+        }
+        throw new IllegalStateException("no stats row for " + server);
+    }
+
+    private static Optional<Path> onPath(String name) {
+        return Stream.of(System.getenv("PATH").split(":"), new String[] {"/usr/sbin", "/usr/local/sbin"})
+                .flatMap(Stream::of).map(d -> Path.of(d, name)).filter(Files::isExecutable).findFirst();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
