@@ -107,16 +107,24 @@ public final class Chromium implements AutoCloseable {
         return ((Map<String, Object>) r.get("result")).get("value");
     }
 
-    /** Evaluates {@code expression} until it is truthy, for up to {@code timeout}. */
+    /**
+     * Evaluates {@code expression} until it is truthy, for up to {@code timeout}. An expression that
+     * throws (the page is still loading, say) counts as not yet.
+     */
     public Object await(String expression, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        AssertionError last = null;
         while (true) {
-            Object v = eval(expression);
-            if (v != null && !Boolean.FALSE.equals(v) && !"".equals(v)) {
-                return v;
+            try {
+                Object v = eval(expression);
+                if (v != null && !Boolean.FALSE.equals(v) && !"".equals(v)) {
+                    return v;
+                }
+            } catch (AssertionError notYet) {
+                last = notYet;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not true within " + timeout + ": " + expression);
+                throw new AssertionError("not true within " + timeout + ": " + expression, last);
             }
             Thread.sleep(100);
         }
