@@ -21,19 +21,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The only class that touches the {@link StructuredTaskScope} preview API (JDK 25; JDK 26 renames
  * {@code anySuccessfulResultOrThrow} and changes what {@code allSuccessfulOrThrow} returns, so
  * keeping it here keeps that change to one file).
  *
- * <p>Forks one subtask per part in a scope with the request's deadline ({@code withTimeout}), a
- * thread factory for the server's thread mode, and a name that thread dumps show. A
- * {@link RecordingJoiner} records each subtask's result as it completes and cancels the scope when
- * the {@link StopWhen} rule says so. It must: once {@code join()} has thrown
- * {@code TimeoutException}, the owner can no longer read a subtask's result ({@code get()} throws
- * "join not called"), so the built-in joiners lose the parts that had already finished.
+ * <p>Forks one subtask per part in a scope with a thread factory for the server's thread mode and a
+ * name that thread dumps show. A {@link RecordingJoiner} records each subtask's result as it
+ * completes and cancels the scope when the {@link StopWhen} rule says so (the built-in joiners lose
+ * the parts that had already finished once a deadline passes).
+ *
+ * <p><b>The deadline.</b> The {@link DeadlineTimer}'s one thread interrupts the owner at the
+ * request's deadline: {@code join()} then throws, and closing the scope cancels every subtask still
+ * running. This replaces {@code withTimeout}, which JDK 25 fires through the common ForkJoinPool (a
+ * blocked common pool delayed every deadline: a 100 ms deadline fired after 3 s behind ten 300 ms
+ * tasks), and the backstop thread per request that used to guard against that.
+ *
+ * <p><b>One part, no fork.</b> A fan-out of a single part that starts at once (a {@code single}
+ * route) runs it on the request's own thread, with the same deadline: there is no sibling to run
+ * beside it, so a scope and a thread would only add cost. In platform mode it therefore runs on the
+ * pool thread rather than on a new platform thread.
  *
  * <p>A delayed part (a hedge's backup) waits in its own subtask, until its delay is over or a part
  * fails, and then asks to be admitted; if the scope stops during the wait, or it is not admitted, it
@@ -42,17 +50,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A part still running when the scope stops was interrupted by it: it is {@code cancelled} when a
  * sibling decided the answer, {@code timeout} when the deadline did. A part that never started is
  * reported the same way, with a zero duration.
- *
- * <p><b>The backstop.</b> JDK 25 runs the {@code withTimeout} timer's action on the common
- * ForkJoinPool. Blocking tasks there (as {@code /aggregate-old} does, on purpose) delay every
- * scope's deadline in the JVM: measured here, a 100 ms deadline fired after 3 s behind ten 300 ms
- * tasks. So each scope also forks a virtual thread that sleeps until the deadline plus
- * {@link #BACKSTOP_SLACK}; its wake-up does not depend on the common pool.
  */
 final class StructuredFanOut implements FanOut {
-
-    /** How long after the deadline the backstop fires, if {@code withTimeout} has not. */
-    static final Duration BACKSTOP_SLACK = Duration.ofMillis(15);
 
     private final ThreadMode mode;
     private final LongAdder virtualStarted;
@@ -67,50 +66,64 @@ final class StructuredFanOut implements FanOut {
         return "structured";
     }
 
-    /** Returns only when every forked thread has ended: no subtask outlives this call. */
+    /**
+     * Returns only when every forked thread has ended: no subtask outlives this call.
+     *
+     * @throws InterruptedException when this request thread is interrupted by anything but its
+     *                              deadline (shutdown cut it off)
+     */
     @Override
     public FanOutResult run(List<Part> parts, StopWhen stopWhen) throws InterruptedException {
         RequestContext ctx = RequestContext.current();
-        Duration deadline = ctx.remaining();
         long start = System.nanoTime();
+        DeadlineTimer.Deadline deadline = DeadlineTimer.shared().arm(Thread.currentThread(),
+                start + ctx.remaining().toNanos());
+        if (parts.size() == 1 && parts.getFirst().immediate()) {
+            return inline(parts.getFirst(), ctx, start, deadline);
+        }
         int n = parts.size();
         AtomicLongArray began = new AtomicLongArray(n);
         AtomicLongArray ended = new AtomicLongArray(n);
         RecordingJoiner joiner = new RecordingJoiner(parts, stopWhen);
         ForkThreads threads = new ForkThreads(mode, virtualStarted);
-        boolean timedOut = false;
-        try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withTimeout(deadline)
-                .withThreadFactory(threads).withName(ctx.endpoint() + " " + ctx.requestId()))) {
-            for (int i = 0; i < n; i++) {
-                Part part = parts.get(i);
-                int index = i;
-                threads.nameNext(part.service() + "@" + ctx.requestId(), false);
-                long forkedAt = System.nanoTime();
-                scope.fork(() -> {
-                    if (!part.immediate()) {
-                        joiner.awaitStartOrFailure(forkedAt + part.after().toNanos());
-                        if (!part.admit().getAsBoolean()) {
-                            throw new NotAdmitted();
+        boolean interrupted = false;
+        boolean fired;
+        try {
+            try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads)
+                    .withName(ctx.endpoint() + " " + ctx.requestId()))) {
+                for (int i = 0; i < n; i++) {
+                    Part part = parts.get(i);
+                    int index = i;
+                    threads.nameNext(part.service() + "@" + ctx.requestId());
+                    long forkedAt = System.nanoTime();
+                    scope.fork(() -> {
+                        if (!part.immediate()) {
+                            joiner.awaitStartOrFailure(forkedAt + part.after().toNanos());
+                            if (!part.admit().getAsBoolean()) {
+                                throw new NotAdmitted();
+                            }
                         }
-                    }
-                    began.set(index, System.nanoTime());
-                    try {
-                        return part.task().call();
-                    } finally {
-                        ended.set(index, System.nanoTime());
-                    }
-                });
+                        began.set(index, System.nanoTime());
+                        try {
+                            return part.task().call();
+                        } finally {
+                            ended.set(index, System.nanoTime());
+                        }
+                    });
+                }
+                try {
+                    scope.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;   // closing the scope now cancels what still runs
+                }
             }
-            threads.nameNext("deadline@" + ctx.requestId(), true);
-            long backstopAt = System.nanoTime() + deadline.plus(BACKSTOP_SLACK).toNanos();
-            scope.fork(() -> awaitBackstop(backstopAt));
-            try {
-                scope.join();
-            } catch (StructuredTaskScope.TimeoutException e) {
-                timedOut = true;
-            }
+        } finally {
+            fired = deadline.disarm();
         }
-        boolean deadlineHit = timedOut || joiner.backstopFired();
+        if (interrupted && !fired) {
+            throw new InterruptedException("the request was interrupted");
+        }
+        boolean deadlineHit = interrupted;
         Outcome stopped = !joiner.ruleMet() && deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
         List<PartResult> results = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -124,6 +137,39 @@ final class StructuredFanOut implements FanOut {
         return new FanOutResult(results, deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /**
+     * The one part, on this thread. Interrupted by its deadline, or failing because of it (an HTTP
+     * upstream's socket closed under it), it timed out; interrupted by anything else, the request
+     * was cut off and the interrupt goes on up.
+     */
+    private static FanOutResult inline(Part part, RequestContext ctx, long start, DeadlineTimer.Deadline deadline)
+            throws InterruptedException {
+        long began = System.nanoTime();
+        Outcome outcome = null;
+        long ended;
+        boolean fired;
+        try {
+            outcome = new Outcome.Success(part.task().call());
+        } catch (InterruptedException e) {
+            // decided below, once the deadline says whether it was the one that interrupted
+        } catch (Exception e) {
+            outcome = Failures.failed(part.service(), e);
+        } finally {
+            ended = System.nanoTime();
+            fired = deadline.disarm();
+        }
+        if (outcome == null && !fired) {
+            throw new InterruptedException("the request was interrupted");
+        }
+        boolean deadlineHit = fired && !(outcome instanceof Outcome.Success);
+        if (deadlineHit) {
+            outcome = Outcome.TIMED_OUT;
+        }
+        PartResult result = new PartResult(part.service(), outcome, Optional.of(Duration.ofNanos(began - start)),
+                Duration.ofNanos(ended - began));
+        return new FanOutResult(List.of(result), deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
+    }
+
     /** A delayed part that was not admitted when its wait was over: not a failure of its upstream. */
     private static final class NotAdmitted extends Exception {
         NotAdmitted() {
@@ -132,21 +178,7 @@ final class StructuredFanOut implements FanOut {
     }
 
     /**
-     * Parks until {@code atNanos}, or until the scope is done with this thread and interrupts it. It
-     * returns either way instead of throwing: the backstop is interrupted on nearly every request,
-     * and an exception each time would cost more than the backstop itself.
-     */
-    private static Value awaitBackstop(long atNanos) {
-        long left;
-        while (!Thread.currentThread().isInterrupted() && (left = atNanos - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(left);
-        }
-        return null;
-    }
-
-    /**
-     * Records each part's outcome as it completes, and cancels the scope when the rule is met, when
-     * every part is done (so the backstop need not be waited for), or when the backstop fires.
+     * Records each part's outcome as it completes, and cancels the scope when the rule is met.
      * Subtasks that finish after the scope is cancelled are never reported to it: they stay unrecorded.
      */
     private static final class RecordingJoiner implements Joiner<Value, Void> {
@@ -155,11 +187,9 @@ final class StructuredFanOut implements FanOut {
         private final StopWhen stopWhen;
         private final Map<Subtask<?>, Integer> indexes = new ConcurrentHashMap<>();
         private final AtomicReferenceArray<Outcome> results;
-        private final AtomicInteger done = new AtomicInteger();
         private final AtomicInteger successes = new AtomicInteger();
         private final AtomicInteger failures = new AtomicInteger();
         private final CountDownLatch firstFailure;   // only when a part waits for it: most fan-outs have none
-        private volatile boolean backstopFired;
         private volatile boolean ruleMet;
         private int forked;
 
@@ -176,17 +206,13 @@ final class StructuredFanOut implements FanOut {
 
         @Override
         public boolean onFork(Subtask<? extends Value> subtask) {
-            indexes.put(subtask, forked++);  // the owner forks one at a time, parts first, backstop last
+            indexes.put(subtask, forked++);  // the owner forks one at a time, in the parts' order
             return false;
         }
 
         @Override
         public boolean onComplete(Subtask<? extends Value> subtask) {
             int index = indexes.get(subtask);
-            if (index == parts.size()) {
-                backstopFired = true;
-                return true;
-            }
             boolean succeeded = subtask.state() == Subtask.State.SUCCESS;
             results.set(index, succeeded ? new Outcome.Success(subtask.get()) : failed(index, subtask.exception()));
             if (!succeeded && firstFailure != null) {
@@ -198,7 +224,7 @@ final class StructuredFanOut implements FanOut {
                 ruleMet = true;
                 return true;
             }
-            return done.incrementAndGet() == parts.size();
+            return false;
         }
 
         private Outcome failed(int index, Throwable error) {
@@ -224,10 +250,6 @@ final class StructuredFanOut implements FanOut {
             return results.get(index);
         }
 
-        boolean backstopFired() {
-            return backstopFired;
-        }
-
         /** True when the parts decided the answer (a failure under "all", a success under "any", k under "quorum"). */
         boolean ruleMet() {
             return ruleMet;
@@ -236,29 +258,27 @@ final class StructuredFanOut implements FanOut {
 
     /**
      * Makes the scope's threads: virtual, or platform in platform mode so the comparison stays
-     * honest, each named after its upstream and request ({@code db@9c41e2-7}). The backstop is
-     * always virtual: it only sleeps. Used by the owner thread only, one fork at a time.
+     * honest, each named after its upstream and request ({@code db@9c41e2-7}). Used by the owner
+     * thread only, one fork at a time.
      */
     private static final class ForkThreads implements ThreadFactory {
 
         private final ThreadMode mode;
         private final LongAdder virtualStarted;
         private String nextName = "fork";
-        private boolean nextVirtual;
 
         ForkThreads(ThreadMode mode, LongAdder virtualStarted) {
             this.mode = mode;
             this.virtualStarted = virtualStarted;
         }
 
-        void nameNext(String name, boolean forceVirtual) {
+        void nameNext(String name) {
             this.nextName = name;
-            this.nextVirtual = forceVirtual || mode == ThreadMode.VIRTUAL;
         }
 
         @Override
         public Thread newThread(Runnable task) {
-            if (nextVirtual) {
+            if (mode == ThreadMode.VIRTUAL) {
                 virtualStarted.increment();
                 return Thread.ofVirtual().name(nextName).unstarted(task);
             }

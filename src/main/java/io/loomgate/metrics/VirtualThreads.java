@@ -42,7 +42,7 @@ public final class VirtualThreads implements AutoCloseable {
     }
 
     /**
-     * @param started      virtual threads loomgate started (requests, subtasks, deadline backstops, baseline tasks)
+     * @param started      virtual threads loomgate started (requests, subtasks, baseline tasks)
      * @param parallelism  the scheduler's target number of carrier threads
      * @param poolSize     carrier threads that exist now
      * @param mounted      virtual threads running on a carrier now

@@ -172,10 +172,45 @@ class StructuredFanOutTest {
 
     @Test
     void subtasksRunOnThreadsOfTheServersModeNamedAfterTheirService() throws Exception {
-        run(List.of(sleeper(DB, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
+        run(List.of(sleeper(DB, 1, false), sleeper(FILE, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.VIRTUAL);
         assertEquals("virtual db@r1", seen.get(DB));
-        run(List.of(sleeper(FILE, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.PLATFORM);
+        assertEquals("virtual file@r1", seen.get(FILE));
+        seen.clear();
+        run(List.of(sleeper(DB, 1, false), sleeper(FILE, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.PLATFORM);
+        assertEquals("platform db@r1", seen.get(DB));
         assertEquals("platform file@r1", seen.get(FILE));
+    }
+
+    /** One part has no sibling to run beside: it runs on the caller's thread, with the same deadline. */
+    @Test
+    void aSinglePartRunsOnTheCallersThreadAndStillStopsAtItsDeadline() throws Exception {
+        String caller = Thread.currentThread().getName();
+        FanOutResult ok = run(List.of(sleeper(DB, 1, false)), StopWhen.FIRST_FAILURE, LONG, ThreadMode.PLATFORM);
+        assertEquals("success", ok.parts().getFirst().outcome().state());
+        assertTrue(seen.get(DB).endsWith(" " + caller), "ran on " + seen.get(DB) + ", the caller is " + caller);
+
+        long t0 = System.nanoTime();
+        FanOutResult late = run(List.of(sleeper(DB, 3_000, false)), StopWhen.FIRST_FAILURE, Duration.ofMillis(100),
+                ThreadMode.VIRTUAL);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(late.deadlineHit());
+        assertEquals("timeout", late.parts().getFirst().outcome().state());
+        assertTrue(ms >= 100 && ms < 1_000, "the 3 s sleep was interrupted at the 100 ms deadline: " + ms + " ms");
+        assertFalse(Thread.currentThread().isInterrupted(), "the deadline's interrupt does not leak to the caller");
+        Thread.sleep(5);   // and nothing arrives later either: this sleep would throw
+    }
+
+    /** The deadline's interrupt lands in the fan-out or nowhere: never on what the thread does after it. */
+    @Test
+    void aDeadlineRacingTheEndOfTheWorkNeverLeavesAnInterruptBehind() throws Exception {
+        for (int i = 0; i < 300; i++) {
+            // The part ends at about the deadline, so the timer fires before, during or after the end.
+            run(List.of(sleeper(DB, 2, false)), StopWhen.FIRST_FAILURE, Duration.ofMillis(2), ThreadMode.VIRTUAL);
+            run(List.of(sleeper(DB, 2, false), sleeper(FILE, 2, false)), StopWhen.FIRST_FAILURE, Duration.ofMillis(2),
+                    ThreadMode.VIRTUAL);
+            assertFalse(Thread.currentThread().isInterrupted(), "round " + i);
+        }
+        Thread.sleep(10);
     }
 
     @Test
@@ -193,7 +228,8 @@ class StructuredFanOutTest {
 
     /**
      * JDK 25 fires {@code withTimeout} through the common pool. With that pool blocked (as
-     * /aggregate-old blocks it), the deadline would fire seconds late; the backstop keeps it.
+     * /aggregate-old blocks it), such a deadline would fire seconds late; loomgate's own deadline
+     * thread keeps it, for a single part and for a scope.
      */
     @Test
     void theDeadlineHoldsWhileTheCommonPoolIsBlocked() throws Exception {
@@ -208,12 +244,14 @@ class StructuredFanOutTest {
             }));
         }
         try {
-            long t0 = System.nanoTime();
-            FanOutResult r = run(List.of(sleeper(DB, 3_000, false)), StopWhen.FIRST_FAILURE,
-                    Duration.ofMillis(100), ThreadMode.VIRTUAL);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(r.deadlineHit());
-            assertTrue(ms < 400, "a 100 ms deadline took " + ms + " ms with the common pool blocked");
+            for (List<FanOut.Part> parts : List.of(List.of(sleeper(DB, 3_000, false)),
+                    List.of(sleeper(DB, 3_000, false), sleeper(FILE, 3_000, false)))) {
+                long t0 = System.nanoTime();
+                FanOutResult r = run(parts, StopWhen.FIRST_FAILURE, Duration.ofMillis(100), ThreadMode.VIRTUAL);
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue(r.deadlineHit());
+                assertTrue(ms < 400, "a 100 ms deadline took " + ms + " ms with the common pool blocked");
+            }
         } finally {
             CompletableFuture.allOf(clog.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         }
