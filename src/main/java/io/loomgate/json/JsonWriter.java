@@ -175,10 +175,19 @@ public final class JsonWriter {
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Appends {@code s} to {@code sb} as a JSON string literal, quotes included. */
+    /**
+     * Appends {@code s} to {@code sb} as a JSON string literal, quotes included. Most strings (names,
+     * ids, states) need no escape and are appended whole; the scan for one is the only per-char work.
+     */
     public static void quote(StringBuilder sb, String s) {
         sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int first = firstToEscape(s);
+        if (first == s.length()) {
+            sb.append(s).append('"');
+            return;
+        }
+        sb.append(s, 0, first);
+        for (int i = first; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");
@@ -197,6 +206,17 @@ public final class JsonWriter {
             }
         }
         sb.append('"');
+    }
+
+    /** The index of the first char that needs an escape, or the length when none does. */
+    private static int firstToEscape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f || c == '\u2028' || c == '\u2029') {
+                return i;
+            }
+        }
+        return s.length();
     }
 
     private JsonWriter open(char bracket) {

@@ -44,6 +44,20 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--saturation")) {
+            Path dir = Path.of(args[1]);
+            List<SaturationReport.Row> rows = new ArrayList<>();
+            for (Path f : runFiles(dir)) {
+                Map<String, Object> json = JsonParser.parseObject(Files.readString(f));
+                rows.add(SaturationReport.Row.of(RunResult.fromJson(json), json));
+            }
+            SaturationReport report = new SaturationReport(rows, machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--buckets")) {
             Path dir = Path.of(args[1]);
             BucketReport report = BucketReport.read(dir, runs(dir), machine(dir));
@@ -57,6 +71,7 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --proxy RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tail RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --buckets RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --saturation RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
@@ -104,13 +119,18 @@ public final class ReportMain {
 
     private static List<RunResult> runs(Path dir) throws IOException {
         List<RunResult> runs = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("run-.*\\.json"))
-                    .sorted(Comparator.comparing(Path::getFileName)).toList()) {
-                runs.add(RunResult.fromJson(JsonParser.parseObject(Files.readString(f))));
-            }
+        for (Path f : runFiles(dir)) {
+            runs.add(RunResult.fromJson(JsonParser.parseObject(Files.readString(f))));
         }
         return runs;
+    }
+
+    /** The {@code run-NNN-*.json} files of {@code dir}, in the order they ran. */
+    private static List<Path> runFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().matches("run-.*\\.json"))
+                    .sorted(Comparator.comparing(Path::getFileName)).toList();
+        }
     }
 
     private static Map<String, Object> machine(Path dir) throws IOException {
