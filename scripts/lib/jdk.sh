@@ -3,10 +3,16 @@
 # (or the globs in $LOOMGATE_JDK_SEARCH, when set).
 # If none is a 25, prints one line naming what was found instead and returns 1.
 
-# Prints the major version of the java binary $1 (8 for 1.8.0_x), or nothing.
+# Prints the major version of the java binary $1 (8 for 1.8.0_x), or nothing. The JDK's own
+# `release` file says it without starting a JVM (which would cost every scripts/run ~60 ms);
+# without one, `java -version` does.
 loomgate_java_major() {
-  local v
-  v=$("$1" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)
+  local v release
+  release="$(dirname "$(dirname "$(readlink -f "$1")")")/release"
+  if [ -r "$release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)"$/\1/p' "$release" | head -n 1)
+  fi
+  [ -n "${v:-}" ] || v=$("$1" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)
   [ -n "$v" ] || return 0
   case "$v" in
     1.*) v=${v#1.}; echo "${v%%.*}" ;;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.TestClient;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,41 @@ class ScriptsIT {
             }
             p.terminate();
             assertEquals(0, p.awaitExit(Duration.ofSeconds(20)), p.stderr().toString());
+        }
+    }
+
+    /** scripts/run makes JDK 25's AOT cache once, then uses it; a cache it cannot use is skipped without a word. */
+    @Test
+    void theAotCacheIsMadeOnceAndABadOneIsSkippedSilently() throws Exception {
+        Path dir = Files.createTempDirectory("loomgate-aot");
+        Path cache = dir.resolve("loomgate.aot");
+        Map<String, String> env = Map.of("LOOMGATE_AOT_CACHE", cache.toString());
+        try {
+            try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
+                assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
+                assertTrue(p.stderr().stream().anyMatch(l -> l.startsWith("loomgate: making the AOT cache")), p.stderr().toString());
+            }
+            assertTrue(Files.size(cache) > 1_000_000, "a cache of the loaded classes: " + Files.size(cache));
+            try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
+                assertEquals(0, p.awaitExit(Duration.ofSeconds(60)), p.stderr().toString());
+                assertTrue(p.stderr().stream().noneMatch(l -> l.contains("AOT")), "made once: " + p.stderr());
+            }
+            Files.writeString(cache, "not a cache");   // newer than the jar, same JDK: kept, and unusable
+            try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--port", "0"), env, MainIT.HOME)) {
+                String line = p.awaitStdout(l -> MainIT.LISTENING.matcher(l).matches(), Duration.ofSeconds(60));
+                Matcher m = MainIT.LISTENING.matcher(line);
+                assertTrue(m.matches());
+                try (TestClient client = new TestClient(URI.create(m.group(1)))) {
+                    assertEquals("UP", client.getJson("/health").get("status"));
+                }
+                p.terminate();
+                assertEquals(0, p.awaitExit(Duration.ofSeconds(20)), p.stderr().toString());
+                assertEquals(List.of(line), p.stdout(), "nothing but the listening line on stdout");
+            }
+        } finally {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
     }
 

@@ -2,7 +2,6 @@ package io.loomgate.demo;
 
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.UpstreamFailure;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -44,11 +43,18 @@ final class SampleFile implements AutoCloseable {
     static SampleFile create() throws IOException {
         Path dir = Files.createTempDirectory("loomgate-");
         Path file = dir.resolve("lines.txt");
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
-            for (int i = 1; i <= LINES; i++) {
-                w.write(String.format("line %05d: the quick brown fox jumps over the lazy dog%n", i));
+        // "line 00001: the quick brown fox jumps over the lazy dog\n" and so on, written as bytes:
+        // String.format ten thousand times cost a cold JVM about 140 ms of its startup.
+        byte[] line = "line 00000: the quick brown fox jumps over the lazy dog\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] all = new byte[line.length * LINES];
+        for (int i = 1; i <= LINES; i++) {
+            int at = (i - 1) * line.length;
+            System.arraycopy(line, 0, all, at, line.length);
+            for (int d = 9, n = i; d >= 5; d--, n /= 10) {
+                all[at + d] = (byte) ('0' + n % 10);
             }
         }
+        Files.write(file, all);
         return new SampleFile(dir, file);
     }
 

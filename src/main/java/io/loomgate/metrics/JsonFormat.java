@@ -70,7 +70,8 @@ final class JsonFormat {
         VirtualThreads.Snapshot v = s.virtualThreads();
         w.name("virtualThreads").beginObject()
                 .field("started", v.started()).field("parallelism", v.parallelism()).field("poolSize", v.poolSize())
-                .field("mounted", v.mounted()).field("queued", v.queued()).field("pinnedEvents", v.pinnedEvents());
+                .field("mounted", v.mounted()).field("queued", v.queued()).field("pinnedEvents", v.pinnedEvents())
+                .field("pinMonitor", v.pinMonitor());
         w.name("recentPins").beginArray();
         for (PinningMonitor.Pin p : v.recentPins()) {
             w.beginObject().field("at", p.at().toString()).field("durationMs", p.duration().toNanos() / 1e6)

@@ -18,11 +18,14 @@ import jdk.jfr.consumer.RecordingStream;
  * block but cannot unmount, which holds its carrier thread. Since JDK 24, {@code synchronized} no
  * longer pins; blocking inside a class initializer or under a native frame still does. JFR reports
  * pins that last at least {@link #THRESHOLD}, its own default. Events reach the stream about once
- * a second.
+ * a second. Starting JFR takes about 300 ms of CPU, so the stream starts on a thread of its own,
+ * {@link #START_AFTER} after the server, off its way to its first answers; pins are counted from then on.
  */
 final class PinningMonitor implements AutoCloseable {
 
     static final Duration THRESHOLD = Duration.ofMillis(20);
+    /** JFR starts this long after the server, so its 300 ms of work does not compete with startup on 2 cores. */
+    static final Duration START_AFTER = Duration.ofSeconds(1);
     private static final String EVENT = "jdk.VirtualThreadPinned";
     private static final int KEPT = 5;
     private static final int FRAMES = 6;
@@ -34,24 +37,48 @@ final class PinningMonitor implements AutoCloseable {
 
     private final LongAdder events = new LongAdder();
     private final Deque<Pin> recent = new ArrayDeque<>();
-    private final RecordingStream stream;
+    private RecordingStream stream;
+    private boolean unavailable;
+    private boolean closed;
 
-    private PinningMonitor(RecordingStream stream) {
-        this.stream = stream;
+    private PinningMonitor() {
     }
 
-    /** Starts the stream; without JFR (a JVM built without it, say) the monitor reports -1. */
+    /**
+     * Starts the stream in the background and returns at once; without JFR (a JVM built without it,
+     * say) the monitor reports -1.
+     */
     static PinningMonitor start() {
+        PinningMonitor monitor = new PinningMonitor();
+        Thread.ofPlatform().name("loomgate-jfr-start").daemon(true).start(monitor::open);
+        return monitor;
+    }
+
+    private void open() {
         try {
-            RecordingStream rs = new RecordingStream();
+            Thread.sleep(START_AFTER);
+        } catch (InterruptedException e) {
+            return;
+        }
+        RecordingStream rs;
+        try {
+            rs = new RecordingStream();
             rs.enable(EVENT).withStackTrace().withThreshold(THRESHOLD);
-            PinningMonitor monitor = new PinningMonitor(rs);
-            rs.onEvent(EVENT, monitor::onPin);
+            rs.onEvent(EVENT, this::onPin);
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.WARNING, "JFR is unavailable, so pinned virtual threads are not counted: " + e);
+            synchronized (this) {
+                unavailable = true;
+            }
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                rs.close();
+                return;
+            }
+            stream = rs;
             rs.startAsync();
-            return monitor;
-        } catch (RuntimeException | Error unavailable) {
-            LOG.log(Level.WARNING, "JFR is unavailable, so pinned virtual threads are not counted: " + unavailable);
-            return new PinningMonitor(null);
         }
     }
 
@@ -85,9 +112,14 @@ final class PinningMonitor implements AutoCloseable {
         return f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber();
     }
 
-    /** Pins seen since start, or -1 without JFR. */
-    long events() {
-        return stream == null ? -1 : events.sum();
+    /** {@code starting}, {@code running} or {@code unavailable} (no JFR in this JVM). */
+    synchronized String state() {
+        return unavailable ? "unavailable" : stream != null ? "running" : "starting";
+    }
+
+    /** Pins seen since the stream started, or -1 without JFR. */
+    synchronized long events() {
+        return unavailable ? -1 : events.sum();
     }
 
     /** The last few pins, newest first. */
@@ -98,7 +130,8 @@ final class PinningMonitor implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (stream != null) {
             stream.close();
         }

@@ -32,7 +32,7 @@ public final class VirtualThreads implements AutoCloseable {
     Snapshot snapshot() {
         return new Snapshot(started.sum(), scheduler.getParallelism(), scheduler.getPoolSize(),
                 scheduler.getMountedVirtualThreadCount(), scheduler.getQueuedVirtualThreadCount(),
-                pins.events(), pins.recent());
+                pins.events(), pins.state(), pins.recent());
     }
 
     /** Stops the JFR stream. */
@@ -48,9 +48,11 @@ public final class VirtualThreads implements AutoCloseable {
      * @param mounted      virtual threads running on a carrier now
      * @param queued       virtual threads waiting for a carrier
      * @param pinnedEvents pins JFR reported (-1 without JFR)
+     * @param pinMonitor   {@code starting} (JFR starts a second after the server), {@code running}
+     *                     or {@code unavailable}
      * @param recentPins   the last few pins, newest first
      */
     record Snapshot(long started, int parallelism, int poolSize, int mounted, long queued, long pinnedEvents,
-                    List<PinningMonitor.Pin> recentPins) {
+                    String pinMonitor, List<PinningMonitor.Pin> recentPins) {
     }
 }

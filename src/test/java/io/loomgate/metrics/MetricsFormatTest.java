@@ -39,7 +39,7 @@ class MetricsFormatTest {
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
-                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, List.of()), new ServerGauges.Pool(8, 2, 5),
+                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)));
     }
 

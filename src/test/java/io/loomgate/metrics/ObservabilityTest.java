@@ -119,6 +119,9 @@ class ObservabilityTest {
     void aRealPinRaisesPinnedEvents() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
              TestClient client = new TestClient(gate.baseUri())) {
+            // JFR starts a second after the server, off its startup; pins count from then on.
+            await().atMost(Duration.ofSeconds(10)).until(() -> "running".equals(
+                    ((Map<String, Object>) client.getJson("/metrics?format=json").get("virtualThreads")).get("pinMonitor")));
             long before = pinned(client);
             Thread.ofVirtual().start(SlowToInitialize::touch).join();
             await().atMost(Duration.ofSeconds(10)).until(() -> pinned(client) > before);
