@@ -57,6 +57,13 @@ class LoadReportTest {
     }
 
     @Test
+    void rowsOfMostlyNon2xxAnswersAreMarkedOnTheChart() {
+        String svg = ReportChart.svg(LoadReport.of(RUNS, Map.of()).rows(), Map.of());
+        assertTrue(svg.contains("mostly non-2xx! /aggregate-old virtual"), "4,970 of 5,000 were 504s");
+        assertTrue(!svg.contains("mostly non-2xx! /block "), svg);
+    }
+
+    @Test
     void onlySuccessfulAnswersCount() {
         LoadReport.Row old = row(LoadReport.of(RUNS, Map.of()), "/aggregate-old", "virtual");
         assertEquals(3.0, old.run().okRps(), 1e-9, "4,970 of 5,000 answers were 504s");
@@ -105,6 +112,9 @@ class LoadReportTest {
                     : rects.item(i).getAttributes().getNamedItem("class").getNodeValue()) ? 1 : 0;
         }
         assertEquals(4, bars, "an rps bar and a p99 bar per run");
+        String text = Files.readString(dir.resolve("report.svg"));
+        assertTrue(text.contains(">/block</text>"), "the /block group, with its bare run in it");
+        assertTrue(text.contains("Temurin 25; 10 s per run after a warm-up; wrk 2 threads; scripts/load"), "the footer");
         assertTrue(JsonParser.parseObject(Files.readString(dir.resolve("machine.json"))).containsKey("cores"));
     }
 }

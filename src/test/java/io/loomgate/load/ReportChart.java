@@ -1,14 +1,18 @@
 package io.loomgate.load;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The report's chart as plain SVG, with no dependency: one row per run, a bar for its rps (2xx) on
- * the left and one for its p99 latency on the right, coloured by mode. Both axes are logarithmic
- * (decade gridlines), because {@code /health} answers in microseconds at tens of thousands per
- * second while {@code /block} waits 300 ms.
+ * The report's chart as plain SVG, with no dependency. Rows are grouped by scenario: each loomgate
+ * endpoint with its runs in both modes and the bare server's runs that do the same waiting, at the
+ * same concurrencies. Within a group both panels, requests/s (2xx) on the left and p99 on the right,
+ * are on a linear scale from zero, so bars compare at a glance; groups have scales of their own
+ * ({@code /health} answers tens of thousands a second, {@code /block} a few thousand). A row whose
+ * answers were mostly not 2xx is marked. The JDK, the run length and the command are printed below.
  */
 final class ReportChart {
 
@@ -18,64 +22,94 @@ final class ReportChart {
     private static final int PANEL_WIDTH = 320;
     private static final int GAP = 40;
     private static final int ROW = 20;
-    private static final int TOP = 70;
+    private static final int GROUP_HEAD = 26;
+    private static final int TOP = 64;
 
     private ReportChart() {
     }
 
-    static String svg(List<LoadReport.Row> rows, String title) {
+    static String svg(List<LoadReport.Row> rows, Map<String, Object> machine) {
+        Map<String, List<LoadReport.Row>> groups = groups(rows);
+        int lines = groups.values().stream().mapToInt(List::size).sum();
         int width = LABEL_WIDTH + 2 * PANEL_WIDTH + 2 * GAP;
-        int height = TOP + rows.size() * ROW + 30;
-        double rpsDecades = decades(rows.stream().mapToDouble(r -> r.run().okRps()).max().orElse(1));
-        double p99Decades = decades(rows.stream().mapToDouble(r -> r.run().p99Ms()).max().orElse(1));
+        int height = TOP + lines * ROW + groups.size() * GROUP_HEAD + 60;
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                         + "font-family=\"sans-serif\" font-size=\"12\">%n", width, height, width, height));
         s.append(String.format("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
+        String title = "loomgate under wrk, " + machine.getOrDefault("cores", "?") + " cores, " + machine.getOrDefault("date", "");
         s.append(String.format("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", xml(title)));
         int rpsX = LABEL_WIDTH;
         int p99X = LABEL_WIDTH + PANEL_WIDTH + GAP;
-        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">requests/s (2xx), log scale</text>%n", rpsX));
-        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">p99 latency (ms), log scale</text>%n", p99X));
-        grid(s, rpsX, rpsDecades, height);
-        grid(s, p99X, p99Decades, height);
+        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">requests/s (2xx), linear per group</text>%n", rpsX));
+        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">p99 latency (ms), linear per group</text>%n", p99X));
         int legendX = 10;
         for (String mode : List.of("virtual", "platform", "bare")) {
             s.append(String.format("<rect x=\"%d\" y=\"38\" width=\"12\" height=\"12\" fill=\"%s\"/>", legendX, COLORS.get(mode)));
             s.append(String.format("<text x=\"%d\" y=\"49\">%s</text>%n", legendX + 16, mode));
             legendX += 90;
         }
-        for (int i = 0; i < rows.size(); i++) {
-            RunResult r = rows.get(i).run();
-            int y = TOP + i * ROW;
-            String color = COLORS.getOrDefault(r.mode(), "#333333");
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s %s c=%d</text>%n",
-                    LABEL_WIDTH - 10, y + 13, xml(r.endpoint()), r.mode(), r.connections()));
-            bar(s, rpsX, y, scaled(r.okRps(), rpsDecades), color, String.format(Locale.ROOT, "%.0f", r.okRps()));
-            bar(s, p99X, y, scaled(r.p99Ms(), p99Decades), color, String.format(Locale.ROOT, "%.0f", r.p99Ms()));
+        int y = TOP;
+        for (Map.Entry<String, List<LoadReport.Row>> group : groups.entrySet()) {
+            List<LoadReport.Row> members = group.getValue();
+            double maxRps = members.stream().mapToDouble(r -> r.run().okRps()).max().orElse(1);
+            double maxP99 = members.stream().mapToDouble(r -> r.run().p99Ms()).max().orElse(1);
+            s.append(String.format(Locale.ROOT, "<line x1=\"10\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#cbd5e0\"/>",
+                    y + 2, width - 10, y + 2));
+            s.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
+                    y + 18, xml(group.getKey())));
+            y += GROUP_HEAD;
+            for (LoadReport.Row row : members) {
+                RunResult r = row.run();
+                String color = COLORS.getOrDefault(r.mode(), "#333333");
+                boolean mostlyFailed = r.errors().getOrDefault("status", 0L) * 2 > r.requests();
+                s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"%s>%s%s %s c=%d</text>%n",
+                        LABEL_WIDTH - 10, y + 13, mostlyFailed ? " fill=\"#c53030\"" : "",
+                        mostlyFailed ? "mostly non-2xx! " : "", xml(r.endpoint()), r.mode(), r.connections()));
+                bar(s, rpsX, y, r.okRps() / maxRps, color, String.format(Locale.ROOT, "%,.0f", r.okRps()));
+                bar(s, p99X, y, r.p99Ms() / maxP99, color, String.format(Locale.ROOT, "%,.0f", r.p99Ms()));
+                y += ROW;
+            }
         }
+        String footer = String.format("%s; %s s per run after a warm-up; wrk %s threads; %s",
+                machine.getOrDefault("jdk", "JDK ?"), machine.getOrDefault("seconds", "?"),
+                machine.getOrDefault("wrkThreads", "?"), machine.getOrDefault("command", "scripts/load"));
+        s.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#4a5568\">%s</text>%n",
+                height - 20, xml(footer)));
         return s.append("</svg>\n").toString();
     }
 
-    /** Decades from 1 to the first power of ten at or above {@code max}. */
-    private static double decades(double max) {
-        return Math.max(1, Math.ceil(Math.log10(Math.max(max, 1))));
-    }
-
-    /** Where {@code value} falls between 1 and 10^decades, from 0 to 1. */
-    private static double scaled(double value, double decades) {
-        return Math.log10(Math.max(value, 1)) / decades;
-    }
-
-    private static void grid(StringBuilder s, int x, double decades, int height) {
-        for (int d = 0; d <= decades; d++) {
-            int gx = x + (int) Math.round(d / decades * (PANEL_WIDTH - 60));
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e2e8f0\"/>",
-                    gx, TOP - 4, gx, height - 24));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#4a5568\" "
-                    + "text-anchor=\"middle\">%s</text>%n", gx, height - 10, (long) Math.pow(10, d)));
+    /**
+     * Each loomgate endpoint with its runs, then the bare runs of its bare equivalent at the same
+     * concurrencies (a bare run may serve several groups); bare runs no group claims get their own.
+     */
+    private static Map<String, List<LoadReport.Row>> groups(List<LoadReport.Row> rows) {
+        Map<String, List<LoadReport.Row>> groups = new LinkedHashMap<>();
+        for (LoadReport.Row row : rows) {
+            if (!row.run().mode().equals("bare")) {
+                groups.computeIfAbsent(row.run().endpoint(), k -> new ArrayList<>()).add(row);
+            }
         }
+        List<LoadReport.Row> claimed = new ArrayList<>();
+        for (Map.Entry<String, List<LoadReport.Row>> g : groups.entrySet()) {
+            String bare = DesignedLatency.bareEquivalent(g.getKey());
+            List<Integer> concurrencies = g.getValue().stream().map(r -> r.run().connections()).distinct().toList();
+            for (LoadReport.Row row : rows) {
+                if (row.run().mode().equals("bare") && row.run().endpoint().equals(bare)
+                        && concurrencies.contains(row.run().connections())) {
+                    g.getValue().add(row);
+                    claimed.add(row);
+                }
+            }
+            g.getValue().sort(java.util.Comparator.comparingInt((LoadReport.Row r) -> r.run().connections()));
+        }
+        for (LoadReport.Row row : rows) {
+            if (row.run().mode().equals("bare") && !claimed.contains(row)) {
+                groups.computeIfAbsent(row.run().endpoint() + " (bare)", k -> new ArrayList<>()).add(row);
+            }
+        }
+        return groups;
     }
 
     private static void bar(StringBuilder s, int x, int y, double fraction, String color, String label) {

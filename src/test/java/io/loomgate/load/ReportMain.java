@@ -111,9 +111,7 @@ public final class ReportMain {
         Map<String, Object> machine = machine(dir);
         LoadReport report = LoadReport.of(runs(dir), machine);
         Files.writeString(dir.resolve("report.md"), report.markdown());
-        String title = "loomgate under wrk, " + machine.getOrDefault("cores", "?") + " cores, "
-                + machine.getOrDefault("date", "");
-        Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), title));
+        Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), machine));
         return report;
     }
 
