@@ -83,7 +83,6 @@ final class PinningMonitor implements AutoCloseable {
     }
 
     private void onPin(RecordedEvent e) {
-        events.increment();
         // The top frames are the JDK's own parking machinery; the ones below show where the code blocked.
         List<String> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames().stream()
                 .dropWhile(PinningMonitor::isParkingMachinery).limit(FRAMES).map(PinningMonitor::frame).toList();
@@ -95,6 +94,7 @@ final class PinningMonitor implements AutoCloseable {
                 recent.removeLast();
             }
         }
+        events.increment();   // last, so a reader that sees the count also sees the pin
     }
 
     private static boolean isParkingMachinery(RecordedFrame f) {

@@ -113,7 +113,7 @@ class LoadReportTest {
         }
         assertEquals(4, bars, "an rps bar and a p99 bar per run");
         String text = Files.readString(dir.resolve("report.svg"));
-        assertTrue(text.contains(">/block</text>"), "the /block group, with its bare run in it");
+        assertTrue(text.contains(">/block, c=1000</text>"), "the /block group at c=1000, with its bare run in it");
         assertTrue(text.contains("Temurin 25; 10 s per run after a warm-up; wrk 2 threads; scripts/load"), "the footer");
         assertTrue(JsonParser.parseObject(Files.readString(dir.resolve("machine.json"))).containsKey("cores"));
     }

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The report's chart as plain SVG, with no dependency. Rows are grouped by scenario: each loomgate
- * endpoint with its runs in both modes and the bare server's runs that do the same waiting, at the
- * same concurrencies. Within a group both panels, requests/s (2xx) on the left and p99 on the right,
+ * endpoint at one concurrency, with its runs in both modes and the bare server's run that does the
+ * same waiting at that concurrency. Within a group both panels, requests/s (2xx) on the left and p99 on the right,
  * are on a linear scale from zero, so bars compare at a glance; groups have scales of their own
  * ({@code /health} answers tens of thousands a second, {@code /block} a few thousand). A row whose
  * answers were mostly not 2xx is marked. The JDK, the run length and the command are printed below.
@@ -81,32 +81,36 @@ final class ReportChart {
     }
 
     /**
-     * Each loomgate endpoint with its runs, then the bare runs of its bare equivalent at the same
-     * concurrencies (a bare run may serve several groups); bare runs no group claims get their own.
+     * Each loomgate endpoint at each concurrency with its runs, then the bare run of its bare
+     * equivalent at that concurrency (a bare run may serve several groups); bare runs no group
+     * claims get their own.
      */
     private static Map<String, List<LoadReport.Row>> groups(List<LoadReport.Row> rows) {
         Map<String, List<LoadReport.Row>> groups = new LinkedHashMap<>();
+        Map<String, LoadReport.Row> first = new LinkedHashMap<>();
         for (LoadReport.Row row : rows) {
             if (!row.run().mode().equals("bare")) {
-                groups.computeIfAbsent(row.run().endpoint(), k -> new ArrayList<>()).add(row);
+                String key = row.run().endpoint() + ", c=" + row.run().connections();
+                groups.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+                first.putIfAbsent(key, row);
             }
         }
         List<LoadReport.Row> claimed = new ArrayList<>();
         for (Map.Entry<String, List<LoadReport.Row>> g : groups.entrySet()) {
-            String bare = DesignedLatency.bareEquivalent(g.getKey());
-            List<Integer> concurrencies = g.getValue().stream().map(r -> r.run().connections()).distinct().toList();
+            RunResult lead = first.get(g.getKey()).run();
+            String bare = DesignedLatency.bareEquivalent(lead.endpoint());
             for (LoadReport.Row row : rows) {
                 if (row.run().mode().equals("bare") && row.run().endpoint().equals(bare)
-                        && concurrencies.contains(row.run().connections())) {
+                        && row.run().connections() == lead.connections()) {
                     g.getValue().add(row);
                     claimed.add(row);
                 }
             }
-            g.getValue().sort(java.util.Comparator.comparingInt((LoadReport.Row r) -> r.run().connections()));
         }
         for (LoadReport.Row row : rows) {
             if (row.run().mode().equals("bare") && !claimed.contains(row)) {
-                groups.computeIfAbsent(row.run().endpoint() + " (bare)", k -> new ArrayList<>()).add(row);
+                groups.computeIfAbsent(row.run().endpoint() + ", c=" + row.run().connections() + " (bare)",
+                        k -> new ArrayList<>()).add(row);
             }
         }
         return groups;
