@@ -35,8 +35,4 @@ done
 write_machine_json '"scenario":"buckets",'
 "${report_tool[@]}" --buckets "$dir"
 echo "loomgate: results in $dir"
-if [ "$record" = 1 ]; then
-  rm -rf "$root/load/results/buckets-latest" && mkdir -p "$root/load/results/buckets-latest"
-  cp "$dir"/report.md "$dir"/machine.json "$dir"/run-*.json "$root/load/results/buckets-latest/"
-  echo "loomgate: recorded in load/results/buckets-latest/"
-fi
+record_run buckets-latest "$dir"/report.md "$dir"/machine.json "$dir"/run-*.json

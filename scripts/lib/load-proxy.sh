@@ -75,10 +75,6 @@ echo "loomgate: the JDK HttpClient against loomgate's client, c=1000 on the back
 write_machine_json "\"nginx\":\"$nginx_version\","
 echo
 "${report_tool[@]}" --proxy "$dir"
-if [ "$record" = 1 ]; then
-  rm -rf "$root/load/results/proxy-latest" && mkdir -p "$root/load/results/proxy-latest"
-  cp "$dir"/* "$root/load/results/proxy-latest/"
-  echo "loomgate: load/results/proxy-latest/ now holds this run"
-fi
+record_run proxy-latest
 echo
 echo "loomgate: report in $dir/report.md"

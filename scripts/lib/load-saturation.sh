@@ -59,8 +59,4 @@ sat virtual /aggregate "${sat_c[-1]}"
 write_machine_json "\"scenario\":\"saturation\",\"heapCap\":\"$heap_cap\","
 echo
 "${report_tool[@]}" --saturation "$dir"
-if [ "$record" = 1 ]; then
-  rm -rf "$root/load/results/saturation-latest" && mkdir -p "$root/load/results/saturation-latest"
-  cp "$dir"/* "$root/load/results/saturation-latest/"
-  echo "loomgate: recorded in load/results/saturation-latest/"
-fi
+record_run saturation-latest

@@ -55,8 +55,4 @@ done
   done
 } >"$dir/report.md"
 cat "$dir/report.md"
-if [ "$record" = 1 ]; then
-  rm -rf "$root/load/results/startup-latest" && mkdir -p "$root/load/results/startup-latest"
-  cp "$dir/report.md" "$root/load/results/startup-latest/"
-  echo "loomgate: recorded in load/results/startup-latest/"
-fi
+record_run startup-latest "$dir/report.md"

@@ -45,8 +45,4 @@ done
 write_machine_json "\"backendLatency\":\"$tail_latency\",\"tailConnections\":$tail_c,"
 echo
 "${report_tool[@]}" --tail "$dir"
-if [ "$record" = 1 ]; then
-  rm -rf "$root/load/results/tail-latest" && mkdir -p "$root/load/results/tail-latest"
-  cp "$dir"/* "$root/load/results/tail-latest/"
-  echo "loomgate: recorded in load/results/tail-latest/"
-fi
+record_run tail-latest

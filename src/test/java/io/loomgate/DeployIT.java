@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.json.JsonParser;
 import io.loomgate.testing.ChildProcess;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.loomgate.testing.LocalTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,7 +99,7 @@ class DeployIT {
         List<String> check = (List<String>) JsonParser.parse(m.group(1));
         assertTrue(check.get(2).contains("/livez"), check.toString());
 
-        int admin = freePort();
+        int admin = LocalTools.freePort();
         List<String> command = new ArrayList<>(check);
         command.set(2, check.get(2).replace("9091", String.valueOf(admin)));
         try (ChildProcess gate = ChildProcess.start(ChildProcess.java("-jar", MainIT.JAR, "--port", "0",
@@ -134,11 +132,5 @@ class DeployIT {
             candidates.add(Path.of(dir, "kubernetes-validate"));
         }
         return candidates.stream().filter(Files::isExecutable).findFirst();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
 import io.loomgate.testing.HistogramQuantile;
+import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.PrometheusText;
 import io.loomgate.testing.TestClient;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,8 +38,8 @@ class PrometheusScrapeTest {
     @Test
     @SuppressWarnings("unchecked")
     void prometheusScrapesItAndItsP99IsWithinFivePercent() throws Exception {
-        Optional<Path> prometheus = installed("prometheus");
-        Optional<Path> promtool = installed("promtool");
+        Optional<Path> prometheus = LocalTools.installed("prometheus");
+        Optional<Path> promtool = LocalTools.installed("promtool");
         if (prometheus.isEmpty() || promtool.isEmpty()) {
             System.out.println("PrometheusScrapeTest: SKIPPED: prometheus or promtool is not installed"
                     + " (install: sudo apt-get install prometheus)");
@@ -64,7 +61,7 @@ class PrometheusScrapeTest {
             assertEquals(0, check.waitFor(), "promtool check metrics: " + lint);
 
             Path dir = Files.createTempDirectory("loomgate-prometheus");
-            int port = freePort();
+            int port = LocalTools.freePort();
             Files.writeString(dir.resolve("prometheus.yml"), """
                     global:
                       scrape_interval: 1s
@@ -96,9 +93,7 @@ class PrometheusScrapeTest {
                 server.destroy();
                 server.waitFor(10, TimeUnit.SECONDS);
                 server.destroyForcibly();
-                try (var files = Files.walk(dir)) {
-                    files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                }
+                LocalTools.deleteTree(dir);
             }
         }
     }
@@ -141,21 +136,5 @@ class PrometheusScrapeTest {
             throw new IllegalStateException("no result yet");
         }
         return Double.parseDouble((String) ((List<Object>) result.getFirst().get("value")).get(1));
-    }
-
-    private static Optional<Path> installed(String name) {
-        for (String dir : new String[] {"/usr/bin", "/usr/local/bin"}) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

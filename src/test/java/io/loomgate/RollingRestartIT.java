@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.json.JsonParser;
 import io.loomgate.testing.ChildProcess;
+import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -58,8 +54,8 @@ class RollingRestartIT {
 
     @Test
     void theShippedConfigurationsAreValid() throws Exception {
-        Path haproxy = onPath("haproxy").orElse(null);
-        Path nginx = onPath("nginx").orElse(null);
+        Path haproxy = LocalTools.installed("haproxy").orElse(null);
+        Path nginx = LocalTools.installed("nginx").orElse(null);
         if (haproxy == null || nginx == null) {
             System.out.println("RollingRestartIT: SKIPPED config check: haproxy or nginx is not installed");
         }
@@ -88,19 +84,19 @@ class RollingRestartIT {
 
     @SuppressWarnings("unchecked")
     private static Result rollingRestart(String drainDelay) throws Exception {
-        Path haproxy = onPath("haproxy").orElse(null);
-        Path wrk = onPath("wrk").orElse(null);
+        Path haproxy = LocalTools.installed("haproxy").orElse(null);
+        Path wrk = LocalTools.installed("wrk").orElse(null);
         if (haproxy == null || wrk == null) {
             System.out.println("RollingRestartIT: SKIPPED: " + (haproxy == null ? "haproxy" : "wrk")
                     + " is not installed (install: sudo apt-get install haproxy wrk)");
         }
         Assumptions.assumeTrue(haproxy != null && wrk != null, "haproxy and wrk are needed");
 
-        int front = freePort();
-        int stats = freePort();
+        int front = LocalTools.freePort();
+        int stats = LocalTools.freePort();
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < INSTANCES; i++) {
-            ports.add(freePort());
+            ports.add(LocalTools.freePort());
         }
         Path dir = Files.createTempDirectory("loomgate-rolling");
         String cfg = Files.readString(MainIT.HOME.resolve("deploy/haproxy.cfg"))
@@ -155,9 +151,7 @@ class RollingRestartIT {
             }
         } finally {
             gates.forEach(ChildProcess::close);
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            LocalTools.deleteTree(dir);
         }
     }
 
@@ -200,16 +194,5 @@ class RollingRestartIT {
             }
         }
         throw new IllegalStateException("no stats row for " + server);
-    }
-
-    private static Optional<Path> onPath(String name) {
-        return Stream.of(System.getenv("PATH").split(":"), new String[] {"/usr/sbin", "/usr/local/sbin"})
-                .flatMap(Stream::of).map(d -> Path.of(d, name)).filter(Files::isExecutable).findFirst();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

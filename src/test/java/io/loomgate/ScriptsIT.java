@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.testing.ChildProcess;
+import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;
 import java.net.URI;
 import java.nio.file.Files;
@@ -64,9 +65,7 @@ class ScriptsIT {
                 assertEquals(List.of(line), p.stdout(), "nothing but the listening line on stdout");
             }
         } finally {
-            try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            LocalTools.deleteTree(dir);
         }
     }
 

@@ -46,11 +46,6 @@ final class DeadlineTimer {
         return d;
     }
 
-    /** Deadlines armed and not yet expired, disarmed ones included (they leave at their time). */
-    int pending() {
-        return queue.size();
-    }
-
     private synchronized void start() {
         if (thread == null) {
             thread = Thread.ofPlatform().name("loomgate-deadlines").daemon(true).start(this::loop);

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * {@code GET /dashboard}: one self-contained HTML page from the jar (its script, styles and SVG
- * inline; nothing fetched from elsewhere), which polls {@code /metrics?format=json} and
- * {@code /debug/requests} once a second and draws each request's timeline.
+ * inline; nothing fetched from elsewhere), which polls {@code /metrics?format=json},
+ * {@code /debug/requests} and {@code /readyz} once a second and draws each request's timeline.
  */
 final class DashboardEndpoint implements Handler {
 

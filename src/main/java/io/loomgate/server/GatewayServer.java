@@ -120,10 +120,6 @@ public final class GatewayServer implements AutoCloseable {
         return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ")";
     }
 
-    /** True for the admin listener. */
-    public boolean isAdmin() {
-        return admin;
-    }
 
     /** Every route served. */
     public List<Route> routes() {

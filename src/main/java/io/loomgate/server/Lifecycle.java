@@ -24,10 +24,6 @@ public final class Lifecycle {
         return state.compareTo(State.DRAINING) >= 0;
     }
 
-    /** True while the server serves its routes and has not begun to shut down: what /readyz says. */
-    public boolean isReady() {
-        return state == State.RUNNING;
-    }
 
     /**
      * True for a request whose first byte came after the server began refusing new work (shutdown,

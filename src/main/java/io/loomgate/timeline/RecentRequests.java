@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
  * The timelines of the last fan-out requests, bounded in memory whatever the load: the last
  * {@value #RECENT} of all, the last {@value #FAILED} that were not {@code ok}, and the
  * {@value #SLOWEST} slowest of the last {@value #SLOW_WINDOW_MINUTES} minutes, so the requests worth
- * a look outlive the flood of ordinary ones. Recording an ordinary request is one array store, with
- * no lock; only a request slower than the slowest set's fastest takes a lock.
+ * a look outlive the flood of ordinary ones. Recording an ordinary request is an atomic increment and
+ * an array store, with no lock; only a request slower than the slowest set's fastest takes a lock.
  *
  * <pre>{@code
  * RecentRequests recent = new RecentRequests();

@@ -26,9 +26,12 @@ public record Span(String service, String copy, String outcome, OptionalDouble s
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(startMs, "startMs");
         Objects.requireNonNull(detail, "detail");
-        if (detail.length() > DETAIL_LIMIT) {
-            detail = detail.substring(0, DETAIL_LIMIT - 1) + "…";
-        }
+        detail = cut(detail);
+    }
+
+    /** {@code text}, cut to {@link #DETAIL_LIMIT} characters with an ellipsis when longer. */
+    static String cut(String text) {
+        return text.length() <= DETAIL_LIMIT ? text : text.substring(0, DETAIL_LIMIT - 1) + "…";
     }
 
     public boolean started() {

@@ -36,9 +36,7 @@ public record Timeline(String id, String route, String policy, String status, in
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(error, "error");
-        if (error.length() > Span.DETAIL_LIMIT) {
-            error = error.substring(0, Span.DETAIL_LIMIT - 1) + "…";
-        }
+        error = Span.cut(error);
         spans = List.copyOf(spans);
     }
 

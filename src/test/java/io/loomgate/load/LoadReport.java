@@ -82,10 +82,25 @@ public final class LoadReport {
                 .append("(Little's law); `efficiency` is rps / bound; `share of bare` is rps / the bare JDK server's rps ")
                 .append("for the same waiting (`/block?ms=N`, or `/hello`) at the same concurrency.\n\n");
         sb.append(table()).append('\n');
-        sb.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
-        for (Target t : targets()) {
+        return sb.append("## Targets\n\n").append(targetsTable(targets())).toString();
+    }
+
+    /** The targets as a Markdown table: target, measured, met ({@code yes}, {@code **no**} or not measured). */
+    static String targetsTable(List<Target> targets) {
+        StringBuilder sb = new StringBuilder("| target | measured | met |\n|---|---|---|\n");
+        for (Target t : targets) {
             sb.append("| ").append(t.what()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.met().map(m -> m ? "yes" : "**no**").orElse("not measured")).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    /** The targets as a Markdown list: {@code - **met**: what: measured}. */
+    static String targetsList(List<Target> targets) {
+        StringBuilder sb = new StringBuilder();
+        for (Target t : targets) {
+            sb.append("- ").append(t.met().map(m -> m ? "**met**" : "**missed**").orElse("n/a")).append(": ")
+                    .append(t.what()).append(": ").append(t.measured()).append('\n');
         }
         return sb.toString();
     }

@@ -39,11 +39,7 @@ public final class ProxyReport {
                 .append(" s per run. Command: `").append(machine.getOrDefault("command", "scripts/load --scenario proxy"))
                 .append("`\n\n").append(table()).append('\n');
         sb.append("## Targets\n\n");
-        for (LoadReport.Target t : targets()) {
-            sb.append("- ").append(t.met().map(m -> m ? "**met**" : "**missed**").orElse("n/a")).append(": ")
-                    .append(t.what()).append(": ").append(t.measured()).append('\n');
-        }
-        return sb.toString();
+        return sb.append(LoadReport.targetsList(targets())).toString();
     }
 
     public String table() {

@@ -96,11 +96,7 @@ record SaturationReport(List<Row> rows, Map<String, Object> machine) {
                 .append(machine.getOrDefault("seconds", "?")).append(" s per run, heap capped at ")
                 .append(machine.getOrDefault("heapCap", "?")).append(" for both servers; `")
                 .append(machine.getOrDefault("command", "")).append("`\n\n");
-        sb.append(table()).append("\n## Targets\n\n| target | measured | met |\n|---|---|---|\n");
-        for (LoadReport.Target t : targets()) {
-            sb.append("| ").append(t.what()).append(" | ").append(t.measured()).append(" | ")
-                    .append(t.met().map(m -> m ? "yes" : "**no**").orElse("not measured")).append(" |\n");
-        }
+        sb.append(table()).append("\n## Targets\n\n").append(LoadReport.targetsTable(targets()));
         return sb.toString();
     }
 

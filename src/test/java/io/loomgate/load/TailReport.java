@@ -109,11 +109,7 @@ public final class TailReport {
                 .append(machine.getOrDefault("seconds", "?")).append(" s per route. Command: `")
                 .append(machine.getOrDefault("command", "scripts/load --scenario tail")).append("`\n\n")
                 .append(table()).append('\n').append("![the four routes](report.svg)\n\n## Targets\n\n");
-        for (LoadReport.Target t : targets()) {
-            sb.append("- ").append(t.met().map(m -> m ? "**met**" : "**missed**").orElse("n/a")).append(": ")
-                    .append(t.what()).append(": ").append(t.measured()).append('\n');
-        }
-        return sb.toString();
+        return sb.append(LoadReport.targetsList(targets())).toString();
     }
 
     /** The four routes side by side: p50, p99 and p99.9 on one log scale, with the extra load beside. */
