@@ -96,7 +96,7 @@ public final class Loomgate implements AutoCloseable {
     public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceId, Upstream> replaced)
             throws IOException, UsageException {
         SimulatedKind simulated = new SimulatedKind();
-        HttpKind http = new HttpKind();
+        HttpKind http = new HttpKind(config.edge().trustedProxies());
         GatewayServer server = null;
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
@@ -121,7 +121,7 @@ public final class Loomgate implements AutoCloseable {
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
             engines.put("completable-future/common-pool", Baselines.commonPool(metrics));
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
-            ServedRoutes served = ServedRoutes.of(table, engines, http, config.services().timeout());
+            ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout());
 
             Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
                     source, new RecentRequests());

@@ -1,5 +1,6 @@
 package io.loomgate;
 
+import io.loomgate.config.AddressRanges;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.CommandLine.Invocation;
 import io.loomgate.config.Config;
@@ -45,7 +46,7 @@ public final class Main {
     }
 
     private static void printRoutes(Config config) {
-        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind()) {
+        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind(AddressRanges.NONE)) {
             System.out.print(RouteTableJson.write(EffectiveRoutes.load(config, Loomgate.kinds(simulated, http))));
         } catch (UsageException e) {
             usageError(e);

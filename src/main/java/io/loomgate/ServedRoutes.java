@@ -6,10 +6,8 @@ import io.loomgate.api.FanOutRoute;
 import io.loomgate.api.ProxyRoute;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
-import io.loomgate.remote.HttpKind;
 import io.loomgate.routefile.RouteDecl;
 import io.loomgate.routefile.RouteTable;
-import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,11 +26,11 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
      * @param engines        by name: {@code structured}, {@code completable-future/common-pool}, ...
      * @param defaultTimeout {@code --timeout}, for routes that declare none
      */
-    static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, HttpKind http, Duration defaultTimeout) {
+    static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, Duration defaultTimeout) {
         List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy())
                 .map(r -> fanOut(r, engines)).toList();
         List<ProxyRoute> proxies = table.routes().stream().filter(RouteDecl::isProxy)
-                .map(r -> proxy(r, table, http, defaultTimeout)).toList();
+                .map(r -> new ProxyRoute(r.path(), r.upstreams().getFirst(), r.timeout().orElse(defaultTimeout))).toList();
         return new ServedRoutes(fanOuts, proxies);
     }
 
@@ -55,10 +53,4 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
                 r.answersWithValue());
     }
 
-    private static ProxyRoute proxy(RouteDecl r, RouteTable table, HttpKind http, Duration defaultTimeout) {
-        ServiceId id = r.upstreams().getFirst();
-        URI url = URI.create((String) table.upstream(id).orElseThrow().settings().get("url"));
-        String prefix = r.path().substring(0, r.path().length() - 1);
-        return new ProxyRoute(r.path(), id, http.proxy(prefix, id, url, r.timeout().orElse(defaultTimeout)));
-    }
 }

@@ -1,8 +1,13 @@
 package io.loomgate.aggregate;
 
+import io.loomgate.call.Outcome;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.http.Response;
+import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Upstream;
+import java.time.Duration;
 import io.loomgate.upstream.Upstreams;
 import java.util.List;
 
@@ -37,6 +42,28 @@ public final class Aggregator {
         Aggregation aggregation = policy.merge(engine.run(parts, policy.stopWhen()));
         listener.aggregated(aggregation);
         return aggregation;
+    }
+
+    /**
+     * Forwards a proxy route's request to {@code service} (through its decorators) and tells the
+     * listener how the exchange went. Must be called inside a {@link RequestContext}.
+     */
+    public Response forward(ServiceId service, Forward request) throws UpstreamFailure, InterruptedException {
+        long start = System.nanoTime();
+        Outcome.Kind outcome = Outcome.Kind.FAILED;
+        try {
+            Response response = upstreams.get(service).forward(request);
+            outcome = response.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS;
+            return response;
+        } catch (UpstreamFailure f) {
+            outcome = f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED;
+            throw f;
+        } catch (InterruptedException e) {
+            outcome = Outcome.Kind.CANCELLED;
+            throw e;
+        } finally {
+            listener.forwarded(service, outcome, Duration.ofNanos(System.nanoTime() - start));
+        }
     }
 
     private FanOut.Part part(ServiceId service) {

@@ -1,6 +1,7 @@
 package io.loomgate.api;
 
 import com.sun.net.httpserver.Headers;
+import io.loomgate.call.Propagation;
 import io.loomgate.http.HttpError;
 import java.time.Duration;
 
@@ -11,7 +12,7 @@ import java.time.Duration;
  */
 final class CallerDeadline {
 
-    static final String HEADER = "X-Loomgate-Deadline-Ms";
+    static final String HEADER = Propagation.DEADLINE;
     private static final Duration MIN = Duration.ofMillis(1);
 
     private CallerDeadline() {

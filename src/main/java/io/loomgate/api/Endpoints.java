@@ -42,8 +42,9 @@ public final class Endpoints {
                     w.config().services(), threads, w.recent())));
         }
         for (ProxyRoute proxy : w.proxies()) {
+            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.aggregator());
             for (String method : ProxyRoute.METHODS) {
-                routes.add(new Route(method, proxy.path(), proxy.handler(), false, true));
+                routes.add(new Route(method, proxy.path(), endpoint, false, true));
             }
         }
         routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), paths(routes))));

@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.call.ServiceId;
-import io.loomgate.routing.Handler;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -10,9 +10,9 @@ import java.util.Objects;
  *
  * @param path     the prefix path, e.g. {@code /api/*}
  * @param upstream the HTTP upstream it forwards to
- * @param handler  what forwards a request and streams the answer back
+ * @param timeout  how long the upstream has to send its answer's head
  */
-public record ProxyRoute(String path, ServiceId upstream, Handler handler) {
+public record ProxyRoute(String path, ServiceId upstream, Duration timeout) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
@@ -20,6 +20,14 @@ public record ProxyRoute(String path, ServiceId upstream, Handler handler) {
     public ProxyRoute {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(upstream, "upstream");
-        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(timeout, "timeout");
+        if (!path.endsWith("/*")) {
+            throw new IllegalArgumentException("a proxy route's path must end in /*: " + path);
+        }
+    }
+
+    /** Slashes in the prefix ({@code /api/} has 2): the raw path after that many is what is forwarded. */
+    int prefixSlashes() {
+        return (int) path.chars().filter(c -> c == '/').count();
     }
 }

@@ -11,6 +11,7 @@ public final class UpstreamFailure extends Exception {
 
     private final ServiceId service;
     private final OptionalInt status;
+    private final boolean timedOut;
 
     public UpstreamFailure(ServiceId service, String reason) {
         this(service, reason, OptionalInt.empty());
@@ -18,9 +19,23 @@ public final class UpstreamFailure extends Exception {
 
     /** @param status the upstream's own HTTP status, when it answered with one */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status) {
+        this(service, reason, status, false);
+    }
+
+    private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut) {
         super(Objects.requireNonNull(service, "service") + ": " + reason, null, false, false);
         this.service = service;
         this.status = Objects.requireNonNull(status, "status");
+        this.timedOut = timedOut;
+    }
+
+    /** No (complete) answer came in time; a proxy route answers such a failure with 504 rather than 502. */
+    public static UpstreamFailure timedOut(ServiceId service, String reason) {
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), true);
+    }
+
+    public boolean timedOut() {
+        return timedOut;
     }
 
     public ServiceId service() {

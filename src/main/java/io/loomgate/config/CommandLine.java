@@ -150,7 +150,8 @@ public final class CommandLine {
         }
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server));
-        return new Config(server, services, observability, routeFile(s.get(Flag.ROUTES)), role);
+        return new Config(server, services, observability, new EdgeOptions(s.get(Flag.TRUSTED_PROXIES).addressRanges()),
+                routeFile(s.get(Flag.ROUTES)), role);
     }
 
     private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {

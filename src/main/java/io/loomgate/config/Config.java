@@ -12,12 +12,13 @@ import java.util.Optional;
  * @param role   gateway, or the bundled backend
  */
 public record Config(ServerOptions server, ServiceOptions services, ObservabilityOptions observability,
-                     Optional<Path> routes, Role role) {
+                     EdgeOptions edge, Optional<Path> routes, Role role) {
 
     public Config {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(services, "services");
         Objects.requireNonNull(observability, "observability");
+        Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(routes, "routes");
         Objects.requireNonNull(role, "role");
     }

@@ -28,6 +28,7 @@ public enum Flag {
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
     ACCESS_LOG("access-log", "BOOL", "false", "print one line per request (true or false; alone it means true)"),
     DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false"),
+    TRUSTED_PROXIES("trusted-proxies", "ADDRS", "", "peers (IPs or CIDR blocks, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto a proxy route keeps and extends; from anyone else they are replaced"),
     ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard and /debug/* on this port, on their own listener, instead of the main one; 0 picks a free one");
 
     private final String name;

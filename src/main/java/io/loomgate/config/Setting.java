@@ -168,6 +168,15 @@ record Setting(String value, String origin) {
         return bound instanceof Duration d ? Durations.format(d) : String.valueOf(bound);
     }
 
+    /** {@code 10.0.0.0/8,127.0.0.1}: IP addresses and CIDR blocks; empty for none. */
+    AddressRanges addressRanges() throws UsageException {
+        try {
+            return AddressRanges.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw bad("must be IP addresses or CIDR blocks, comma-separated (" + e.getMessage() + ")");
+        }
+    }
+
     UsageException bad(String accepted) {
         return new UsageException(origin + " " + accepted + ", got '" + echo(value) + "'");
     }

@@ -7,8 +7,10 @@ import java.util.Map;
 /**
  * Checks on the request line's version and on the header block that the JDK server does not make:
  * HTTP/1.0 and HTTP/1.1 only (else 505), at most {@link #MAX_HEADERS} headers and
- * {@link #MAX_HEADER_BYTES} bytes of them (else 431). The JDK's own, larger limit then only
- * catches what is plainly hostile, by closing the connection.
+ * {@link #MAX_HEADER_BYTES} bytes of them (else 431), no control characters in a header value and
+ * a {@code Content-Length} of digits only (else 400). The JDK's own, larger limit then only
+ * catches what is plainly hostile, by closing the connection; it already refuses bad header names,
+ * a {@code Content-Length} beside a {@code Transfer-Encoding}, and codings other than chunked.
  */
 public final class RequestHead {
 
@@ -29,11 +31,30 @@ public final class RequestHead {
             for (String value : e.getValue()) {
                 count++;
                 bytes += e.getKey().length() + value.length() + 4;
+                if (value.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+                    throw HttpError.badRequest("bad_header", "the value of " + HttpError.echo(e.getKey())
+                            + " holds a control character");
+                }
             }
         }
         if (count > MAX_HEADERS || bytes > MAX_HEADER_BYTES) {
             throw new HttpError(431, "header_fields_too_large", "request headers are limited to "
                     + MAX_HEADERS + " fields and " + MAX_HEADER_BYTES + " bytes; got " + count + " fields, " + bytes + " bytes");
         }
+        String length = headers.getFirst("Content-Length");
+        if (length != null && (length.isEmpty() || !length.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+            throw new HttpError(400, "bad_header", "Content-Length must be a number of bytes, got '"
+                    + HttpError.echo(length) + "'", Map.of(), Map.of("Connection", "close"));
+        }
+    }
+
+    /**
+     * True when the connection must close after this request: its body was chunked. The JDK's
+     * chunked decoder reads a chunk size into an {@code int} (so {@code 100000000}, 2^32, reads as
+     * 0, the end) and skips no trailers, so what follows such a body could be read as a second
+     * request. Closing the connection after the answer means nothing after the body is ever read.
+     */
+    public static boolean endsConnection(Headers headers) {
+        return headers.containsKey("Transfer-Encoding");
     }
 }

@@ -69,6 +69,38 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
         return new Response(status, contentType, text.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
+    /**
+     * This response, with {@code ended} told once how its streamed body went: {@code null} when it
+     * was written whole or not needed (a {@code HEAD}), else the failure. A complete response is
+     * returned as it is, after telling {@code ended} at once.
+     */
+    public Response onEnd(java.util.function.Consumer<IOException> ended) {
+        if (stream == null) {
+            ended.accept(null);
+            return this;
+        }
+        Writer inner = stream.writer();
+        Writer told = new Writer() {
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                try {
+                    inner.writeTo(out);
+                } catch (IOException e) {
+                    ended.accept(e);
+                    throw e;
+                }
+                ended.accept(null);
+            }
+
+            @Override
+            public void discard() {
+                inner.discard();
+                ended.accept(null);
+            }
+        };
+        return new Response(status, contentType, body, headers, new Stream(stream.headers(), stream.length(), told));
+    }
+
     /** A copy with one more header (replacing one of the same name). */
     public Response withHeader(String name, String value) {
         Map<String, String> copy = new LinkedHashMap<>(headers);

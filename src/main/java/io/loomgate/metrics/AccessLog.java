@@ -22,6 +22,6 @@ public final class AccessLog implements RequestObserver {
     public void finished(RequestSummary s) {
         LOG.log(Level.INFO, () -> String.format("%s %s %d %.1fms id=%s%s", Printable.shorten(s.method(), 16),
                 Printable.shorten(s.rawPath(), PATH_LIMIT), s.status(), s.nanos() / 1e6, s.requestId(),
-                s.delivered() ? "" : " (client gone)"));
+                s.cutOff() ? " (cut off: the upstream failed mid-body)" : s.delivered() ? "" : " (client gone)"));
     }
 }

@@ -3,6 +3,7 @@ package io.loomgate.metrics;
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.AggregationListener;
 import io.loomgate.aggregate.PartResult;
+import io.loomgate.call.Outcome;
 import io.loomgate.call.ServiceId;
 import io.loomgate.server.RequestObserver;
 import io.loomgate.upstream.CallLog;
@@ -51,7 +52,7 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
 
     @Override
     public void finished(RequestSummary s) {
-        stats(s.route()).finished(s.started(), s.status(), s.nanos());
+        stats(s.route()).finished(s.started(), s.status(), s.cutOff(), s.nanos());
     }
 
     @Override
@@ -64,6 +65,11 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
     @Override
     public void orphanEnded(ServiceId service, Duration workAfterResponse) {
         services.get(service).orphanEnded(workAfterResponse.toNanos());
+    }
+
+    @Override
+    public void forwarded(ServiceId service, Outcome.Kind outcome, Duration waited) {
+        services.get(service).called(outcome, waited.toNanos());
     }
 
     /** Every route in registration order, {@code unmatched} first. */

@@ -5,7 +5,8 @@ import io.loomgate.json.JsonWriter;
 /**
  * {@code /metrics?format=json}: {@code server}, {@code routes}, {@code services}, {@code jvm},
  * {@code virtualThreads} and {@code pool} (null in virtual mode). Latencies are in milliseconds. Each
- * route also has {@code lastMinute}: its requests, 5xx answers, p50 and p99 over the last 50 to 60 s.
+ * route also has {@code lastMinute}: its requests, 5xx answers, p50 and p99 over the last 50 to 60 s,
+ * and {@code cutOff}: streamed answers cut off because the upstream's body failed part way.
  */
 final class JsonFormat {
 
@@ -32,7 +33,8 @@ final class JsonFormat {
 
         w.name("routes").beginObject();
         s.routes().forEach((route, r) -> {
-            w.name(route).beginObject().field("requests", r.requests()).field("inFlight", r.inFlight());
+            w.name(route).beginObject().field("requests", r.requests()).field("inFlight", r.inFlight())
+                    .field("cutOff", r.cutOff());
             w.name("statuses").beginObject();
             r.statuses().forEach((status, n) -> w.field(String.valueOf(status), n));
             w.endObject();

@@ -50,6 +50,9 @@ final class PrometheusFormat {
                 sample("loomgate_requests_total", "route", route, "status", String.valueOf(status), n)));
         family("loomgate_requests_in_flight", "gauge", "Requests whose handler is running, by route.");
         s.routes().forEach((route, r) -> sample("loomgate_requests_in_flight", "route", route, r.inFlight()));
+        family("loomgate_responses_cut_off_total", "counter",
+                "Streamed answers cut off part way (connection closed) because the upstream's body failed, by route.");
+        s.routes().forEach((route, r) -> sample("loomgate_responses_cut_off_total", "route", route, r.cutOff()));
         String h = "loomgate_request_duration_seconds";
         family(h, "histogram", "Request latency from the first byte read to the end of the response.");
         s.routes().forEach((route, r) -> histogram(h, "route", route, r.latency()));

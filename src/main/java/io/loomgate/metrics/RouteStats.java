@@ -12,14 +12,18 @@ final class RouteStats {
     private final AtomicLongArray byStatus = new AtomicLongArray(600);
     private final Histogram latency = new Histogram();
     private final LastMinute lastMinute = new LastMinute();
+    private final LongAdder cutOff = new LongAdder();
 
     void started() {
         inFlight.increment();
     }
 
-    void finished(boolean wasStarted, int status, long nanos) {
+    void finished(boolean wasStarted, int status, boolean wasCutOff, long nanos) {
         if (wasStarted) {
             inFlight.decrement();
+        }
+        if (wasCutOff) {
+            cutOff.increment();
         }
         byStatus.incrementAndGet(status >= 100 && status < 600 ? status : 0);
         latency.record(nanos);
@@ -36,7 +40,7 @@ final class RouteStats {
                 requests += n;
             }
         }
-        return new RouteSnapshot(requests, inFlight.sum(), statuses, latency.snapshot(), lastMinute.snapshot());
+        return new RouteSnapshot(requests, inFlight.sum(), statuses, latency.snapshot(), lastMinute.snapshot(), cutOff.sum());
     }
 
     /**
@@ -45,8 +49,9 @@ final class RouteStats {
      * @param statuses requests by status code
      * @param latency  from the first byte read to the end of the response
      * @param lastMinute the last minute's latencies and 5xx answers
+     * @param cutOff   streamed answers cut off part way because the upstream's body failed
      */
     record RouteSnapshot(long requests, long inFlight, Map<Integer, Long> statuses, HistogramSnapshot latency,
-                         LastMinute.Window lastMinute) {
+                         LastMinute.Window lastMinute, long cutOff) {
     }
 }

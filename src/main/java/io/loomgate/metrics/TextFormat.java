@@ -35,7 +35,7 @@ final class TextFormat {
                 "route", "requests", "inflight", "p50", "p90", "p99", "max", "statuses"));
         s.routes().forEach((route, r) -> out.append(String.format("%-26s %9d %8d %9.1f %9.1f %9.1f %9.1f  %s%n",
                 route, r.requests(), r.inFlight(), ms(r.latency(), 0.5), ms(r.latency(), 0.9), ms(r.latency(), 0.99),
-                r.latency().maxNanos() / 1e6, statuses(r.statuses()))));
+                r.latency().maxNanos() / 1e6, statuses(r.statuses()) + (r.cutOff() > 0 ? "; cut off " + r.cutOff() : ""))));
 
         out.append("\nServices (calls by outcome; latency in ms)\n");
         out.append(String.format("%-11s %8s %7s %9s %8s %8s %8s %8s %9s %9s %11s%n", "service", "success", "failed",

@@ -3,13 +3,18 @@ package io.loomgate.remote;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
-import java.util.Locale;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
 
 /**
- * A response body framed as HTTP/1.1 says: empty, {@code Content-Length} bytes, chunked, or until
- * the connection closes. Read to its end, it hands its connection to {@code done} (to be reused
- * when it may be); closed early, it closes the connection, which aborts the exchange.
+ * A response body read as its {@link Framing} says: empty, {@code Content-Length} bytes, chunked,
+ * or until the connection closes. Chunk sizes are hex digits only (at most 15 of them), chunk data
+ * must end in CRLF, trailers are read under the same rules and limits as the head, then dropped.
+ *
+ * <p>Read to its end, the body hands its connection to {@code done}, to be pooled only if the
+ * answer allowed it and not one byte came after the answer's end. Any failure, a framing error, a
+ * close before the end, a timeout, closes the connection and is thrown to the reader; closing the
+ * body before its end does the same, which aborts the exchange.
  */
 final class Http1Body extends InputStream {
 
@@ -18,53 +23,39 @@ final class Http1Body extends InputStream {
         void finished(Http1Connection connection, boolean reusable);
     }
 
-    private static final long UNTIL_CLOSE = -1;
+    private static final System.Logger LOG = System.getLogger("loomgate");
+    private static final int MAX_SIZE_DIGITS = 15;
 
     private final Http1Connection connection;
     private final Done done;
-    private final boolean chunked;
-    private final boolean keepAlive;
+    private final Framing.Kind kind;
+    private final boolean reusable;
+    private final HeadBudget budget;
     private long left;
+    private boolean inChunk;
     private boolean ended;
     private boolean released;
+    private long delivered;
 
-    private Http1Body(Http1Connection connection, Done done, boolean chunked, long length, boolean keepAlive) {
+    private Http1Body(Http1Connection connection, Framing framing, boolean reusable, HeadBudget budget, Done done) {
         this.connection = connection;
+        this.kind = framing.kind();
+        this.reusable = reusable;
+        this.budget = budget;
         this.done = done;
-        this.chunked = chunked;
-        this.left = length;
-        this.keepAlive = keepAlive;
+        this.left = framing.kind() == Framing.Kind.LENGTH ? framing.length() : 0;
     }
 
-    static Http1Body of(Http1Connection connection, Http1Connection.Head head, String method, Done done)
-            throws IOException {
-        int s = head.status();
-        if (method.equals("HEAD") || s == 204 || s == 304 || (s >= 100 && s < 200)) {
-            Http1Body empty = new Http1Body(connection, done, false, 0, head.keepAlive());
-            empty.end();
-            return empty;
+    /**
+     * @param reusable whether the connection may be pooled once the body has ended cleanly
+     * @param budget   what the answer's head left for its trailers
+     */
+    static Http1Body open(Http1Connection connection, Framing framing, boolean reusable, HeadBudget budget, Done done) {
+        Http1Body body = new Http1Body(connection, framing, reusable, budget, done);
+        if (framing.kind() == Framing.Kind.EMPTY || (framing.kind() == Framing.Kind.LENGTH && framing.length() == 0)) {
+            body.end();
         }
-        List<String> te = head.headers().get("transfer-encoding");
-        if (te != null && String.join(",", te).toLowerCase(Locale.ROOT).contains("chunked")) {
-            Http1Body chunked = new Http1Body(connection, done, true, 0, head.keepAlive());
-            chunked.nextChunk();
-            return chunked;
-        }
-        List<String> length = head.headers().get("content-length");
-        if (length != null) {
-            long n;
-            try {
-                n = Long.parseLong(length.getFirst().trim());
-            } catch (NumberFormatException e) {
-                throw new IOException("bad Content-Length from the upstream");
-            }
-            Http1Body fixed = new Http1Body(connection, done, false, n, head.keepAlive());
-            if (n == 0) {
-                fixed.end();
-            }
-            return fixed;
-        }
-        return new Http1Body(connection, done, false, UNTIL_CLOSE, false);
+        return body;
     }
 
     @Override
@@ -81,84 +72,109 @@ final class Http1Body extends InputStream {
         if (len == 0) {
             return 0;
         }
-        int n = connection.read(b, off, left == UNTIL_CLOSE ? len : (int) Math.min(len, left));
-        if (n < 0) {
-            if (left == UNTIL_CLOSE) {
-                end();
+        try {
+            if (kind == Framing.Kind.CHUNKED && left == 0 && !nextChunk()) {
                 return -1;
             }
-            throw new EOFException("the upstream closed the connection in the middle of the body");
-        }
-        if (left != UNTIL_CLOSE) {
-            left -= n;
-            if (left == 0) {
-                if (chunked) {
-                    crlf();
-                    nextChunk();
-                } else {
+            int n = connection.read(b, off, kind == Framing.Kind.UNTIL_CLOSE ? len : (int) Math.min(len, left));
+            if (n < 0) {
+                if (kind == Framing.Kind.UNTIL_CLOSE) {
+                    end();
+                    return -1;
+                }
+                throw new EOFException(kind == Framing.Kind.LENGTH
+                        ? "the upstream closed the connection " + left + " bytes short of its Content-Length"
+                        : "the upstream closed the connection in the middle of a chunk");
+            }
+            delivered += n;
+            if (kind != Framing.Kind.UNTIL_CLOSE) {
+                left -= n;
+                if (left == 0 && kind == Framing.Kind.LENGTH) {
                     end();
                 }
             }
+            return n;
+        } catch (IOException | RuntimeException e) {
+            fail();
+            throw e;
         }
-        return n;
     }
 
-    /** Lets the rest of the body take until {@code deadlineNanos} to arrive. */
-    void deadline(long deadlineNanos) throws IOException {
-        connection.deadline(deadlineNanos);
+    /** Ends the previous chunk's data, reads the next size; false after the last chunk and its trailers. */
+    private boolean nextChunk() throws IOException {
+        if (inChunk && (connection.read() != '\r' || connection.read() != '\n')) {
+            throw new MalformedResponse("chunk data not followed by CRLF");
+        }
+        inChunk = true;
+        String line = connection.readLine();
+        int digits = 0;
+        while (digits < line.length() && isHex(line.charAt(digits))) {
+            digits++;
+        }
+        String rest = line.substring(digits).stripLeading();
+        if (digits == 0 || digits > MAX_SIZE_DIGITS || !(rest.isEmpty() || rest.charAt(0) == ';')
+                || rest.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+            throw new MalformedResponse("bad chunk size line '" + HeadReader.shown(line) + "'");
+        }
+        left = Long.parseLong(line, 0, digits, 16);
+        if (left > 0) {
+            return true;
+        }
+        HeadReader.fields(connection::readLine, budget, new HashMap<>());
+        end();
+        return false;
+    }
+
+    private static boolean isHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    /**
+     * From now on, the rest of the body may take as long as it likes, so long as no more than
+     * {@code idle} passes between two bytes: a proxied body flows at the pace of both ends.
+     */
+    void streaming(java.time.Duration idle) {
+        if (!ended) {
+            connection.timeouts(System.nanoTime() + UNBOUNDED.toNanos(), idle);
+        }
+    }
+
+    private static final java.time.Duration UNBOUNDED = java.time.Duration.ofDays(3650);
+
+    /** True when some of the body has arrived already, so a read will not wait. */
+    boolean hasBufferedBytes() {
+        return !ended && connection.buffered() > 0;
+    }
+
+    /** Bytes handed to the reader so far. */
+    long delivered() {
+        return delivered;
     }
 
     @Override
-    public int available() throws IOException {
+    public int available() {
         return 0;
-    }
-
-    private void nextChunk() throws IOException {
-        StringBuilder size = new StringBuilder();
-        for (int c; (c = connection.read()) != '\n'; ) {
-            if (c < 0 || size.length() > 64) {
-                throw new IOException("bad chunk from the upstream");
-            }
-            size.append((char) c);
-        }
-        String hex = size.toString().split(";", 2)[0].trim();
-        try {
-            left = Long.parseLong(hex, 16);
-        } catch (NumberFormatException e) {
-            throw new IOException("bad chunk size from the upstream");
-        }
-        if (left == 0) {
-            for (int blank = 0; blank == 0; ) {  // trailers, up to the empty line
-                StringBuilder line = new StringBuilder();
-                for (int c; (c = connection.read()) != '\n'; ) {
-                    if (c < 0) {
-                        throw new EOFException("cut short in the trailers");
-                    }
-                    if (c != '\r') {
-                        line.append((char) c);
-                    }
-                }
-                blank = line.isEmpty() ? 1 : 0;
-            }
-            end();
-        }
-    }
-
-    private void crlf() throws IOException {
-        if (connection.read() != '\r' || connection.read() != '\n') {
-            throw new IOException("bad chunk framing from the upstream");
-        }
     }
 
     private void end() {
         ended = true;
-        release(keepAlive);
+        int extra = connection.buffered();
+        if (reusable && extra > 0) {
+            LOG.log(Level.DEBUG, () -> connection.key + ": " + extra + " bytes came after the end of an answer; connection closed");
+        }
+        release(reusable && extra == 0);
     }
 
-    private void release(boolean reusable) {
+    private void fail() {
+        ended = true;
+        connection.close();
+        release(false);
+    }
+
+    private void release(boolean pool) {
         if (!released) {
             released = true;
-            done.finished(connection, reusable);
+            done.finished(connection, pool);
         }
     }
 
@@ -166,8 +182,7 @@ final class Http1Body extends InputStream {
     @Override
     public void close() {
         if (!ended) {
-            connection.close();
-            release(false);
+            fail();
         }
     }
 }

@@ -1,50 +1,60 @@
 package io.loomgate.remote;
 
+import io.loomgate.config.Durations;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One HTTP/1.1 connection to an upstream, used by one exchange at a time. Every read waits at most
- * until the exchange's deadline. An interrupt stops a read at once: on a virtual thread the socket
- * closes itself; on a platform thread (platform mode), reads wait in slices of {@value #SLICE_MS} ms
- * and check for an interrupt between them, then close the socket. Either way the upstream sees its
- * connection close.
+ * One HTTP/1.1 connection to an upstream, used by one exchange at a time.
+ *
+ * <ul>
+ *   <li>Every read waits at most until the exchange's deadline, and at most the idle timeout for
+ *       any one read; a write that makes no progress for the idle timeout is stopped by the
+ *       {@link WriteWatchdog}, which closes the connection.</li>
+ *   <li>It is a {@link SocketChannel}, so an interrupt closes it at once on any thread, virtual or
+ *       platform: the upstream sees its connection close.</li>
+ *   <li>It counts the bytes each exchange receives, so the client knows whether any of an answer
+ *       came before a failure, and it can be probed, without blocking, for bytes or a close that
+ *       arrived while it sat in the pool.</li>
+ * </ul>
  */
 final class Http1Connection implements AutoCloseable {
 
-    static final int SLICE_MS = 20;
-    private static final int MAX_LINE = 8 * 1024;
-    private static final int MAX_HEADERS = 200;
-
+    private final SocketChannel channel;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final byte[] buf = new byte[8192];
+    private final WriteWatchdog watchdog;
     private int pos;
     private int limit;
     final String key;
     volatile long lastUsedNanos = System.nanoTime();
+    /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
+    long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
     boolean reused;
     private long deadlineNanos;
-    private int soTimeoutMs = -1;
+    private long idleNanos;
+    private long received;
+    private volatile long writingSince;
+    private volatile boolean stalled;
 
-    private Http1Connection(Socket socket, String key) throws IOException {
-        this.socket = socket;
+    private Http1Connection(SocketChannel channel, String key, WriteWatchdog watchdog) throws IOException {
+        this.channel = channel;
+        this.socket = channel.socket();
         this.key = key;
+        this.watchdog = watchdog;
         this.in = socket.getInputStream();
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
     }
@@ -56,111 +66,167 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
-    static Http1Connection open(String host, int port, String key, int connectTimeoutMs) throws IOException {
-        Socket s = new Socket();
+    static Http1Connection open(Origin origin, int connectTimeoutMs, WriteWatchdog watchdog) throws IOException {
+        SocketChannel ch = SocketChannel.open();
         try {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(host, port), connectTimeoutMs);
-            return new Http1Connection(s, key);
+            ch.socket().setTcpNoDelay(true);
+            ch.socket().connect(new InetSocketAddress(origin.host(), origin.port()), connectTimeoutMs);
+            return new Http1Connection(ch, origin.key(), watchdog);
         } catch (SocketTimeoutException e) {
-            s.close();
+            ch.close();
             throw new ConnectTimeout();
         } catch (IOException | RuntimeException e) {
-            s.close();
+            ch.close();
             throw e;
         }
     }
 
-    /**
-     * Reads wait at most until {@code deadlineNanos} ({@link System#nanoTime()}); then they time out.
-     * The socket's timeout is set here, once per exchange, not before every read: on a virtual
-     * thread it is the time left now (each read also checks the deadline first), on a platform
-     * thread the slice after which a read checks for an interrupt.
-     */
-    void deadline(long deadlineNanos) throws IOException {
-        this.deadlineNanos = deadlineNanos;
-        long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()) + 1);
-        int timeout = (int) Math.min(ms, Thread.currentThread().isVirtual() ? Integer.MAX_VALUE : SLICE_MS);
-        if (timeout != soTimeoutMs) {
-            socket.setSoTimeout(timeout);
-            soTimeoutMs = timeout;
-        }
+    /** Starts an exchange: reads end by {@code deadlineNanos} ({@link System#nanoTime()}), and no read or write waits longer than {@code idle}. */
+    void begin(long deadlineNanos, Duration idle) {
+        this.received = 0;
+        timeouts(deadlineNanos, idle);
     }
 
-    void send(OutgoingRequest r) throws IOException {
+    /** Changes the exchange's deadline and idle timeout (a streamed body has its own). Touches no socket. */
+    void timeouts(long deadlineNanos, Duration idle) {
+        this.deadlineNanos = deadlineNanos;
+        this.idleNanos = idle.toNanos();
+    }
+
+    /** Bytes received in this exchange so far (what is buffered included). */
+    long received() {
+        return received;
+    }
+
+    /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
+    void send(OutgoingRequest r, boolean close) throws IOException {
         StringBuilder head = new StringBuilder(256).append(r.method()).append(' ').append(r.target())
                 .append(" HTTP/1.1\r\nHost: ").append(r.origin().authority()).append("\r\n");
         for (String[] h : r.headers()) {
             head.append(h[0]).append(": ").append(h[1]).append("\r\n");
         }
+        if (close) {
+            head.append("Connection: close\r\n");
+        }
         boolean chunked = r.body() != null && r.length() < 0;
         if (chunked) {
             head.append("Transfer-Encoding: chunked\r\n");
-        } else if (r.body() != null || needsLength(r.method())) {
+        } else if (r.body() != null || OutgoingRequest.needsLength(r.method())) {
             head.append("Content-Length: ").append(r.body() == null ? 0 : r.length()).append("\r\n");
         }
-        out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-        if (r.body() != null) {
-            writeBody(r.body(), r.length(), chunked);
+        watchdog.watch(this);
+        try {
+            write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+            if (r.body() != null) {
+                writeBody(r.body(), r.length(), chunked);
+            }
+            writingSince = System.nanoTime();
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
+            }
+        } finally {
+            writingSince = 0;
+            watchdog.unwatch(this);
         }
-        out.flush();
-    }
-
-    private static boolean needsLength(String method) {
-        return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
     }
 
     private void writeBody(InputStream body, long length, boolean chunked) throws IOException {
-        byte[] buf = new byte[8192];
+        byte[] chunk = new byte[8192];
         long left = length;
-        for (int n; (chunked || left > 0) && (n = body.read(buf, 0, chunked ? buf.length : (int) Math.min(buf.length, left))) >= 0; ) {
+        while (chunked || left > 0) {
+            int n = body.read(chunk, 0, chunked ? chunk.length : (int) Math.min(chunk.length, left));
+            if (n < 0) {
+                break;
+            }
             if (chunked) {
-                out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                out.write(buf, 0, n);
-                out.write('\r');
-                out.write('\n');
+                write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                write(chunk, 0, n);
+                write(CRLF);
             } else {
-                out.write(buf, 0, n);
+                write(chunk, 0, n);
                 left -= n;
             }
         }
         if (chunked) {
-            out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            write(LAST_CHUNK);
         } else if (left > 0) {
             throw new EOFException("the request body ended " + left + " bytes early");
         }
     }
 
-    /** The response's status line and headers; interim 1xx answers are skipped. */
-    Head readHead() throws IOException {
-        while (true) {
-            String status = readLine(true);
-            if (!status.startsWith("HTTP/1.") || status.length() < 12) {
-                throw new IOException("not an HTTP/1.x status line");
-            }
-            int code = Integer.parseInt(status.substring(9, 12));
-            Map<String, List<String>> headers = new LinkedHashMap<>();
-            for (String line; !(line = readLine(false)).isEmpty(); ) {
-                int colon = line.indexOf(':');
-                if (colon <= 0 || headers.size() >= MAX_HEADERS) {
-                    throw new IOException("malformed or too many response headers");
-                }
-                headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>(1))
-                        .add(line.substring(colon + 1).trim());
-            }
-            if (code >= 200 || code == 101) {
-                String connection = String.join(",", headers.getOrDefault("connection", List.of())).toLowerCase(Locale.ROOT);
-                boolean keepAlive = status.startsWith("HTTP/1.1") ? !connection.contains("close") : connection.contains("keep-alive");
-                return new Head(code, headers, keepAlive);
-            }
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    private void write(byte[] b) throws IOException {
+        write(b, 0, b.length);
+    }
+
+    private void write(byte[] b, int off, int len) throws IOException {
+        writingSince = System.nanoTime();
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
+        } finally {
+            writingSince = 0;
         }
     }
 
-    /** Status, headers and whether the connection may be reused after the body. */
-    record Head(int status, Map<String, List<String>> headers, boolean keepAlive) {
+    /** For the watchdog: true, and the connection closed, when a write has waited longer than the idle timeout. */
+    boolean closeIfWriteStalled(long now) {
+        long since = writingSince;
+        if (since == 0 || now - since <= idleNanos) {
+            return false;
+        }
+        stalled = true;
+        close();
+        return true;
     }
 
-    /** One byte, waiting at most until the deadline and stopping at an interrupt; -1 at the end. */
+    /** One line of a head, a chunk size or a trailer, without its line end (CRLF, or a bare LF). */
+    String readLine() throws IOException {
+        if (pos == limit && !fill()) {
+            throw received == 0 ? new EOFException("the upstream closed the connection before answering")
+                    : new EOFException("the upstream closed the connection in the middle of the head");
+        }
+        for (int i = pos; i < limit && i - pos <= HeadBudget.MAX_LINE; i++) {
+            if (buf[i] == '\n') {
+                String line = line(buf, pos, i);
+                pos = i + 1;
+                return line;
+            }
+        }
+        byte[] line = new byte[HeadBudget.MAX_LINE + 2];
+        int n = 0;
+        for (int b; (b = read()) != '\n'; ) {
+            if (b < 0) {
+                throw new EOFException("the upstream closed the connection in the middle of a line");
+            }
+            if (n == line.length) {
+                throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
+            }
+            line[n++] = (byte) b;
+        }
+        return line(line, 0, n);
+    }
+
+    /** The bytes from {@code from} up to the LF at {@code lf}, less a CR just before it; any other CR is refused. */
+    private static String line(byte[] b, int from, int lf) throws MalformedResponse {
+        int end = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
+        if (end - from > HeadBudget.MAX_LINE) {
+            throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
+        }
+        for (int i = from; i < end; i++) {
+            if (b[i] == '\r') {
+                throw new MalformedResponse("a bare CR inside a line");
+            }
+        }
+        return new String(b, from, end - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** One byte; -1 at the end of the stream. */
     int read() throws IOException {
         if (pos == limit && !fill()) {
             return -1;
@@ -183,6 +249,11 @@ final class Http1Connection implements AutoCloseable {
         return n;
     }
 
+    /** Bytes read from the socket and not yet consumed: after an answer's end, they belong to no answer. */
+    int buffered() {
+        return limit - pos;
+    }
+
     private boolean fill() throws IOException {
         int n = readSocket(buf, 0, buf.length);
         pos = 0;
@@ -191,75 +262,61 @@ final class Http1Connection implements AutoCloseable {
     }
 
     private int readSocket(byte[] b, int off, int len) throws IOException {
-        while (true) {
-            arm();
-            try {
-                return in.read(b, off, len);
-            } catch (SocketTimeoutException e) {
-                interruptedOrTimedOut();
-            }
-        }
-    }
-
-    /** Before a read: time out if the deadline has passed; shorten the socket's timeout when it has grown too long for what is left. */
-    private void arm() throws IOException {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
             throw new SocketTimeoutException("the exchange's time ran out");
         }
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(left) + 1;
-        if (soTimeoutMs > SLICE_MS && leftMs < soTimeoutMs / 2) {
-            socket.setSoTimeout((int) leftMs);
-            soTimeoutMs = (int) leftMs;
+        long wait = Math.min(left, idleNanos);
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait) + 1));
+        try {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                received += n;
+            }
+            return n;
+        } catch (SocketTimeoutException e) {
+            if (deadlineNanos - System.nanoTime() <= 0) {
+                throw new SocketTimeoutException("the exchange's time ran out");
+            }
+            throw new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
         }
     }
 
-    private void interruptedOrTimedOut() throws IOException {
-        if (Thread.currentThread().isInterrupted()) {
-            close();
-            throw new InterruptedIOException("interrupted while reading from the upstream");
-        }
-        if (deadlineNanos - System.nanoTime() <= 0) {
-            throw new SocketTimeoutException("the exchange's time ran out");
+    /** A read or a write made no progress within the idle timeout. */
+    static final class IdleTimeout extends SocketTimeoutException {
+        IdleTimeout(Duration idle, String what) {
+            super(what + " for " + Durations.format(idle));
         }
     }
 
-    /** A line of the head, without its CR LF; scanned in the buffer, with a slower path for lines that span two reads. */
-    private String readLine(boolean first) throws IOException {
-        if (pos == limit && !fill()) {
-            throw first ? new EOFException("the upstream closed the connection") : new EOFException("cut short");
+    /**
+     * For a pooled connection about to be reused: true when nothing arrived while it sat idle. A
+     * close, or bytes no request asked for, mean it must not carry another exchange. Never blocks.
+     */
+    boolean stillIdle() {
+        if (pos < limit || !channel.isOpen()) {
+            return false;
         }
-        for (int i = pos; i < limit; i++) {
-            if (buf[i] == '\n') {
-                int end = i > pos && buf[i - 1] == '\r' ? i - 1 : i;
-                String line = new String(buf, pos, end - pos, StandardCharsets.ISO_8859_1);
-                pos = i + 1;
-                return line;
+        try {
+            channel.configureBlocking(false);
+            try {
+                return channel.read(ByteBuffer.allocate(1)) == 0;
+            } finally {
+                channel.configureBlocking(true);
             }
+        } catch (IOException e) {
+            return false;
         }
-        StringBuilder sb = new StringBuilder(128);
-        for (int b; (b = read()) != '\n'; ) {
-            if (b < 0) {
-                throw new EOFException("cut short");
-            }
-            if (sb.length() >= MAX_LINE) {
-                throw new IOException("response line too long");
-            }
-            if (b != '\r') {
-                sb.append((char) b);
-            }
-        }
-        return sb.toString();
     }
 
     boolean isOpen() {
-        return !socket.isClosed();
+        return channel.isOpen();
     }
 
     @Override
     public void close() {
         try {
-            socket.close();
+            channel.close();
         } catch (IOException ignored) {
             // closing is all we wanted
         }

@@ -1,6 +1,7 @@
 package io.loomgate.remote;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
 import io.loomgate.routefile.Fields;
 import io.loomgate.routefile.RouteFileException;
@@ -23,7 +24,8 @@ import java.util.Optional;
  *
  * <pre>{@code
  * {"id": "db", "kind": "http", "url": "http://127.0.0.1:9090/db",
- *  "forwardQuery": ["n"], "forwardHeaders": ["Authorization"], "timeout": "500ms", "maxBodyBytes": 65536}
+ *  "forwardQuery": ["n"], "forwardHeaders": ["Authorization"], "timeout": "500ms", "maxBodyBytes": 65536,
+ *  "idleTimeout": "30s"}
  * }</pre>
  */
 public final class HttpKind implements UpstreamKind, AutoCloseable {
@@ -31,6 +33,12 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Http1Client client = new Http1Client(CONNECT_TIMEOUT);
+    private final HttpUpstream.Forwarding forwarding;
+
+    /** @param trustedProxies peers whose forwarding headers a proxy route keeps ({@code --trusted-proxies}) */
+    public HttpKind(AddressRanges trustedProxies) {
+        this.forwarding = new HttpUpstream.Forwarding(trustedProxies, "http");
+    }
 
     @Override
     public String name() {
@@ -39,7 +47,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes");
+        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes", "idleTimeout");
     }
 
     @Override
@@ -51,6 +59,8 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
         Optional<Duration> timeout = fields.optionalDuration("timeout", Duration.ofMillis(1), Duration.ofHours(1));
         long max = fields.optionalInteger("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
+        Duration idle = fields.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofHours(1))
+                .orElse(HttpSettings.DEFAULT_IDLE_TIMEOUT);
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("url", uri.toString());
         if (!query.isEmpty()) {
@@ -61,6 +71,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         }
         timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
         settings.put("maxBodyBytes", max);
+        settings.put("idleTimeout", Durations.format(idle));
         return settings;
     }
 
@@ -71,13 +82,9 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 (List<String>) settings.getOrDefault("forwardQuery", List.of()),
                 (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
                 Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
-                ((Number) settings.get("maxBodyBytes")).intValue());
-        return new HttpUpstream(id, s, client);
-    }
-
-    /** A proxy endpoint on this kind's client (one pool of connections for everything). */
-    public ProxyEndpoint proxy(String prefix, ServiceId upstream, URI base, Duration timeout) {
-        return new ProxyEndpoint(prefix, upstream, base, client, timeout);
+                ((Number) settings.get("maxBodyBytes")).intValue(),
+                Durations.parse((String) settings.get("idleTimeout")));
+        return new HttpUpstream(id, s, client, forwarding);
     }
 
     private static URI url(Fields fields, String url) throws RouteFileException {

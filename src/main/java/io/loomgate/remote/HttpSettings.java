@@ -14,16 +14,19 @@ import java.util.Optional;
  * @param forwardHeaders the client's headers to pass on (never hop-by-hop ones)
  * @param timeout        a cap on each call, below the request's own deadline
  * @param maxBodyBytes   a larger response body is a failure
+ * @param idleTimeout    the longest wait for any one read or write; between two bytes of a proxied body
  */
 record HttpSettings(URI url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
-                    int maxBodyBytes) {
+                    int maxBodyBytes, Duration idleTimeout) {
 
     static final int DEFAULT_MAX_BODY = 1024 * 1024;
+    static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     HttpSettings {
         Objects.requireNonNull(url, "url");
         forwardQuery = List.copyOf(forwardQuery);
         forwardHeaders = List.copyOf(forwardHeaders);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
     }
 }

@@ -1,10 +1,16 @@
 package io.loomgate.remote;
 
+import io.loomgate.call.Propagation;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
+import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Request;
+import io.loomgate.http.Response;
+import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Upstream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,24 +19,23 @@ import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
 
 /**
- * One call to an HTTP upstream, on the calling thread, with the request's remaining time and no
- * more. The upstream learns that time from {@code X-Loomgate-Deadline-Ms}, the request id from
- * {@code X-Request-Id} and the trace from {@code traceparent}.
+ * An HTTP upstream: a call whose answer is embedded in an aggregation, or a proxy route's request
+ * forwarded as it came. Both run on the calling thread, with the request's remaining time and no
+ * more, and send the {@link Propagation} headers.
  *
  * <p>An interrupt (a sibling failed, a winner was found, the deadline passed) stops the exchange
- * and closes its connection, so the upstream sees it abandoned. Every other way the call can go
+ * and closes its connection, so the upstream sees it abandoned. Every other way the exchange can go
  * wrong is an {@link UpstreamFailure} with a reason a client may read.
  */
 final class HttpUpstream implements Upstream {
 
-    static final String DEADLINE_HEADER = "X-Loomgate-Deadline-Ms";
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final Duration BACKUP_SLACK = Duration.ofSeconds(1);
 
@@ -38,12 +43,18 @@ final class HttpUpstream implements Upstream {
     private final HttpSettings settings;
     private final Origin origin;
     private final Http1Client client;
+    private final Forwarding forwarding;
 
-    HttpUpstream(ServiceId id, HttpSettings settings, Http1Client client) {
+    /** What a proxy route needs to know about the listener its requests came in on. */
+    record Forwarding(AddressRanges trusted, String scheme) {
+    }
+
+    HttpUpstream(ServiceId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
         this.id = id;
         this.settings = settings;
         this.origin = Origin.of(settings.url());
         this.client = client;
+        this.forwarding = forwarding;
     }
 
     @Override
@@ -57,8 +68,12 @@ final class HttpUpstream implements Upstream {
         // waits a little longer only as a backup. A shorter per-upstream timeout is enforced here.
         boolean capped = settings.timeout().filter(t -> t.compareTo(left) < 0).isPresent();
         Duration wait = capped ? settings.timeout().get() : left.plus(BACKUP_SLACK);
-        OutgoingRequest request = OutgoingRequest.get(origin, target(ctx), headers(ctx, left));
-        try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos())) {
+        List<String[]> headers = Propagation.headers(ctx);
+        for (String name : settings.forwardHeaders()) {
+            ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
+        }
+        OutgoingRequest request = OutgoingRequest.get(origin, target(ctx), headers);
+        try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
             if (status < 200 || status > 299) {
                 String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
@@ -67,15 +82,56 @@ final class HttpUpstream implements Upstream {
             byte[] body = read(response.body(), settings.maxBodyBytes(), status);
             return ResponseBodies.value(id, response.header("content-type"), body, status);
         } catch (IOException e) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException("cancelled during the exchange");
-            }
-            if (e instanceof SocketTimeoutException) {
-                throw new UpstreamFailure(id, "no complete answer within " + Durations.format(wait));
-            }
-            LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
-            throw new UpstreamFailure(id, NetworkErrors.reason(e, settings.url()));
+            throw failure(e, ctx, "no complete answer within " + Durations.format(wait));
         }
+    }
+
+    /**
+     * Sends the client's method, headers ({@link ForwardedHeaders}) and body to this upstream's URL
+     * followed by {@code target}; the answer's head must come within the request's deadline, and
+     * then its body streams with no more than the idle timeout between bytes.
+     */
+    @Override
+    public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        Request request = forward.request();
+        String length = request.headers().getFirst("Content-Length");
+        long n = length == null ? -1 : Long.parseLong(length.strip());
+        boolean hasBody = n > 0 || (length == null && request.headers().containsKey("Transfer-Encoding"));
+        OutgoingRequest out = new OutgoingRequest(request.method(), origin, origin.target() + forward.target(),
+                ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx),
+                hasBody ? new ClientBody(request.body()) : null, n);
+        Http1Response response;
+        try {
+            response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
+        } catch (IOException e) {
+            if (ClientBody.failed(e)) {
+                throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
+                        Map.of(), Map.of("Connection", "close"));
+            }
+            throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()));
+        }
+        response.body().streaming(settings.idleTimeout());
+        return Response.streamed(response.status(), ProxiedBody.of(response));
+    }
+
+    /** What a failed exchange means: cancelled, too late, or a reason a client may read. */
+    private UpstreamFailure failure(IOException e, RequestContext ctx, String late) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("cancelled during the exchange");
+        }
+        if (e instanceof Http1Connection.IdleTimeout) {
+            return UpstreamFailure.timedOut(id, e.getMessage());
+        }
+        if (e instanceof SocketTimeoutException) {
+            return UpstreamFailure.timedOut(id, late);
+        }
+        if (e instanceof MalformedResponse) {
+            LOG.log(Level.WARNING, "request " + ctx.requestId() + ": " + id + ": " + e.getMessage() + "; connection closed");
+            return new UpstreamFailure(id, e.getMessage());
+        }
+        LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
+        return new UpstreamFailure(id, NetworkErrors.reason(e, settings.url()));
     }
 
     /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
@@ -92,20 +148,6 @@ final class HttpUpstream implements Upstream {
             }
         }
         return Arrays.copyOf(buf, n);
-    }
-
-    private List<String[]> headers(RequestContext ctx, Duration left) {
-        List<String[]> h = new ArrayList<>(6);
-        h.add(new String[] {"X-Request-Id", ctx.requestId()});
-        h.add(new String[] {DEADLINE_HEADER, String.valueOf(Math.max(1, left.toMillis()))});
-        h.add(new String[] {"traceparent", ctx.trace().get().child().header()});
-        for (String name : settings.forwardHeaders()) {
-            List<String> values = ctx.headers().get(name);
-            if (values != null) {
-                values.forEach(v -> h.add(new String[] {name, v}));
-            }
-        }
-        return h;
     }
 
     private String target(RequestContext ctx) {

@@ -3,6 +3,7 @@ package io.loomgate.remote;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A request to send upstream.
@@ -10,19 +11,29 @@ import java.util.Objects;
  * @param method  the method, as sent
  * @param origin  where it goes
  * @param target  the raw path and query, sent as they are ({@code /api/data?x=1})
- * @param headers name and value pairs, in order, without {@code Host}, {@code Content-Length} or
- *                {@code Transfer-Encoding} (the client writes those)
+ * @param headers name and value pairs, in order, without {@code Host}, {@code Connection},
+ *                {@code Content-Length} or {@code Transfer-Encoding} (the client writes those)
  * @param body    the body to stream, or null for none
  * @param length  the body's length, or -1 to send it chunked
  */
 record OutgoingRequest(String method, Origin origin, String target, List<String[]> headers, InputStream body,
                        long length) {
 
+    /** RFC 9110 section 9.2.2: sending one of these twice has the effect of sending it once. */
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+    /** Methods whose request body has no defined meaning: an upstream may ignore it and read it as the next request. */
+    private static final Set<String> BODY_UNDEFINED = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "DELETE");
+
     OutgoingRequest {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(headers, "headers");
+        for (String[] h : headers) {
+            if (!HeadReader.isToken(h[0]) || h[1].chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
+                throw new IllegalArgumentException("not a header that may be sent: " + h[0]);
+            }
+        }
     }
 
     /** A {@code GET} without a body. */
@@ -30,8 +41,22 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
         return new OutgoingRequest("GET", origin, target, headers, null, 0);
     }
 
-    /** Safe to send again on a fresh connection: no body was streamed, so nothing was consumed. */
-    boolean canRetry() {
-        return body == null;
+    /** Safe to send again on a fresh connection: idempotent, and no body that was already consumed. */
+    boolean replayable() {
+        return body == null && IDEMPOTENT.contains(method);
+    }
+
+    /**
+     * True when the connection must not carry another exchange after this one: a body on a method
+     * whose body means nothing ({@code GET} with a body) may be ignored by the upstream and then
+     * read as a second request, whose answer would go to the next client.
+     */
+    boolean closesConnection() {
+        return body != null && BODY_UNDEFINED.contains(method);
+    }
+
+    /** Methods that carry a {@code Content-Length: 0} when they have no body. */
+    static boolean needsLength(String method) {
+        return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
     }
 }

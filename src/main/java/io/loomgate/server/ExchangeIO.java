@@ -74,7 +74,12 @@ final class ExchangeIO {
         }
     }
 
-    /** Sends the stream's headers, then copies its body as it comes; the source is released either way. */
+    /**
+     * Sends the stream's headers, then copies its body as it comes; the source is released either
+     * way. If the copy fails, the response is cut off (see {@link CutOffOutput}) and the failure
+     * thrown: a {@link io.loomgate.http.BodyAborted} when the source failed, another
+     * {@link IOException} when the client went away.
+     */
     private static void writeStream(HttpExchange exchange, Response response, String requestId, boolean head)
             throws IOException {
         Response.Stream stream = response.stream();
@@ -94,9 +99,15 @@ final class ExchangeIO {
             }
             exchange.sendResponseHeaders(response.status(), length > 0 ? length : 0);
             sent = true;
-            try (OutputStream out = exchange.getResponseBody()) {
+            CutOffOutput out = new CutOffOutput(exchange.getResponseBody());
+            exchange.setStreams(null, out);
+            try {
                 stream.writer().writeTo(out);
+            } catch (IOException | RuntimeException e) {
+                out.cutOff();
+                throw e;
             }
+            out.close();
         } finally {
             if (!sent) {
                 stream.writer().discard();

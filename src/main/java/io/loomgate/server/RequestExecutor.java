@@ -4,13 +4,16 @@ import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The executor the JDK server hands each exchange to, and the threads that then do the work. The JDK
@@ -20,9 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * first and cut off the second.
  *
  * <p>Every exchange starts on a new virtual thread, which reads the request head. In virtual mode
- * the whole request runs there. In platform mode {@link #work} moves a route's work to the fixed
- * pool, where it may queue; the operator endpoints ({@code /health}, {@code /metrics}, ...) answer on
- * the virtual thread, so a busy pool never delays them.
+ * the whole request runs there. In platform mode {@link #work} moves a route's admitted work to the
+ * fixed pool, where it may queue, and the virtual thread waits for it; the operator endpoints
+ * ({@code /health}, {@code /metrics}, ...) answer on the virtual thread, so a busy pool never delays them.
  */
 final class RequestExecutor implements Executor {
 
@@ -72,23 +75,57 @@ final class RequestExecutor implements Executor {
     }
 
     /**
-     * Runs a route's work: here, in virtual mode; on the pool, in platform mode, after the calling
-     * virtual thread has returned. Either way the work counts as in flight, and as queued until a
-     * thread picks it up, so shutdown waits for it.
+     * Runs a route's work and returns what it returns: here, in virtual mode; in platform mode on the
+     * pool, while the calling virtual thread waits for it (without giving up at an interrupt: the
+     * work answers the request, and shutdown interrupts the pool thread that runs it). The work
+     * counts as queued until a pool thread picks it up, so shutdown waits for it.
      */
-    void work(Runnable task) {
+    <T> T work(Supplier<T> task) {
         if (pool == null) {
-            task.run();
-            return;
+            return task.get();
         }
-        inFlight.incrementAndGet();
         queued.incrementAndGet();
+        FutureTask<T> pooled = new FutureTask<>(() -> runPooled(task));
         try {
-            pool.execute(() -> run(task));
+            pool.execute(pooled);
         } catch (RuntimeException | Error e) {
-            inFlight.decrementAndGet();
             queued.decrementAndGet();
             throw e;
+        }
+        return awaitUninterruptibly(pooled);
+    }
+
+    private <T> T runPooled(Supplier<T> task) {
+        Thread self = Thread.currentThread();
+        queued.decrementAndGet();
+        running.add(self);
+        try {
+            return task.get();
+        } finally {
+            running.remove(self);
+        }
+    }
+
+    private static <T> T awaitUninterruptibly(FutureTask<T> task) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return task.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    switch (e.getCause()) {
+                        case RuntimeException r -> throw r;
+                        case Error err -> throw err;
+                        default -> throw new IllegalStateException(e.getCause());
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

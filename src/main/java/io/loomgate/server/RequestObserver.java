@@ -41,10 +41,11 @@ public interface RequestObserver {
      * @param rawPath   the path as sent, for logs only
      * @param status    the status answered
      * @param delivered false when the client went away before the answer was written
+     * @param cutOff    true when a streamed answer was cut off because its source (the upstream) failed
      * @param requestId the request id
      * @param nanos     from the first byte read to the end of the response
      */
     record RequestSummary(String route, boolean started, String method, String rawPath, int status,
-                          boolean delivered, String requestId, long nanos) {
+                          boolean delivered, boolean cutOff, String requestId, long nanos) {
     }
 }

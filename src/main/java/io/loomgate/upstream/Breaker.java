@@ -6,6 +6,7 @@ import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
 import io.loomgate.config.Durations;
 import io.loomgate.http.QueryParams;
+import io.loomgate.http.Response;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
@@ -63,12 +64,28 @@ public final class Breaker implements Upstream {
 
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
+        return guarded(inner::call, v -> Ending.SUCCESS);
+    }
+
+    /** A forwarded exchange counts by its head: a 5xx answer is a failure, any other a success. */
+    @Override
+    public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
+        return guarded(() -> inner.forward(request), r -> r.status() >= 500 ? Ending.FAILURE : Ending.SUCCESS);
+    }
+
+    /** A call through the breaker. */
+    private interface Attempt<T> {
+        T run() throws UpstreamFailure, InterruptedException;
+    }
+
+    private <T> T guarded(Attempt<T> attempt, java.util.function.Function<T, Ending> judge)
+            throws UpstreamFailure, InterruptedException {
         boolean probe = admit();
         Ending ending = Ending.FAILURE;
         try {
-            Value v = inner.call();
-            ending = Ending.SUCCESS;
-            return v;
+            T result = attempt.run();
+            ending = judge.apply(result);
+            return result;
         } catch (InterruptedException e) {
             ending = RequestContext.current().deadlinePassed() ? Ending.FAILURE : Ending.NEUTRAL;
             throw e;

@@ -6,6 +6,7 @@ import io.loomgate.call.ServiceId;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
 import io.loomgate.http.QueryParams;
+import io.loomgate.http.Response;
 import java.time.Duration;
 
 /**
@@ -43,6 +44,22 @@ final class FaultInjected implements Upstream {
             throw new UpstreamFailure(id, "random failure (rate " + faults.failureRate() + ")");
         }
         return value;
+    }
+
+    /**
+     * A forwarded request gets the declared latency, then the dice; a request the dice fail is never
+     * sent (a proxy's query belongs to the upstream, so {@code ?fail=} and {@code ?delay=} do not apply).
+     */
+    @Override
+    public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
+        Duration latency = drawLatency();
+        if (latency.isPositive()) {
+            Thread.sleep(latency);
+        }
+        if (dice.fails(faults.failureRate())) {
+            throw new UpstreamFailure(id, "random failure (rate " + faults.failureRate() + "); not forwarded");
+        }
+        return inner.forward(request);
     }
 
     private Duration drawLatency() {

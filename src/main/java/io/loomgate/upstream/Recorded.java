@@ -5,7 +5,10 @@ import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
+import io.loomgate.http.BodyAborted;
 import io.loomgate.http.QueryParams;
+import io.loomgate.http.Response;
+import io.loomgate.json.JsonWriter;
 
 /**
  * The outermost decorator: records every call once in the {@link CallLog} (in flight while it runs,
@@ -41,6 +44,44 @@ final class Recorded implements Upstream {
             throw e;
         } finally {
             log.end(started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
+        }
+    }
+
+    /**
+     * A forwarded exchange is recorded when its body has been streamed to the client: a success
+     * with the upstream's status, a failure when no answer came or its body broke off, cancelled
+     * when the client went away first.
+     */
+    @Override
+    public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        CallLog.Started started = log.start(id, ctx.requestId());
+        Response response;
+        try {
+            response = inner.forward(request);
+        } catch (UpstreamFailure f) {
+            log.end(started, new Outcome.Failed(f.getMessage(), f.status()));
+            throw f;
+        } catch (InterruptedException e) {
+            log.end(started, ctx.deadlinePassed() ? Outcome.TIMED_OUT : Outcome.CANCELLED);
+            throw e;
+        } catch (RuntimeException e) {
+            log.end(started, new Outcome.Failed(id + ": unexpected error"));
+            throw e;
+        }
+        int status = response.status();
+        return response.onEnd(failure -> log.end(started, switch (failure) {
+            case null -> new Outcome.Success(new Answered(status));
+            case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
+            default -> Outcome.CANCELLED;
+        }));
+    }
+
+    /** A forwarded answer, as the call log holds it: its status. */
+    record Answered(int status) implements Value.WithStatus {
+        @Override
+        public void writeTo(JsonWriter json) {
+            json.value(status);
         }
     }
 

@@ -4,6 +4,7 @@ import io.loomgate.call.RequestContext;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
 import io.loomgate.http.QueryParams;
+import io.loomgate.http.Response;
 
 /**
  * The port every backend plugs into: one call, made on the calling thread, inside a
@@ -23,6 +24,19 @@ public interface Upstream {
      * @throws InterruptedException when cancelled; the call stopped where it was
      */
     Value call() throws UpstreamFailure, InterruptedException;
+
+    /**
+     * Forwards a proxy route's request as it came and returns the upstream's answer, its body
+     * streamed as it arrives. Only HTTP upstreams can; the route file lets no other kind behind a
+     * proxy route.
+     *
+     * @throws UpstreamFailure      when no answer came: unreachable, malformed, or too late
+     *                              ({@link UpstreamFailure#timedOut()})
+     * @throws InterruptedException when cancelled
+     */
+    default Response forward(Forward request) throws UpstreamFailure, InterruptedException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot forward a request");
+    }
 
     /**
      * Refuses, before any call is made, a request whose query this upstream cannot serve, by

@@ -28,9 +28,9 @@ class MetricsFormatTest {
         GatewayMetrics m = new GatewayMetrics(List.of(db, file));
         m.registerRoutes(List.of("/block", WEIRD));
         m.started("/block");
-        m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, "a", 300_000_000));
-        m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, "b", 1_000_000));
-        m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, "c", 60_000));
+        m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, false, "a", 300_000_000));
+        m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, false, "b", 1_000_000));
+        m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
         m.orphanEnded(db, Duration.ofMillis(250));
         m.aggregated(new io.loomgate.aggregate.Aggregation("all", io.loomgate.aggregate.Status.FAILED,
                 List.of(new io.loomgate.aggregate.PartResult(db, Outcome.CANCELLED, Duration.ofMillis(50)),

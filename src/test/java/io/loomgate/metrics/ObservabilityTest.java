@@ -95,7 +95,7 @@ class ObservabilityTest {
     @Test
     void accessLogLinesCannotBeForged() {
         try (LogCapture log = LogCapture.of("loomgate.access")) {
-            new AccessLog().finished(new RequestSummary("unmatched", false, "GET", "/x\nGET /admin 200", 404, true, "id", 1));
+            new AccessLog().finished(new RequestSummary("unmatched", false, "GET", "/x\nGET /admin 200", 404, true, false, "id", 1));
             assertEquals("GET /x?GET /admin 200 404 0.0ms id=id", log.records().getFirst().getMessage());
         }
     }

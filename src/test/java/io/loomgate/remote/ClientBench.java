@@ -67,7 +67,7 @@ public final class ClientBench {
         OutgoingRequest request = OutgoingRequest.get(Origin.of(uri), Origin.of(uri).target(), List.of());
         return new Client() {
             public int get() throws Exception {
-                try (Http1Response r = http.send(request, System.nanoTime() + 10_000_000_000L)) {
+                try (Http1Response r = http.send(request, System.nanoTime() + 10_000_000_000L, Duration.ofSeconds(30))) {
                     r.body().readAllBytes();
                     return r.status();
                 }

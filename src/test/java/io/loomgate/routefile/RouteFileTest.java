@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RouteFileTest {
 
     private final SimulatedKind simulated = new SimulatedKind();
-    private final io.loomgate.remote.HttpKind http = new io.loomgate.remote.HttpKind();
+    private final io.loomgate.remote.HttpKind http = new io.loomgate.remote.HttpKind(io.loomgate.config.AddressRanges.NONE);
 
     @AfterEach
     void close() throws Exception {

@@ -1,0 +1,61 @@
+package io.loomgate.remote;
+
+import com.sun.net.httpserver.Headers;
+import io.loomgate.call.Propagation;
+import io.loomgate.call.RequestContext;
+import io.loomgate.config.AddressRanges;
+import io.loomgate.http.Request;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The headers a proxy route sends upstream: the client's own, less hop-by-hop ones (and those its
+ * {@code Connection} header names), plus {@code X-Forwarded-For}, {@code X-Forwarded-Proto},
+ * {@code Via} and loomgate's {@link Propagation} headers.
+ *
+ * <p>What a client says about where it came from is believed only from a trusted proxy
+ * ({@code --trusted-proxies}): from one, its {@code X-Forwarded-For} is extended with its address
+ * and its {@code X-Forwarded-Proto} kept; from anyone else both are replaced, so an upstream that
+ * reads them learns the real peer and scheme.
+ */
+final class ForwardedHeaders {
+
+    private static final Set<String> SET_HERE = Set.of("x-forwarded-for", "x-forwarded-proto", "via");
+
+    private ForwardedHeaders() {
+    }
+
+    /**
+     * @param scheme the scheme the client used to reach loomgate ({@code http} or {@code https})
+     */
+    static List<String[]> of(Request request, AddressRanges trusted, String scheme, RequestContext ctx) {
+        Headers in = request.headers();
+        Set<String> named = HopByHop.named(in.get("Connection"));
+        List<String[]> out = new ArrayList<>(in.size() + 6);
+        in.forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!HopByHop.notForwardable(lower) && !named.contains(lower) && !SET_HERE.contains(lower)
+                    && !Propagation.isPropagated(lower)) {
+                values.forEach(v -> out.add(new String[] {name, v}));
+            }
+        });
+        InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
+        String client = peer == null ? "unknown" : peer.getHostAddress();
+        boolean trust = peer != null && trusted.contains(peer);
+        List<String> forwardedFor = trust ? in.getOrDefault("X-Forwarded-For", List.of()) : List.of();
+        String proto = trust ? in.getFirst("X-Forwarded-Proto") : null;
+        out.add(new String[] {"X-Forwarded-For", forwardedFor.isEmpty() ? client : String.join(", ", forwardedFor) + ", " + client});
+        out.add(new String[] {"X-Forwarded-Proto", proto == null ? scheme : proto});
+        out.add(new String[] {"Via", via(in.get("Via"))});
+        out.addAll(Propagation.headers(ctx));
+        return out;
+    }
+
+    /** The {@code Via} of a message passed on: what it had, and loomgate's hop. */
+    static String via(List<String> previous) {
+        return previous == null || previous.isEmpty() ? "1.1 loomgate" : String.join(", ", previous) + ", 1.1 loomgate";
+    }
+}
