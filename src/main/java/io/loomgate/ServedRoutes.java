@@ -50,7 +50,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
             default -> throw new IllegalStateException("the route file parser let policy '" + r.policy() + "' through");
         };
         return new FanOutRoute(r.path(), policy, engines.get(engine), r.upstreams(), r.timeout(), r.passesStatusThrough(),
-                r.answersWithValue());
+                r.answersWithValue(), r.clientKnobs());
     }
 
 }

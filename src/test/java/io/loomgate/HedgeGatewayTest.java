@@ -41,7 +41,7 @@ class HedgeGatewayTest {
                    {"id": "quick",     "kind": "http", "url": "%s"},
                    {"id": "failing",   "kind": "http", "url": "%s"},
                    {"id": "json",      "kind": "http", "url": "%s"}],
-                 "routes": [
+                 "clientKnobs": true, "routes": [
                    {"path": "/hedged",  "policy": "hedge", "upstreams": ["straggler"], "hedge": {"after": "100ms", "budget": 1}},
                    {"path": "/in-time", "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "300ms", "budget": 1}},
                    {"path": "/budget",  "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.25}},

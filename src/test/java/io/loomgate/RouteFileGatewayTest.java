@@ -24,7 +24,7 @@ class RouteFileGatewayTest {
             {"upstreams": [
                {"id": "orders", "kind": "simulated", "service": "db", "latency": "60ms", "value": {"orders": 3}},
                {"id": "stock",  "kind": "simulated", "service": "cache", "latency": "20ms"}],
-             "routes": [
+             "clientKnobs": true, "routes": [
                {"path": "/shop/overview", "policy": "all", "upstreams": ["orders", "stock"], "timeout": "400ms"},
                {"path": "/shop/either", "policy": "any", "upstreams": ["orders", "stock"]}]}
             """;
@@ -72,13 +72,37 @@ class RouteFileGatewayTest {
     }
 
     @Test
+    void withoutClientKnobsAClientCanNeitherFailCallsNorHoldThemLonger() throws Exception {
+        Path file = write("""
+                {"upstreams": [{"id": "orders", "kind": "simulated", "service": "db", "latency": "20ms"}],
+                 "routes": [
+                   {"path": "/locked", "policy": "single", "upstreams": ["orders"], "timeout": "1s"},
+                   {"path": "/open", "policy": "single", "upstreams": ["orders"], "clientKnobs": true}]}
+                """);
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = client.get("/locked?fail=orders&delay=orders:20s");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(200, r.statusCode(), "fail= is an ordinary query parameter here: " + r.body());
+            assertTrue(ms < 10_000, "delay= did not hold the call: " + ms + " ms");
+            assertEquals(200, client.get("/locked?timeout=500ms").statusCode(), "shortening is always allowed");
+            HttpResponse<String> longer = client.get("/locked?timeout=20s");
+            assertEquals(400, longer.statusCode());
+            assertTrue(longer.body().contains("clientKnobs"), "the 400 says how to allow it: " + longer.body());
+            assertEquals(502, client.get("/open?fail=orders").statusCode(), "a route that opts in still injects faults");
+            assertEquals(200, client.get("/open?timeout=20s").statusCode(), "and may lengthen up to --max-timeout");
+        }
+    }
+
+    @Test
     void aQuorumRouteAnswersAtKAndTheCancelledCallReallyStops() throws Exception {
         Path file = write("""
                 {"upstreams": [
                    {"id": "a", "kind": "simulated", "service": "cache", "latency": "40ms"},
                    {"id": "b", "kind": "simulated", "service": "cache", "latency": "90ms"},
                    {"id": "c", "kind": "simulated", "service": "cache", "latency": "2s"}],
-                 "routes": [{"path": "/two-of-three", "policy": "quorum", "quorum": 2, "upstreams": ["a", "b", "c"]}]}
+                 "clientKnobs": true, "routes": [{"path": "/two-of-three", "policy": "quorum", "quorum": 2, "upstreams": ["a", "b", "c"]}]}
                 """);
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
              TestClient client = new TestClient(gate.baseUri())) {
@@ -105,7 +129,7 @@ class RouteFileGatewayTest {
                 {"upstreams": [
                    {"id": "orders", "kind": "simulated", "service": "db", "latency": "5ms",
                     "breaker": {"consecutiveFailures": 3, "coolDown": "300ms"}}],
-                 "routes": [{"path": "/orders", "policy": "single", "upstreams": ["orders"]}]}
+                 "clientKnobs": true, "routes": [{"path": "/orders", "policy": "single", "upstreams": ["orders"]}]}
                 """);
         java.util.concurrent.atomic.AtomicInteger called = new java.util.concurrent.atomic.AtomicInteger();
         io.loomgate.upstream.Upstream counting = () -> {

@@ -44,7 +44,7 @@ final class AggregateEndpoint implements Handler {
     @Override
     public Response handle(Request request) throws InterruptedException {
         Knobs knobs = Knobs.parse(request.query(), route.path(), route.upstreams(),
-                route.timeout().orElse(options.timeout()), options.maxTimeout());
+                route.timeout().orElse(options.timeout()), options.maxTimeout(), route.clientKnobs());
         for (ServiceId id : route.upstreams()) {
             upstreams.get(id).check(request.query());
         }

@@ -14,9 +14,10 @@ import java.util.Optional;
  * @param timeout     the route's own default deadline, instead of {@code --timeout}
  * @param passthrough whether the single upstream's own HTTP status is the answer's
  * @param valueOnly   whether the answer is the single upstream's value itself, not the JSON contract
+ * @param clientKnobs whether {@code ?fail=} and {@code ?delay=} work, and {@code ?timeout=} may exceed the route's own
  */
 public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
-                          Optional<Duration> timeout, boolean passthrough, boolean valueOnly) {
+                          Optional<Duration> timeout, boolean passthrough, boolean valueOnly, boolean clientKnobs) {
 
     public FanOutRoute {
         Objects.requireNonNull(path, "path");

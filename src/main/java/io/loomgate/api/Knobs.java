@@ -15,9 +15,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The per-request knobs every fan-out route takes, validated against the route:
- * {@code fail=NAME[,NAME...]} and {@code delay=NAME:DURATION[,...]} (both repeatable, naming
- * upstreams this route calls) and {@code timeout=DURATION}. A bad value is a 400 naming the
+ * The per-request knobs of a fan-out route, validated against the route: {@code timeout=DURATION}
+ * always, to shorten the route's deadline; and, only on a route whose file says
+ * {@code "clientKnobs": true} (the built-in demo's and the backend's do), {@code fail=NAME[,NAME...]}
+ * and {@code delay=NAME:DURATION[,...]} (both repeatable, naming upstreams this route calls) and a
+ * {@code timeout} longer than the route's own, up to {@code --max-timeout}. Elsewhere {@code fail}
+ * and {@code delay} are ordinary query parameters that loomgate leaves alone, so no client can fail
+ * calls or hold resources on a route that did not ask for it. A bad value is a 400 naming the
  * parameter and the value; unknown parameters are ignored (upstreams may read their own, such as
  * {@code n}).
  *
@@ -33,10 +37,17 @@ record Knobs(Overrides overrides, Duration timeout) {
      * @param path           the route, for messages
      * @param calls          the upstreams the route calls
      * @param defaultTimeout the deadline when the request names none
-     * @param maxTimeout     the largest deadline a request may ask for
+     * @param maxTimeout     the largest deadline a request may ask for, where clients may lengthen it
+     * @param clientKnobs    whether the route lets clients inject faults and lengthen the deadline
      */
     static Knobs parse(QueryParams query, String path, List<ServiceId> calls, Duration defaultTimeout,
-                       Duration maxTimeout) {
+                       Duration maxTimeout, boolean clientKnobs) {
+        Duration timeout = single(query, "timeout")
+                .map(t -> timeout(t, defaultTimeout, maxTimeout, clientKnobs))
+                .orElse(defaultTimeout);
+        if (!clientKnobs) {
+            return new Knobs(Overrides.NONE, timeout);
+        }
         Set<ServiceId> failures = new LinkedHashSet<>();
         for (String name : items(query, "fail")) {
             failures.add(service("fail", name, name, path, calls));
@@ -53,10 +64,20 @@ record Knobs(Overrides overrides, Duration timeout) {
                 throw HttpError.badParameter("delay", item, "one duration per service; " + service + " is named twice");
             }
         }
-        Duration timeout = single(query, "timeout")
-                .map(t -> duration("timeout", t, t, MIN_TIMEOUT, maxTimeout))
-                .orElse(defaultTimeout);
         return new Knobs(new Overrides(delays, failures), timeout);
+    }
+
+    /** A client may always shorten the deadline; lengthen it past the route's own only where the route file allows. */
+    private static Duration timeout(String text, Duration routes, Duration max, boolean clientKnobs) {
+        if (clientKnobs) {
+            return duration("timeout", text, text, MIN_TIMEOUT, max);
+        }
+        try {
+            return Durations.parseWithin(text, MIN_TIMEOUT, routes);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badParameter("timeout", text, e.getMessage() + " (this route's own deadline; a route file"
+                    + " lets clients ask for more, up to --max-timeout, with \"clientKnobs\": true)");
+        }
     }
 
     /** Every comma-separated item of every occurrence of {@code name}. */

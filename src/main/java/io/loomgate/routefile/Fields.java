@@ -49,6 +49,17 @@ public final class Fields {
         return Optional.of(s);
     }
 
+    public Optional<Boolean> optionalBoolean(String name) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!(v instanceof Boolean b)) {
+            throw bad(name, "must be true or false", v);
+        }
+        return Optional.of(b);
+    }
+
     /** A duration such as {@code 300ms}, between {@code min} and {@code max}. */
     public Optional<Duration> optionalDuration(String name, Duration min, Duration max) throws RouteFileException {
         Optional<String> text = optionalString(name);

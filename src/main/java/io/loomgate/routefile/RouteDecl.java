@@ -30,7 +30,8 @@ import java.util.Optional;
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
-                        String status, String answer, int quorum, Optional<HedgeSettings> hedge) {
+                        String status, String answer, int quorum, Optional<HedgeSettings> hedge,
+                        boolean clientKnobs) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");

@@ -42,9 +42,9 @@ public final class RouteFile {
     static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
-    private static final List<String> TOP = List.of("upstreams", "routes");
+    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout", "status", "answer", "quorum", "hedge");
+            "fallbacks", "timeout", "status", "answer", "quorum", "hedge", "clientKnobs");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
@@ -111,6 +111,7 @@ public final class RouteFile {
         Fields top = new Fields(source, "$", (Map<String, Object>) map);
         List<Object> upstreamList = top.array("upstreams");
         List<Object> routeList = top.array("routes");
+        boolean knobs = top.optionalBoolean("clientKnobs").orElse(false);
         top.finish("a route file", TOP);
 
         List<UpstreamDecl> upstreams = new ArrayList<>();
@@ -130,7 +131,7 @@ public final class RouteFile {
         Map<String, String> pathAt = new LinkedHashMap<>();
         for (int i = 0; i < routeList.size(); i++) {
             Fields f = object(routeList.get(i), "routes[" + i + "]");
-            RouteDecl r = route(f, declared);
+            RouteDecl r = route(f, declared, knobs);
             String first = pathAt.putIfAbsent(r.path(), f.path());
             if (first != null) {
                 throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + first + ")");
@@ -148,7 +149,7 @@ public final class RouteFile {
         return new Fields(source, path, (Map<String, Object>) m);
     }
 
-    private RouteDecl route(Fields f, Map<ServiceId, UpstreamDecl> declared) throws RouteFileException {
+    private RouteDecl route(Fields f, Map<ServiceId, UpstreamDecl> declared, boolean fileKnobs) throws RouteFileException {
         String path = path(f);
         String policy = oneOf(f, "policy", f.string("policy"), POLICIES);
         if (policy.equals("proxy") != path.endsWith("/*")) {
@@ -195,8 +196,13 @@ public final class RouteFile {
         if (answer.equals("value") && !policy.equals("single")) {
             throw f.bad("answer", "value needs policy single (one upstream whose value is the answer)", answer);
         }
+        boolean knobs = f.optionalBoolean("clientKnobs").orElse(fileKnobs);
+        if (knobs && policy.equals("proxy")) {
+            throw f.bad("clientKnobs", "is not for policy proxy (its query belongs to the upstream)", true);
+        }
         f.finish("a route", ROUTE_FIELDS);
-        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge);
+        return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge,
+                knobs);
     }
 
     private String path(Fields f) throws RouteFileException {

@@ -71,6 +71,9 @@ public final class RouteTableJson {
         if (r.answersWithValue()) {
             w.field("answer", r.answer());
         }
+        if (r.clientKnobs()) {
+            w.field("clientKnobs", true);
+        }
         return w.endObject().toString();
     }
 }

@@ -24,7 +24,7 @@ class KnobsTest {
     private static final List<ServiceId> CALLS = List.of(DB, FILE, ServiceId.of("compute"), CACHE);
 
     private static Knobs parse(String query) {
-        return Knobs.parse(QueryParams.parse(query), "/multi-aggregate", CALLS, Duration.ofSeconds(2), Duration.ofSeconds(30));
+        return Knobs.parse(QueryParams.parse(query), "/multi-aggregate", CALLS, Duration.ofSeconds(2), Duration.ofSeconds(30), true);
     }
 
     @Test
@@ -45,13 +45,29 @@ class KnobsTest {
     }
 
     @Test
+    void withoutClientKnobsFaultsAreNotInjectedAndTheDeadlineMayOnlyShrink() {
+        Knobs k = Knobs.parse(QueryParams.parse("fail=db&delay=db:60s&timeout=150ms"), "/multi-aggregate", CALLS,
+                Duration.ofSeconds(2), Duration.ofSeconds(30), false);
+        assertEquals(Set.of(), k.overrides().failures(), "fail is an ordinary query parameter here");
+        assertEquals(Map.of(), k.overrides().delays(), "so is delay");
+        assertEquals(Duration.ofMillis(150), k.timeout(), "a client may always shorten the deadline");
+        HttpError longer = assertThrows(HttpError.class, () -> Knobs.parse(QueryParams.parse("timeout=10s"),
+                "/multi-aggregate", CALLS, Duration.ofSeconds(2), Duration.ofSeconds(30), false));
+        assertEquals(400, longer.status());
+        assertTrue(longer.getMessage().contains("this route's own deadline") && longer.getMessage().contains("clientKnobs"),
+                longer.getMessage());
+        assertEquals(Duration.ofSeconds(10), Knobs.parse(QueryParams.parse("timeout=10s"), "/multi-aggregate", CALLS,
+                Duration.ofSeconds(2), Duration.ofSeconds(30), true).timeout(), "with clientKnobs, up to --max-timeout");
+    }
+
+    @Test
     void aServiceTheRouteDoesNotCallIsRefusedWithTheOnesItCalls() {
         HttpError e = assertThrows(HttpError.class, () -> Knobs.parse(QueryParams.parse("fail=cache"), "/block",
-                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30)));
+                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30), true));
         assertEquals(400, e.status());
         assertEquals("fail must be a service /block calls (db), got 'cache'", e.getMessage());
         HttpError delay = assertThrows(HttpError.class, () -> Knobs.parse(QueryParams.parse("delay=file:1s"), "/block",
-                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30)));
+                List.of(DB), Duration.ofSeconds(2), Duration.ofSeconds(30), true));
         assertEquals("delay must be a service /block calls (db), got 'file:1s'", delay.getMessage());
     }
 
