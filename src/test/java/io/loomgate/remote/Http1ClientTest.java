@@ -60,7 +60,7 @@ class Http1ClientTest {
                     CLOSED_IDLE.set(true);
                     return false;
                 })
-                .script("never-reads-body", (r, s, out) -> {
+                .scriptBeforeBody("never-reads-body", (r, s, out) -> {
                     sleep(30_000);
                     return false;
                 });

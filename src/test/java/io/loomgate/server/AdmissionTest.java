@@ -91,6 +91,30 @@ class AdmissionTest {
     }
 
     @Test
+    void inPlatformModeTheLimitShedsBeforeThePoolsQueue() throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--threads", "platform", "--pool", "2",
+                "--max-inflight", "3"));
+             TestClient client = new TestClient(gate.baseUri())) {
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                calls.add(Background.supply(() -> client.get("/block?delay=db:2s&timeout=5s")));
+            }
+            int ok = 0;
+            int shed = 0;
+            for (CompletableFuture<HttpResponse<String>> c : calls) {
+                int status = c.get().statusCode();
+                ok += status == 200 ? 1 : 0;
+                shed += status == 503 ? 1 : 0;
+            }
+            System.out.println("platform pool 2, --max-inflight 3, 20 concurrent 2 s requests: " + ok + " served, " + shed + " shed");
+            assertEquals(20, ok + shed);
+            // Three are admitted (two run, one waits for a pool thread) and hold for 2 s; the rest arrive meanwhile.
+            assertTrue(ok >= 1 && ok <= 6, ok + " served");
+            assertEquals(shed, gate.server().admission().shed());
+        }
+    }
+
+    @Test
     void zeroTurnsTheLimitOff() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--max-inflight", "0"));
              TestClient client = new TestClient(gate.baseUri())) {

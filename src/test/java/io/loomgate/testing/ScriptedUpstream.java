@@ -37,7 +37,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     /** Writes an answer; returns true to read the next request on the same connection. */
     @FunctionalInterface
     public interface Script {
-        boolean answer(Seen request, Socket socket, OutputStream out) throws IOException;
+        boolean answer(Seen request, Socket socket, OutputStream out) throws IOException, InterruptedException;
     }
 
     /** A valid answer, to put after a real one: if loomgate took it for the next request's, a client would get it. */
@@ -49,14 +49,26 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final java.util.Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean ignoreGetBodies;
+    private final java.util.Set<String> beforeBody = ConcurrentHashMap.newKeySet();
 
-    private ScriptedUpstream() throws IOException {
-        this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+    private ScriptedUpstream(int port) throws IOException {
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
         Thread.ofVirtual().name("scripted-upstream").start(this::accept);
     }
 
     public static ScriptedUpstream start() throws IOException {
-        return new ScriptedUpstream();
+        return new ScriptedUpstream(0);
+    }
+
+    /** One on a given port: a test restarts an upstream where loomgate still has connections to the old one. */
+    public static ScriptedUpstream start(int port) throws IOException {
+        return new ScriptedUpstream(port);
+    }
+
+    public int port() {
+        return server.getLocalPort();
     }
 
     /** Answers {@code /case/name} with exactly these bytes, then keeps the connection open for more. */
@@ -70,6 +82,12 @@ public final class ScriptedUpstream implements AutoCloseable {
     public ScriptedUpstream script(String name, Script script) {
         scripts.put(name, script);
         return this;
+    }
+
+    /** A script that runs as soon as the head is read, with the body (if any) still unread: an upstream that never reads it. */
+    public ScriptedUpstream scriptBeforeBody(String name, Script script) {
+        beforeBody.add(name);
+        return script(name, script);
     }
 
     public ScriptedUpstream ignoringGetBodies() {
@@ -136,14 +154,14 @@ public final class ScriptedUpstream implements AutoCloseable {
                     return;
                 }
             }
-        } catch (IOException e) {
-            // the other side went away; what it sent is recorded
+        } catch (IOException | InterruptedException e) {
+            // the other side went away, or the test ended; what it sent is recorded
         } finally {
             open.remove(socket);
         }
     }
 
-    private boolean answer(Seen r, Socket socket, OutputStream out) throws IOException {
+    private boolean answer(Seen r, Socket socket, OutputStream out) throws IOException, InterruptedException {
         String path = r.target().contains("?") ? r.target().substring(0, r.target().indexOf('?')) : r.target();
         if (path.startsWith("/ok/")) {
             String json = "{\"tag\":\"" + path.substring(4) + "\"}";
@@ -171,7 +189,8 @@ public final class ScriptedUpstream implements AutoCloseable {
         }
         String[] parts = requestLine.split(" ");
         String body = "";
-        boolean skipBody = ignoreGetBodies && parts[0].equals("GET");
+        boolean skipBody = (ignoreGetBodies && parts[0].equals("GET"))
+                || (parts[1].startsWith("/case/") && beforeBody.contains(parts[1].substring(6).split("\\?")[0]));
         if (!skipBody && headers.containsKey("content-length")) {
             body = new String(in.readNBytes(Integer.parseInt(headers.get("content-length"))), StandardCharsets.ISO_8859_1);
         } else if (!skipBody && "chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
