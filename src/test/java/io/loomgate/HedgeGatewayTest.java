@@ -44,10 +44,11 @@ class HedgeGatewayTest {
                  "clientKnobs": true, "routes": [
                    {"path": "/hedged",  "policy": "hedge", "upstreams": ["straggler"], "hedge": {"after": "100ms", "budget": 1}},
                    {"path": "/in-time", "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "300ms", "budget": 1}},
-                   {"path": "/budget",  "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.25}},
+                   {"path": "/budget",  "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.25, "minPerSecond": 0}},
                    {"path": "/twice",   "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "0ms", "budget": 1}},
                    {"path": "/failover", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 1}},
-                   {"path": "/no-credit", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 0.01}}]}
+                   {"path": "/no-credit", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 0.01, "minPerSecond": 0}},
+                   {"path": "/quiet", "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.01}}]}
                 """.formatted(upstream.url("/straggler?ms=1500"), upstream.url("/straggler?ms=150"),
                 upstream.url("/slow?ms=20"), upstream.url("/status?code=503"), upstream.url("/json"));
         file = Files.createTempFile("loomgate-hedge", ".json");
@@ -116,6 +117,14 @@ class HedgeGatewayTest {
         }
         assertEquals(15, received, "12 primaries, each slower than the 20 ms delay, and 25% of 12 = 3 backups");
         assertEquals(3, hedged);
+    }
+
+    @Test
+    void theBudgetsFloorHedgesAQuietRoutesFirstSlowRequest() {
+        HttpResponse<String> r = client.get("/quiet");
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(Boolean.TRUE, hedge(r).get("sent"), "a 1% share has no credit yet; the floor of 2 a second pays");
+        assertEquals(2, seen(r).size(), "the upstream saw the primary and the backup");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.loomgate.aggregate;
 
 import io.loomgate.call.Outcome;
 import io.loomgate.call.ServiceId;
+import io.loomgate.upstream.RetryBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Optional;
  * (budget allowing) instead of after the delay. The first success wins and the scope cancels the
  * other copy. The answer lists the backup only when it was sent.
  *
- * <p>Unlike the other policies it keeps state across requests: the {@link HedgeBudget} and, for an
+ * <p>Unlike the other policies it keeps state across requests: the {@link RetryBudget} and, for an
  * adaptive delay, the primary's {@link LatencyWindow}. A primary cut short by its backup is recorded
  * with the time it had run: a lower bound, but one above the delay, so the slow tail stays in the
  * window and the percentile is not pulled down by the very hedges it triggers.
@@ -22,12 +23,12 @@ import java.util.Optional;
 final class HedgePolicy implements Policy {
 
     private final HedgeSettings settings;
-    private final HedgeBudget budget;
+    private final RetryBudget budget;
     private final Optional<LatencyWindow> window;
 
     HedgePolicy(HedgeSettings settings) {
         this.settings = settings;
-        this.budget = new HedgeBudget(settings.budget());
+        this.budget = new RetryBudget(settings.budget(), settings.minPerSecond(), System::nanoTime);
         this.window = settings.adaptive()
                 ? Optional.of(new LatencyWindow(settings.percentile().getAsDouble())) : Optional.empty();
     }
@@ -47,7 +48,7 @@ final class HedgePolicy implements Policy {
     public List<FanOut.Part> parts(List<FanOut.Part> replicas) {
         FanOut.Part primary = replicas.getFirst();
         FanOut.Part target = replicas.getLast();
-        budget.primarySent();
+        budget.firstTrySent();
         return List.of(primary, new FanOut.Part(target.service(), target.task(), delay(), budget::trySpend));
     }
 

@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 final class PolicyReader {
 
-    private static final List<String> HEDGE_FIELDS = List.of("after", "floor", "budget");
+    private static final List<String> HEDGE_FIELDS = List.of("after", "floor", "budget", "minPerSecond");
 
     private PolicyReader() {
     }
@@ -57,7 +57,8 @@ final class PolicyReader {
 
     /**
      * {@code "hedge": {"after": "20ms"}} or {@code {"after": "p95", "floor": "5ms"}}, with an optional
-     * {@code "budget"} (default 0.05). Only for policy hedge, which has one or two upstreams and is
+     * {@code "budget"} (default 0.05) and {@code "minPerSecond"}, the budget's floor (default 2).
+     * Only for policy hedge, which has one or two upstreams and is
      * served for GET only: a request is sent twice only when sending it twice is harmless.
      */
     static Optional<HedgeSettings> hedge(Fields route, String policy, int upstreams, String source)
@@ -101,7 +102,8 @@ final class PolicyReader {
             }
             settings = HedgeSettings.fixed(fixed, budget);
         }
+        double floor = f.optionalNumber("minPerSecond", 0, 1000).orElse(HedgeSettings.DEFAULT_MIN_PER_SECOND);
         f.finish("a hedge", HEDGE_FIELDS);
-        return Optional.of(settings);
+        return Optional.of(settings.withMinPerSecond(floor));
     }
 }

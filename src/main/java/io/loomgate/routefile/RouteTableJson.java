@@ -62,6 +62,7 @@ public final class RouteTableJson {
                 w.field("floor", Durations.format(h.after()));
             }
             w.name("budget").preciseValue(h.budget());
+            w.name("minPerSecond").preciseValue(h.minPerSecond());
             w.endObject();
         });
         r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));

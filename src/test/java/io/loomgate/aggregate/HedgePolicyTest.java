@@ -20,39 +20,6 @@ class HedgePolicyTest {
     private static final List<FanOut.Part> ONE = List.of(new FanOut.Part(API, () -> V));
 
     @Test
-    void theBudgetAllowsItsShareOfPrimariesAndNoMore() {
-        HedgeBudget budget = new HedgeBudget(0.05);
-        int allowed = 0;
-        for (int i = 0; i < 1000; i++) {
-            budget.primarySent();
-            allowed += budget.trySpend() ? 1 : 0;
-        }
-        assertEquals(50, allowed);
-    }
-
-    @Test
-    void theBudgetSavesForNoMoreThanTheRecentPrimaries() {
-        HedgeBudget budget = new HedgeBudget(0.05);
-        for (int i = 0; i < 10 * HedgeBudget.REMEMBERED; i++) {
-            budget.primarySent();
-        }
-        int burst = 0;
-        while (budget.trySpend()) {
-            burst++;
-        }
-        assertEquals(50, burst, "a long quiet spell saved only what 1000 primaries give");
-    }
-
-    @Test
-    void aBudgetOfOneHedgesEveryRequest() {
-        HedgeBudget budget = new HedgeBudget(1);
-        for (int i = 0; i < 100; i++) {
-            budget.primarySent();
-            assertTrue(budget.trySpend());
-        }
-    }
-
-    @Test
     void theWindowGivesItsPercentileOnceItHasEnoughSamples() {
         LatencyWindow w = new LatencyWindow(95);
         for (int i = 1; i < LatencyWindow.MIN_SAMPLES; i++) {
@@ -94,7 +61,7 @@ class HedgePolicyTest {
 
     @Test
     void theBackupIsADelayedPartThatAsksTheBudget() {
-        HedgePolicy hedge = new HedgePolicy(HedgeSettings.fixed(Duration.ofMillis(20), 0.5));
+        HedgePolicy hedge = new HedgePolicy(HedgeSettings.fixed(Duration.ofMillis(20), 0.5).withMinPerSecond(0));
         List<FanOut.Part> first = hedge.parts(ONE);
         assertEquals(2, first.size());
         assertTrue(first.get(0).immediate());

@@ -129,7 +129,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "20ms", "floor": "5ms"}}] | routes.json: routes[0].hedge.floor is only for an adaptive hedge ("after": "p95"); got 'after 20ms'
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"budget": 0}}] | routes.json: routes[0].hedge.budget must be above 0 (a hedge that may never send its backup is no hedge); got 0
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"budget": 2}}] | routes.json: routes[0].hedge.budget must be a number from 0 to 1; got 2
-            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p95", "copies": 3}}] | routes.json: routes[0].hedge.copies is not a field of a hedge (its fields: after, floor, budget)
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p95", "copies": 3}}] | routes.json: routes[0].hedge.copies is not a field of a hedge (its fields: after, floor, budget, minPerSecond)
             [{"path": "/x", "policy": "hedge", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'hedge'
             """)
     void badRoutesAreRefusedWithTheFileThePathAndTheValue(String routes, String message) {
