@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
+import io.loomgate.call.Propagation;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.RequestTrace;
@@ -51,7 +52,7 @@ final class AggregateEndpoint implements Handler {
         Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), knobs.overrides(), request.headers(),
-                new RequestTrace(request.headers().getFirst("traceparent")));
+                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
         long fork = System.nanoTime();
         Aggregation aggregation = RequestContext.callWith(ctx,
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));
