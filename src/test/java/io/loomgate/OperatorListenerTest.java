@@ -57,15 +57,9 @@ class OperatorListenerTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static void awaitQueued(TestClient operator, long atLeast) throws InterruptedException {
-        for (int i = 0; i < 200; i++) {
-            Map<String, Object> pool = (Map<String, Object>) operator.getJson("/metrics?format=json").get("platformPool");
-            if ((Long) pool.get("queued") >= atLeast) {
-                return;
-            }
-            Thread.sleep(5);
-        }
-        throw new AssertionError("the pool never had " + atLeast + " requests queued");
+    private static void awaitQueued(TestClient operator, long atLeast) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).alias("the pool has " + atLeast + " requests queued")
+                .until(() -> (Long) ((Map<String, Object>) operator.getJson("/metrics?format=json").get("platformPool")).get("queued") >= atLeast);
     }
 
     @Test
@@ -95,16 +89,12 @@ class OperatorListenerTest {
         Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--admin-port", "0", "--shutdown-grace", "5s"));
         try (TestClient main = new TestClient(gate.baseUri()); TestClient admin = new TestClient(gate.adminUri(""))) {
             CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> main.get("/block?delay=db:1s"));
-            Thread.sleep(200);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> gate.server().admission().admitted() == 1);
             CompletableFuture<?> closing = CompletableFuture.runAsync(gate::shutdown);
-            HttpResponse<String> ready = null;
-            for (int i = 0; i < 100; i++) {
-                ready = admin.get("/readyz");
-                if (ready.statusCode() == 503) {
-                    break;
-                }
-                Thread.sleep(5);
-            }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> admin.get("/readyz").statusCode() == 503);
+            HttpResponse<String> ready = admin.get("/readyz");
             assertEquals(503, ready.statusCode());
             assertEquals("{\"status\":\"DRAINING\"}", ready.body());
             assertEquals(200, admin.get("/livez").statusCode(), "alive while draining");

@@ -70,8 +70,7 @@ class StructuredFanOutTest {
         assertEquals(new Outcome.Failed("file: boom"), r.parts().get(1).outcome());
         assertFalse(r.deadlineHit());
         long stopped = stoppedAfterMs.get(DB);
-        assertTrue(stopped < 1_000, "the 3 s sibling was interrupted after " + stopped + " ms");
-        assertTrue(r.took().toMillis() < 1_000, r.took().toString());
+        assertTrue(stopped < 2_000, "the 3 s sibling was interrupted after " + stopped + " ms");
     }
 
     @Test
@@ -105,12 +104,12 @@ class StructuredFanOutTest {
 
     @Test
     void aDelayedPartNeverStartsWhenTheAnswerComesFirst() throws Exception {
-        FanOutResult r = run(List.of(sleeper(DB, 20, false), delayed(sleeper(FILE, 10, false), 300, true)),
+        FanOutResult r = run(List.of(sleeper(DB, 20, false), delayed(sleeper(FILE, 10, false), 5_000, true)),
                 StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
         assertFalse(seen.containsKey(FILE), "the backup's task never ran");
         assertFalse(r.parts().get(1).started());
         assertEquals(Duration.ZERO, r.parts().get(1).duration());
-        assertTrue(r.took().toMillis() < 250, "the scope did not wait out the backup's delay: " + r.took());
+        assertTrue(r.took().toSeconds() < 3, "the scope did not wait out the backup's 5 s delay: " + r.took());
     }
 
     @Test
@@ -118,7 +117,7 @@ class StructuredFanOutTest {
         FanOutResult r = run(List.of(sleeper(DB, 30, true), delayed(sleeper(FILE, 10, false), 2_000, true)),
                 StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
         long began = startedAfterMs.get(FILE) - startedAfterMs.get(DB);
-        assertTrue(began >= 25 && began < 500, "the backup started " + began + " ms after the primary, when it failed");
+        assertTrue(began >= 25 && began < 1_500, "the backup started " + began + " ms after the primary, when it failed, not after its 2 s delay");
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
     }
 
@@ -149,7 +148,7 @@ class StructuredFanOutTest {
                 StopWhen.ALL_DONE, LONG, ThreadMode.VIRTUAL);
         assertInstanceOf(Outcome.Failed.class, r.parts().get(0).outcome());
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
-        assertTrue(r.took().toMillis() < 1_000, "returned after " + r.took() + " with a 5 s deadline");
+        assertTrue(r.took().toSeconds() < 3, "returned after " + r.took() + " with a 5 s deadline");
     }
 
     @Test
@@ -158,7 +157,7 @@ class StructuredFanOutTest {
                 StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
         assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS, Outcome.Kind.CANCELLED),
                 r.parts().stream().map(p -> p.outcome().kind()).toList());
-        assertTrue(stoppedAfterMs.get(FILE) < 1_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms");
+        assertTrue(stoppedAfterMs.get(FILE) < 2_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms");
     }
 
     @Test
@@ -166,8 +165,7 @@ class StructuredFanOutTest {
         FanOutResult r = run(List.of(sleeper(DB, 40, true), sleeper(CACHE, 80, true), sleeper(FILE, 3_000, false)),
                 StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
         assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
-        assertTrue(stoppedAfterMs.get(FILE) < 1_000, "stopped after " + stoppedAfterMs.get(FILE) + " ms, once 2 of 3 failed");
-        assertTrue(r.took().toMillis() < 1_000, r.took().toString());
+        assertTrue(stoppedAfterMs.get(FILE) < 2_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms, once 2 of 3 failed");
     }
 
     @Test
@@ -195,7 +193,7 @@ class StructuredFanOutTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(late.deadlineHit());
         assertEquals("timeout", late.parts().getFirst().outcome().state());
-        assertTrue(ms >= 100 && ms < 1_000, "the 3 s sleep was interrupted at the 100 ms deadline: " + ms + " ms");
+        assertTrue(ms >= 100 && ms < 2_000, "the 3 s sleep was interrupted at the 100 ms deadline: " + ms + " ms");
         assertFalse(Thread.currentThread().isInterrupted(), "the deadline's interrupt does not leak to the caller");
         Thread.sleep(5);   // and nothing arrives later either: this sleep would throw
     }
@@ -234,10 +232,10 @@ class StructuredFanOutTest {
     @Test
     void theDeadlineHoldsWhileTheCommonPoolIsBlocked() throws Exception {
         List<CompletableFuture<Void>> clog = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 4; i++) {
             clog.add(CompletableFuture.runAsync(() -> {
                 try {
-                    Thread.sleep(250);
+                    Thread.sleep(1_500);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -250,7 +248,7 @@ class StructuredFanOutTest {
                 FanOutResult r = run(parts, StopWhen.FIRST_FAILURE, Duration.ofMillis(100), ThreadMode.VIRTUAL);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertTrue(r.deadlineHit());
-                assertTrue(ms < 400, "a 100 ms deadline took " + ms + " ms with the common pool blocked");
+                assertTrue(ms < 2_000, "a 100 ms deadline took " + ms + " ms with the common pool blocked for seconds");
             }
         } finally {
             CompletableFuture.allOf(clog.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);

@@ -60,53 +60,55 @@ class CancellationTest {
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
     void theFirstFailureCancelsTheSiblingAtOnce(String mode) {
-        Answer a = get(mode, "/aggregate?fail=file&delay=file:50ms");
+        Answer a = get(mode, "/aggregate?fail=file&delay=file:50ms&delay=db:5s&timeout=10s");
         assertEquals(502, a.response().statusCode());
         assertEquals("failed: file", a.body().get("error"));
         assertEquals(Map.of("db", "cancelled", "file", "failed"), states(a.body()));
         assertEquals("file: failed on request (?fail=file)", part(a.body(), "file").get("error"));
         CallLog.CallRecord db = a.call("db");
         assertEquals(Outcome.CANCELLED, db.outcome(), "db saw itself interrupted before the deadline");
-        assertTrue(db.duration().toMillis() < 200, "db's 300 ms sleep ended after " + db.duration().toMillis() + " ms");
-        assertTrue(db.duration().toMillis() >= 40, db.duration().toString());
+        assertTrue(db.duration().toSeconds() < 4, "db's 5 s sleep ended after " + db.duration().toMillis() + " ms");
         assertInstanceOf(Outcome.Failed.class, a.call("file").outcome());
+        assertTrue(db.endNanos() >= a.call("file").endNanos(), "db stopped after file failed, not before");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
     void theFirstSuccessCancelsTheLosers(String mode) {
-        Answer a = get(mode, "/first-success");
+        Answer a = get(mode, "/first-success?delay=cache-1:5s&delay=database:5s&timeout=10s");
         assertEquals(200, a.response().statusCode());
-        assertInstanceOf(Outcome.Success.class, a.call("cache-2").outcome());
+        CallLog.CallRecord winner = a.call("cache-2");
+        assertInstanceOf(Outcome.Success.class, winner.outcome());
         for (String loser : List.of("cache-1", "database")) {
             CallLog.CallRecord c = a.call(loser);
             assertEquals(Outcome.CANCELLED, c.outcome(), loser);
-            assertTrue(c.duration().toMillis() < 450, loser + " stopped after " + c.duration().toMillis() + " ms");
+            assertTrue(c.duration().toSeconds() < 4, loser + "'s 5 s sleep stopped after " + c.duration().toMillis() + " ms");
+            assertTrue(c.endNanos() >= winner.endNanos(), loser + " stopped after the winner, not before");
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
     void aDeadlineKeepsPartialResultsAndStopsTheRest(String mode) {
-        Answer a = get(mode, "/aggregate?timeout=100ms");
+        Answer a = get(mode, "/aggregate?timeout=100ms&delay=db:5s");
         assertEquals(504, a.response().statusCode());
         assertEquals(Map.of("db", "timeout", "file", "success"), states(a.body()));
         assertEquals(10_000L, ((Map<?, ?>) part(a.body(), "file").get("value")).get("lines"));
         assertEquals("deadline of 100ms passed; unfinished: db", a.body().get("error"));
         CallLog.CallRecord db = a.call("db");
         assertEquals(Outcome.TIMED_OUT, db.outcome(), "db saw itself interrupted at the deadline");
-        assertTrue(db.duration().toMillis() < 250, "db stopped after " + db.duration().toMillis() + " ms");
+        assertTrue(db.duration().toSeconds() < 4, "db's 5 s sleep stopped after " + db.duration().toMillis() + " ms");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
     void aFastFailureBeatsASlowPartByFar(String mode) {
-        Answer a = get(mode, "/multi-aggregate?fail=cache&delay=cache:20ms&delay=db:3s");
+        Answer a = get(mode, "/multi-aggregate?fail=cache&delay=cache:20ms&delay=db:5s&timeout=10s");
         assertEquals(502, a.response().statusCode());
-        assertTrue(a.elapsedMs() < 1_000, "answered after " + a.elapsedMs() + " ms");
+        assertTrue(a.elapsedMs() < 3_000, "answered after " + a.elapsedMs() + " ms, long before db's 5 s");
         assertEquals("cancelled", states(a.body()).get("db"));
         assertEquals(Outcome.CANCELLED, a.call("db").outcome());
-        assertTrue(a.call("db").duration().toMillis() < 1_000);
+        assertTrue(a.call("db").duration().toSeconds() < 3);
     }
 
     @ParameterizedTest
@@ -152,21 +154,16 @@ class CancellationTest {
         assertEquals(504, a.response().statusCode());
         CallLog.CallRecord compute = a.call("compute");
         assertEquals(Outcome.TIMED_OUT, compute.outcome());
-        assertTrue(compute.duration().toMillis() < 600, "compute stopped after " + compute.duration().toMillis() + " ms");
+        // the whole computation takes about 5 s on the machines these tests run on, and longer on slower ones
+        assertTrue(compute.duration().toSeconds() < 3, "compute stopped after " + compute.duration().toMillis() + " ms");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"virtual", "platform"})
-    void theResponseArrivesWithinTheDeadlinePlus50ms(String mode) {
-        get(mode, "/aggregate?timeout=100ms");  // warm-up
-        long[] elapsed = new long[5];
-        for (int i = 0; i < elapsed.length; i++) {
-            Answer a = get(mode, "/aggregate?timeout=100ms");
-            assertEquals(504, a.response().statusCode());
-            elapsed[i] = a.elapsedMs();
-            assertTrue(elapsed[i] < 400, "one answer took " + elapsed[i] + " ms");
-        }
-        java.util.Arrays.sort(elapsed);
-        assertTrue(elapsed[2] <= 150, "median " + elapsed[2] + " ms for a 100 ms deadline: " + java.util.Arrays.toString(elapsed));
+    void theAnswerComesAtTheDeadlineNotWhenTheSlowPartWouldEnd(String mode) {
+        Answer a = get(mode, "/aggregate?timeout=100ms&delay=db:5s");
+        assertEquals(504, a.response().statusCode());
+        assertTrue(a.elapsedMs() >= 100, "not before the deadline: " + a.elapsedMs() + " ms");
+        assertTrue(a.elapsedMs() < 3_000, "long before db's 5 s: " + a.elapsedMs() + " ms");
     }
 }

@@ -71,25 +71,25 @@ class CompletableFutureFanOutTest {
         AtomicBoolean dbInterrupted = new AtomicBoolean();
         long t0 = System.nanoTime();
         FanOutResult r = run(
-                List.of(sleeper(DB, 400, false, dbInterrupted), sleeper(FILE, 50, true, new AtomicBoolean())),
-                Duration.ofSeconds(5), virtualPerTask);
+                List.of(sleeper(DB, 3_000, false, dbInterrupted), sleeper(FILE, 50, true, new AtomicBoolean())),
+                Duration.ofSeconds(10), virtualPerTask);
         long answeredMs = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(answeredMs < 300, "fail-fast answered after " + answeredMs + " ms");
+        assertTrue(answeredMs < 2_000, "fail-fast answered after " + answeredMs + " ms, long before db's 3 s");
         assertEquals(Outcome.ORPHANED, r.parts().get(0).outcome());
         assertEquals(new Outcome.Failed("file: boom"), r.parts().get(1).outcome());
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> orphanWork.containsKey(DB));
+        await().atMost(Duration.ofSeconds(10)).until(() -> orphanWork.containsKey(DB));
         long endedMs = (System.nanoTime() - t0) / 1_000_000;
         assertFalse(dbInterrupted.get(), "cancel(true) on a CompletableFuture interrupts nothing");
-        assertTrue(endedMs >= 390, "the orphan ran to its natural end, at " + endedMs + " ms");
+        assertTrue(endedMs >= 3_000, "the orphan ran to its natural end, at " + endedMs + " ms");
         Duration after = orphanWork.get(DB);
-        assertTrue(after.toMillis() >= 250 && after.toMillis() < 450, "it worked " + after + " after the answer");
+        assertTrue(after.toMillis() >= 3_000 - answeredMs && after.toSeconds() < 10, "it worked " + after + " after the answer");
     }
 
     @Test
     void aDeadlineAnswersOnTimeAndOrphansTheLatePart() throws Exception {
         FanOutResult r = run(
-                List.of(sleeper(DB, 300, false, new AtomicBoolean()), sleeper(FILE, 10, false, new AtomicBoolean())),
+                List.of(sleeper(DB, 1_000, false, new AtomicBoolean()), sleeper(FILE, 10, false, new AtomicBoolean())),
                 Duration.ofMillis(100), virtualPerTask);
         assertTrue(r.deadlineHit());
         assertEquals(Outcome.ORPHANED, r.parts().get(0).outcome());

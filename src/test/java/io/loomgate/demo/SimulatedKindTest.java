@@ -95,18 +95,17 @@ class SimulatedKindTest {
                 thrown.set(e);
             }
         });
-        Thread.sleep(100);
-        assertEquals(1, upstreams.calls().inFlight(compute), "the call is running");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> upstreams.calls().inFlight(compute) == 1);
         long interruptedAt = System.nanoTime();
         t.interrupt();
         t.join(Duration.ofSeconds(5));
         long stopMs = (System.nanoTime() - interruptedAt) / 1_000_000;
         assertFalse(t.isAlive());
         assertInstanceOf(InterruptedException.class, thrown.get());
-        assertTrue(stopMs < 500, "compute stopped " + stopMs + " ms after the interrupt");
+        assertTrue(stopMs < 2_000, "compute stopped " + stopMs + " ms after the interrupt; the whole of it takes about 5 s");
         var call = upstreams.calls().callsOf("interrupt-me").getFirst();
         assertEquals(Outcome.CANCELLED, call.outcome(), "interrupted before its deadline");
-        assertTrue(call.duration().toMillis() < 1_000, "a 10M compute takes seconds; this one ran " + call.duration());
+        assertTrue(call.duration().toSeconds() < 3, "a 10M compute takes about 5 s; this one ran " + call.duration());
         assertEquals(0, upstreams.calls().inFlight());
     }
 

@@ -94,7 +94,7 @@ class ShutdownTest {
             ShutdownReport report = gate.shutdown();
             assertEquals(200, slow.get(5, TimeUnit.SECONDS).statusCode(), "the real request was served");
             assertEquals(0, report.cutOff(), "nothing that had been asked was cut off");
-            assertTrue(report.took().toMillis() < 2_000, "shutdown waited for the 500 ms request only: " + report.took());
+            assertTrue(report.took().toSeconds() < 5, "shutdown waited for the 500 ms request only, not the 10 s grace: " + report.took());
             for (Socket s : stalled) {
                 assertEquals(-1, s.getInputStream().read(), "a stalled connection is simply closed");
             }
@@ -133,7 +133,7 @@ class ShutdownTest {
             assertEquals(200, client.get("/health").statusCode());
         }
         ShutdownReport report = gate.shutdown();
-        assertTrue(report.took().toMillis() < 1_000, "an idle server closed in " + report.took());
+        assertTrue(report.took().toSeconds() < 5, "an idle server closed in " + report.took() + ", not after the 10 s grace");
         assertEquals(report, gate.shutdown(), "shutdown is idempotent");
     }
 
@@ -155,9 +155,10 @@ class ShutdownTest {
 
             ShutdownReport report = gate.shutdown();
             assertEquals(1, report.cutOff());
-            assertTrue(report.took().toMillis() < 300 + 1_000 + 500, "took " + report.took());
+            assertTrue(report.took().toSeconds() < 10, "took " + report.took() + ", not the request's 20 s");
+            // Interrupted, the request's own thread answers 503; a request that was not would only see its connection closed.
             int status = stuck.get(5, TimeUnit.SECONDS);
-            assertTrue(status == 503 || status == -1, "the cut-off request got " + status);
+            assertEquals(503, status, "the cut-off request was interrupted and answered");
             assertTrue(log.lines().stream().anyMatch(l -> l.contains("1 cut off")), log.lines().toString());
         }
     }

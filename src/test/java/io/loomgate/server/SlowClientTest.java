@@ -46,7 +46,8 @@ class SlowClientTest {
                 assertEquals(200, c.get().statusCode());
             }
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms < 1_500, "20 concurrent /block calls beside 600 stalled connections took " + ms + " ms");
+            assertTrue(ms < 5_000, "20 concurrent /block calls beside 600 stalled connections took " + ms
+                    + " ms, not the 10 s a stalled connection may hold its thread");
             System.out.println("20 concurrent /block calls beside 600 stalled connections: " + ms + " ms");
         } finally {
             for (Socket s : stalled) {

@@ -194,13 +194,19 @@ public final class Chromium implements AutoCloseable {
     @Override
     public void close() {
         socket.abort();
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        // Chromium's helper processes (zygote, renderer, GPU) may outlive the browser process and still
+        // write into the profile: stop them all, and wait for each, before the profile is deleted.
+        java.util.List<ProcessHandle> all = new java.util.ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                h.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         LocalTools.deleteTree(profile);
         http.close();

@@ -33,13 +33,17 @@ public final class LocalTools {
 
     /** Deletes {@code dir} and everything under it; what is already gone is fine. */
     public static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // A program that is still exiting may add or remove files meanwhile: walk again until the tree is gone.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException | UncheckedIOException vanishedMeanwhile) {
+                // walk again
+            }
+            if (Files.exists(dir) && System.nanoTime() - deadline > 0) {
+                throw new UncheckedIOException(new IOException("could not delete " + dir + " within 10 s"));
+            }
         }
     }
 }

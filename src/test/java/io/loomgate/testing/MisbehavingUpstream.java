@@ -42,6 +42,8 @@ public final class MisbehavingUpstream implements AutoCloseable {
         public final long receivedAt = System.nanoTime();
         public volatile long answeredAt;
         public volatile long closedAt;
+        /** For {@code /drip}: when the second half began to go out. */
+        public volatile long restSentAt;
 
         Seen(String method, String target, String path, Map<String, List<String>> headers) {
             this.method = method;
@@ -84,6 +86,11 @@ public final class MisbehavingUpstream implements AutoCloseable {
 
     public String url(String path) {
         return "http://127.0.0.1:" + server.getLocalPort() + path;
+    }
+
+    /** Every request received, oldest first. */
+    public List<Seen> seen() {
+        return List.copyOf(seen);
     }
 
     /** The requests received with {@code X-Request-Id: requestId}, oldest first. */
@@ -160,6 +167,7 @@ public final class MisbehavingUpstream implements AutoCloseable {
                 if (waitOrClosed(socket, in, s, 400)) {
                     return false;
                 }
+                s.restSentAt = System.nanoTime();
                 out.write(chunk.getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
             }

@@ -155,14 +155,12 @@ class BreakerTest {
         Breaker b = new Breaker(DB, sleeper, new BreakerSettings(1, 1.0, 100, Duration.ofSeconds(5)), clock::get);
         Thread cancelled = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
                 () -> RequestContext.callWith(RequestContext.of("r1", "/t", Duration.ofSeconds(5)), b::call)));
-        Thread.sleep(50);
-        cancelled.interrupt();
+        cancelled.interrupt();  // whether it lands before or during the call, the call ends interrupted, before its deadline
         cancelled.join(Duration.ofSeconds(5));
         assertEquals(Breaker.State.CLOSED, b.snapshot().state(), "stopped by a sibling: not the upstream's fault");
         Thread timedOut = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
-                () -> RequestContext.callWith(RequestContext.of("r2", "/t", Duration.ofMillis(20)), b::call)));
-        Thread.sleep(80);
-        timedOut.interrupt();
+                () -> RequestContext.callWith(RequestContext.of("r2", "/t", Duration.ofNanos(1)), b::call)));
+        timedOut.interrupt();  // its deadline has passed by the time the interrupt lands
         timedOut.join(Duration.ofSeconds(5));
         assertEquals(Breaker.State.OPEN, b.snapshot().state(), "stopped at its deadline: a timeout counts");
     }
