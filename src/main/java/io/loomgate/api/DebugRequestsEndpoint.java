@@ -36,7 +36,7 @@ final class DebugRequestsEndpoint implements Handler {
         Timeline t = recent.find(id).orElseThrow(() -> new HttpError(404, "not_found", "request '" + HttpError.echo(id)
                 + "' is not in the recent-requests buffer, which keeps the last " + RecentRequests.RECENT
                 + " fan-out requests, the last " + RecentRequests.FAILED + " that were not ok and the "
-                + RecentRequests.SLOWEST + " slowest of the last few minutes"));
+                + RecentRequests.SLOWEST + " slowest of the last " + RecentRequests.SLOW_WINDOW_MINUTES + " minutes"));
         return Response.json(200, format.equals("trace") ? TimelineJson.trace(t) : TimelineJson.full(t));
     }
 

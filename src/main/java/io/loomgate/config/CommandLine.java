@@ -201,7 +201,7 @@ public final class CommandLine {
         sb.append("""
 
                 --flag value and --flag=value both work; BOOL flags take true or false, and alone mean true.
-                durations: 300ms, 2s, 1m. Bad values exit with code 2.
+                durations: 300ms, 1.5s, 2m, 1h. Bad values exit with code 2.
                 """);
         return sb.toString();
     }

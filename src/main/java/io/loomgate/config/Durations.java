@@ -3,17 +3,19 @@ package io.loomgate.config;
 import java.time.Duration;
 
 /**
- * Parses and prints the durations users type: a whole number with an {@code ms}, {@code s} or
- * {@code m} suffix ({@code 300ms}, {@code 2s}, {@code 1m}). A bare {@code 0} is also accepted.
- * Used for flags and for query parameters alike, so both read the same way.
+ * Parses and prints the durations users type: a number with an {@code ms}, {@code s}, {@code m} or
+ * {@code h} suffix ({@code 300ms}, {@code 2s}, {@code 1.5s}, {@code 1m}, {@code 2h}). A decimal part
+ * is allowed where it comes to whole milliseconds ({@code 1.5s}, {@code 0.25m}, not {@code 1.5ms}).
+ * A bare {@code 0} is also accepted. Used for flags, query parameters and route files alike, so all
+ * read the same way.
  */
 public final class Durations {
 
     /** What the parser accepts, for error messages. */
-    public static final String ACCEPTED = "a duration such as 300ms, 2s or 1m";
+    public static final String ACCEPTED = "a duration such as 300ms, 1.5s, 2m or 1h";
 
-    // An hour is far beyond any deadline, latency or grace loomgate has; it also keeps the math in longs.
-    private static final long MAX_DIGITS = 9;
+    // Far beyond any deadline, latency or grace loomgate has, and it keeps the math in longs.
+    private static final int MAX_DIGITS = 9;
 
     private Durations() {
     }
@@ -21,7 +23,8 @@ public final class Durations {
     /**
      * Parses {@code text}.
      *
-     * @throws IllegalArgumentException naming {@link #ACCEPTED} when the text is not a duration
+     * @throws IllegalArgumentException naming {@link #ACCEPTED} when the text is not a duration, or
+     *         saying so when it is finer than a millisecond
      */
     public static Duration parse(String text) {
         if (text == null || text.isEmpty()) {
@@ -30,30 +33,47 @@ public final class Durations {
         if (text.equals("0")) {
             return Duration.ZERO;
         }
-        int unitStart = 0;
-        while (unitStart < text.length() && isAsciiDigit(text.charAt(unitStart))) {
-            unitStart++;
+        int whole = 0;
+        while (whole < text.length() && isAsciiDigit(text.charAt(whole))) {
+            whole++;
         }
-        if (unitStart == 0 || unitStart > MAX_DIGITS) {
+        int unitStart = whole;
+        if (unitStart < text.length() && text.charAt(unitStart) == '.') {
+            unitStart++;
+            while (unitStart < text.length() && isAsciiDigit(text.charAt(unitStart))) {
+                unitStart++;
+            }
+            if (unitStart == whole + 1) {
+                throw new IllegalArgumentException(ACCEPTED);
+            }
+        }
+        if (whole == 0 || whole > MAX_DIGITS || unitStart - whole > MAX_DIGITS) {
             throw new IllegalArgumentException(ACCEPTED);
         }
-        long amount = Long.parseLong(text, 0, unitStart, 10);
-        return switch (text.substring(unitStart)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
+        long unitMillis = switch (text.substring(unitStart)) {
+            case "ms" -> 1;
+            case "s" -> 1_000;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
             default -> throw new IllegalArgumentException(ACCEPTED);
         };
+        java.math.BigDecimal millis = new java.math.BigDecimal(text.substring(0, unitStart))
+                .multiply(java.math.BigDecimal.valueOf(unitMillis));
+        try {
+            return Duration.ofMillis(millis.longValueExact());
+        } catch (ArithmeticException finerThanAMillisecond) {
+            throw new IllegalArgumentException(ACCEPTED + ", in whole milliseconds");
+        }
     }
 
     /**
      * Parses {@code text} and checks it lies from {@code min} to {@code max}.
      *
      * @throws IllegalArgumentException whose message says what is accepted: {@code a duration from
-     *         1ms to 30s such as 300ms, 2s or 1m}
+     *         1ms to 30s such as 300ms, 1.5s, 2m or 1h}
      */
     public static Duration parseWithin(String text, Duration min, Duration max) {
-        String accepted = "a duration from " + format(min) + " to " + format(max) + " such as 300ms, 2s or 1m";
+        String accepted = "a duration from " + format(min) + " to " + format(max) + " such as 300ms, 1.5s, 2m or 1h";
         Duration d;
         try {
             d = parse(text);
@@ -66,9 +86,12 @@ public final class Durations {
         return d;
     }
 
-    /** Prints {@code d} in the largest unit that shows it exactly: {@code 300ms}, {@code 2s}, {@code 1m}. */
+    /** Prints {@code d} in the largest unit that shows it exactly: {@code 300ms}, {@code 2s}, {@code 1m}, {@code 1h}. */
     public static String format(Duration d) {
         long ms = d.toMillis();
+        if (ms != 0 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
         if (ms != 0 && ms % 60_000 == 0) {
             return ms / 60_000 + "m";
         }

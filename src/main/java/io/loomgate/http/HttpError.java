@@ -10,7 +10,7 @@ import java.util.Map;
  * a 500 in {@link ErrorMapper}.
  *
  * <pre>{@code
- * throw HttpError.badParameter("timeout", raw, "a duration such as 300ms, 2s or 1m");
+ * throw HttpError.badParameter("timeout", raw, "a duration such as 300ms, 1.5s, 2m or 1h");
  * }</pre>
  */
 public final class HttpError extends RuntimeException {

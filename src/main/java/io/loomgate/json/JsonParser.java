@@ -26,7 +26,7 @@ public final class JsonParser {
     /**
      * Parses one JSON value that must fill all of {@code text}, but for whitespace.
      *
-     * @throws IllegalArgumentException with the offset, when {@code text} is not JSON
+     * @throws IllegalArgumentException with the line and column, when {@code text} is not JSON
      */
     public static Object parse(String text) {
         JsonParser p = new JsonParser(text);
@@ -257,7 +257,16 @@ public final class JsonParser {
         }
     }
 
+    /** The place as an editor shows it: line and column, both from 1. */
     private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException("invalid JSON at offset " + pos + ": " + what);
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < Math.min(pos, text.length()); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new IllegalArgumentException("invalid JSON at line " + line + ", column " + (pos - lineStart + 1) + ": " + what);
     }
 }

@@ -88,6 +88,9 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     }
 
     private static URI url(Fields fields, String url) throws RouteFileException {
+        if (url.indexOf('{') >= 0 || url.indexOf('}') >= 0) {
+            throw fields.bad("url", "must not hold braces: a placeholder such as {id} cannot be filled in an upstream URL", url);
+        }
         String accepted = "must be an absolute http:// URL with a host and no user info or fragment (https is not supported)";
         try {
             URI uri = new URI(url);

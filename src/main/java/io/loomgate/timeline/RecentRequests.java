@@ -26,7 +26,7 @@ public final class RecentRequests {
     public static final int RECENT = 256;
     public static final int FAILED = 64;
     public static final int SLOWEST = 32;
-    static final int SLOW_WINDOW_MINUTES = 5;
+    public static final int SLOW_WINDOW_MINUTES = 5;
     private static final long SLOW_WINDOW_MS = SLOW_WINDOW_MINUTES * 60_000L;
 
     private final Ring recent = new Ring(RECENT);
@@ -79,7 +79,7 @@ public final class RecentRequests {
         return failed.newestFirst();
     }
 
-    /** The slowest requests of the last few minutes, slowest first. */
+    /** The slowest requests of the last {@value #SLOW_WINDOW_MINUTES} minutes, slowest first. */
     public synchronized List<Timeline> slowest() {
         expire(clockMs.getAsLong());
         List<Timeline> result = new ArrayList<>(SLOWEST);

@@ -76,6 +76,7 @@ class TimelineEndpointsTest {
         HttpResponse<String> missing = client.get("/debug/requests/no-such-id");
         assertEquals(404, missing.statusCode());
         assertTrue(missing.body().contains("keeps the last 256 fan-out requests"), missing.body());
+        assertTrue(missing.body().contains("32 slowest of the last 5 minutes"), missing.body());
         String id = client.get("/cache").headers().firstValue("X-Request-Id").orElseThrow();
         HttpResponse<String> badFormat = client.get("/debug/requests/" + id + "?format=xml");
         assertEquals(400, badFormat.statusCode());

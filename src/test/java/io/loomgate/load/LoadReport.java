@@ -99,7 +99,7 @@ public final class LoadReport {
     static String targetsList(List<Target> targets) {
         StringBuilder sb = new StringBuilder();
         for (Target t : targets) {
-            sb.append("- ").append(t.met().map(m -> m ? "**met**" : "**missed**").orElse("n/a")).append(": ")
+            sb.append("- ").append(t.met().map(m -> m ? "**met**" : "**missed**").orElse("not checked")).append(": ")
                     .append(t.what()).append(": ").append(t.measured()).append('\n');
         }
         return sb.toString();
@@ -150,7 +150,13 @@ public final class LoadReport {
     }
 
     private static Target missing(String what) {
-        return new Target(what, "-", Optional.empty());
+        return notMeasured(what);
+    }
+
+    /** A target this run has no row for, saying so (a --quick run, or a scenario that leaves the row out). */
+    public static Target notMeasured(String what) {
+        return new Target(what, "not checked: this run has no such row (scripts/load --quick runs only c=400; "
+                + "the full run measures every row)", Optional.empty());
     }
 
     private Optional<Row> row(String endpoint, String mode, int connections) {

@@ -64,6 +64,14 @@ class LoadReportTest {
     }
 
     @Test
+    void eachGroupSaysWhatAFullBarIs() {
+        String svg = ReportChart.svg(LoadReport.of(RUNS, Map.of()).rows(), Map.of());
+        assertTrue(svg.contains(">full bar: 60,000 rps<"), "the /health group's scale: bare /hello's 60,000 rps");
+        assertTrue(svg.contains(">full bar: 3,250 rps<"), "the /block group's scale: bare's 3,250 rps");
+        assertTrue(svg.contains(">full bar: 1,500 ms<"), "the /block group's p99 scale: platform's 1.5 s");
+    }
+
+    @Test
     void onlySuccessfulAnswersCount() {
         LoadReport.Row old = row(LoadReport.of(RUNS, Map.of()), "/aggregate-old", "virtual");
         assertEquals(3.0, old.run().okRps(), 1e-9, "4,970 of 5,000 answers were 504s");
@@ -82,6 +90,7 @@ class LoadReportTest {
         assertEquals("0.88 (4400 rps), 0", targets.get(3).measured());
         assertEquals(Optional.of(true), targets.get(4).met(), "/health 0.83 >= 0.8");
         assertEquals(Optional.empty(), targets.get(5).met(), "no c=4000 run");
+        assertTrue(targets.get(5).measured().startsWith("not checked: this run has no such row"), targets.get(5).measured());
     }
 
     @Test

@@ -11,7 +11,8 @@ import java.util.Map;
  * endpoint at one concurrency, with its runs in both modes and the bare server's run that does the
  * same waiting at that concurrency. Within a group both panels, requests/s (2xx) on the left and p99 on the right,
  * are on a linear scale from zero, so bars compare at a glance; groups have scales of their own
- * ({@code /health} answers tens of thousands a second, {@code /block} a few thousand). A row whose
+ * ({@code /health} answers tens of thousands a second, {@code /block} a few thousand), and each
+ * group's heading says what a full bar is in each panel. A row whose
  * answers were mostly not 2xx is marked. The JDK, the run length and the command are printed below.
  */
 final class ReportChart {
@@ -42,8 +43,8 @@ final class ReportChart {
         s.append(String.format("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", xml(title)));
         int rpsX = LABEL_WIDTH;
         int p99X = LABEL_WIDTH + PANEL_WIDTH + GAP;
-        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">requests/s (2xx), linear per group</text>%n", rpsX));
-        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">p99 latency (ms), linear per group</text>%n", p99X));
+        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">requests/s (2xx), linear, each group to its own scale</text>%n", rpsX));
+        s.append(String.format("<text x=\"%d\" y=\"50\" font-weight=\"bold\">p99 latency (ms), linear, each group to its own scale</text>%n", p99X));
         int legendX = 10;
         for (String mode : List.of("virtual", "platform", "bare")) {
             s.append(String.format("<rect x=\"%d\" y=\"38\" width=\"12\" height=\"12\" fill=\"%s\"/>", legendX, COLORS.get(mode)));
@@ -59,6 +60,11 @@ final class ReportChart {
                     y + 2, width - 10, y + 2));
             s.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
                     y + 18, xml(group.getKey())));
+            // Each group has its own scale: say what a full bar is, so a short bar is never read against another group's.
+            s.append(String.format(Locale.ROOT, "<text class=\"scale\" x=\"%d\" y=\"%d\" fill=\"#4a5568\">full bar: %,.0f rps</text>%n",
+                    rpsX, y + 18, maxRps));
+            s.append(String.format(Locale.ROOT, "<text class=\"scale\" x=\"%d\" y=\"%d\" fill=\"#4a5568\">full bar: %,.0f ms</text>%n",
+                    p99X, y + 18, maxP99));
             y += GROUP_HEAD;
             for (LoadReport.Row row : members) {
                 RunResult r = row.run();

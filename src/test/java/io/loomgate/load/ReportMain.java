@@ -88,7 +88,7 @@ public final class ReportMain {
     }
 
     private static void printTarget(LoadReport.Target t) {
-        System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("n/a:    ") + t.what() + ": " + t.measured());
+        System.out.println(t.met().map(m -> m ? "met:    " : "MISSED: ").orElse("not checked: ") + t.what() + ": " + t.measured());
     }
 
     /** Reads the tail scenario's runs and upstream counts in {@code dir}, writes its report files, and returns the report. */

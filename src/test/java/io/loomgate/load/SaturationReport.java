@@ -72,19 +72,19 @@ record SaturationReport(List<Row> rows, Map<String, Object> machine) {
                         "`/block` c=%,d, heap 512 MB: >= %.2f of bare's rps, p99 <= %.2fx bare's, zero errors", c, rpsFloor, p99Ceiling),
                         String.format(Locale.ROOT, "%.2f, p99 %.2fx (%.0f against %.0f ms), %s", share, p99, l.run().p99Ms(),
                                 b.run().p99Ms(), LoadReport.errors(l.run())), Optional.of(met));
-            })).orElse(new LoadReport.Target("`/block` c=" + c + " against bare", "-", Optional.empty())));
+            })).orElse(LoadReport.notMeasured("`/block` c=" + c + " against bare")));
         }
         targets.add(loomgate("/aggregate", 10_000).map(a -> {
             boolean met = a.run().totalErrors() == 0 && a.serverMaxMs() <= 2_050;
             return new LoadReport.Target("`/aggregate` c=10,000: zero errors, no answer past its 2 s deadline (50 ms slack)",
                     String.format(Locale.ROOT, "%s, slowest answer %.0f ms", LoadReport.errors(a.run()), a.serverMaxMs()),
                     Optional.of(met));
-        }).orElse(new LoadReport.Target("`/aggregate` c=10,000", "-", Optional.empty())));
+        }).orElse(LoadReport.notMeasured("`/aggregate` c=10,000")));
         targets.add(loomgate("/block", 10_000).map(l -> new LoadReport.Target(
                 "heap per request in flight after a GC, `/block` c=10,000: <= 20 KB",
                 String.format(Locale.ROOT, "%.1f KB (%d MB after GC, %,d in flight)", l.kbPerRequest(), l.heapAfterGcKb() / 1024,
                         l.inFlight()), Optional.of(l.kbPerRequest() <= 20)))
-                .orElse(new LoadReport.Target("heap per request in flight at c=10,000", "-", Optional.empty())));
+                .orElse(LoadReport.notMeasured("heap per request in flight at c=10,000")));
         return targets;
     }
 

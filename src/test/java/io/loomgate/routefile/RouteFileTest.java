@@ -98,7 +98,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs)
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got '5 s'
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "orders"]}] | routes.json: routes[0].upstreams[1] names an upstream the route already calls; got 'orders'
@@ -123,8 +123,8 @@ class RouteFileTest {
             [{"path": "/x", "policy": "any", "upstreams": ["orders"], "answer": "value"}] | routes.json: routes[0].answer value needs policy single (one upstream whose value is the answer); got 'value'
             [{"path": "/x", "policy": "any", "upstreams": ["orders"], "hedge": {"after": "20ms"}}] | routes.json: routes[0].hedge is only for policy hedge; got 'policy any'
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders", "stock", "orders"]}] | routes.json: routes[0].upstreams[2] names an upstream the route already calls; got 'orders'
-            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "soon"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 60m such as 300ms, 2s or 1m; got 'soon'
-            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p100"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 60m such as 300ms, 2s or 1m; got 'p100'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "soon"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'soon'
+            [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p100"}}] | routes.json: routes[0].hedge.after must be a percentile of the primary's recent latencies such as p95, or a duration from 0ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'p100'
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "p0"}}] | routes.json: routes[0].hedge.after must name a percentile above 0 and below 100, such as p95; got 'p0'
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"after": "20ms", "floor": "5ms"}}] | routes.json: routes[0].hedge.floor is only for an adaptive hedge ("after": "p95"); got 'after 20ms'
             [{"path": "/x", "policy": "hedge", "upstreams": ["orders"], "hedge": {"budget": 0}}] | routes.json: routes[0].hedge.budget must be above 0 (a hedge that may never send its backup is no hedge); got 0
@@ -139,8 +139,8 @@ class RouteFileTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            {"id": "db", "kind": "simulated", "service": "db", "latency": "fast"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got 'fast'
-            {"id": "db", "kind": "simulated", "service": "db", "latency": "2m"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 2s or 1m; got '2m'
+            {"id": "db", "kind": "simulated", "service": "db", "latency": "fast"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 1.5s, 2m or 1h; got 'fast'
+            {"id": "db", "kind": "simulated", "service": "db", "latency": "2m"} | routes.json: upstreams[0].latency must be a duration from 0ms to 1m such as 300ms, 1.5s, 2m or 1h; got '2m'
             {"id": "db", "kind": "simulated", "service": "db", "latency": "10ms,q99=1s"} | routes.json: upstreams[0].latency must be a latency whose tail is named pNN, such as 10ms,p99=1s or 10ms,p99.9=1s; got '10ms,q99=1s'
             {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
@@ -150,9 +150,10 @@ class RouteFileTest {
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"window": 0}} | routes.json: upstreams[0].breaker.window must be a whole number from 1 to 100000; got 0
-            {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 60m such as 300ms, 2s or 1m; got 'soon'
+            {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'soon'
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"trip": 3}} | routes.json: upstreams[0].breaker.trip is not a field of a circuit breaker (its fields: consecutiveFailures, failureRate, window, coolDown)
             {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// URL with a host and no user info or fragment (https is not supported); got 'ftp://x/y'
+            {"id": "h", "kind": "http", "url": "http://x/users/{id}"} | routes.json: upstreams[0].url must not hold braces: a placeholder such as {id} cannot be filled in an upstream URL; got 'http://x/users/{id}'
             {"id": "h", "kind": "http", "url": "http://x/", "forwardHeaders": ["Connection"]} | routes.json: upstreams[0].forwardHeaders[0] must be a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect; got 'Connection'
             {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a whole number from 1 to 67108864; got 0
             {"id": "h", "kind": "http"} | routes.json: upstreams[0].url is missing; it must be a string
@@ -200,6 +201,9 @@ class RouteFileTest {
                 assertThrows(RouteFileException.class, () -> parse("{" + UPSTREAMS + "}")).getMessage());
         String notJson = assertThrows(RouteFileException.class, () -> parse("{\"upstreams\": [")).getMessage();
         assertEquals(true, notJson.startsWith("routes.json: not valid JSON: "), notJson);
+        String misplaced = assertThrows(RouteFileException.class, () -> parse("{\n  \"upstreams\": [],\n  \"routes\": [}\n}")).getMessage();
+        assertEquals("routes.json: not valid JSON: invalid JSON at line 3, column 14: unexpected character '}'", misplaced,
+                "where an editor shows it, not a byte offset");
         assertEquals("routes.json: must be a JSON object with \"upstreams\" and \"routes\"",
                 assertThrows(RouteFileException.class, () -> parse("[]")).getMessage());
     }
