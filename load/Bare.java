@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 
 /**
  * The reference ceiling for loomgate's load harness: the thinnest JDK HttpServer on virtual threads,
- * with the same server tuning loomgate applies (see the README's "The JDK server, tuned"), and
+ * with the same server tuning loomgate applies (see "The JDK server, tuned" in docs/operations.md), and
  * nothing else: no routing, no metrics, no JSON.
  *
  *   java load/Bare.java PORT        (0 picks a free port)

@@ -1,6 +1,6 @@
 # Sourced by scripts/load for --scenario buckets, after its set-up (start, run, settle, $dir, $work,
 # $report_tool). How close Prometheus's histogram_quantile(0.99, ...) over loomgate's buckets comes to
-# the p99 wrk measured, for the README's /block and /aggregate loads: c=100 and c=1000 on virtual
+# the p99 wrk measured, for the /block and /aggregate loads of docs/performance.md: c=100 and c=1000 on virtual
 # threads, and /block at c=1000 on the platform pool (whose p99 is queueing, about 1.6 s).
 # For each load it scrapes /metrics (Prometheus format) before and after the wrk run, so the
 # estimate covers the same requests as wrk's figure, as increase(...[run]) would in PromQL. The

@@ -13,11 +13,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The README documents what the code does: every flag with its real default, every route. */
+/**
+ * The README and the docs document what the code does: the README opens with the two commands, the
+ * configuration page lists every flag with its real default, the HTTP API page every route, and
+ * the route-file reference shows the built-in file verbatim.
+ */
 class ReadmeTest {
 
     private static String readme() throws Exception {
         return Files.readString(Path.of("README.md"));
+    }
+
+    private static String doc(String name) throws Exception {
+        return Files.readString(Path.of("docs", name));
     }
 
     @Test
@@ -29,11 +37,11 @@ class ReadmeTest {
 
     @Test
     void everyFlagIsInTheTableWithItsDefault() throws Exception {
-        String readme = readme();
+        String readme = doc("configuration.md");
         for (Flag f : Flag.values()) {
             Matcher m = Pattern.compile("^\\| `" + Pattern.quote(f.option()) + "` \\|([^|]*)\\|", Pattern.MULTILINE)
                     .matcher(readme);
-            assertTrue(m.find(), "README has no row for " + f.option());
+            assertTrue(m.find(), "docs/configuration.md has no row for " + f.option());
             String documented = m.group(1).trim().replace("`", "");
             assertEquals(f.defaultValue(), documented, "default of " + f.option());
         }
@@ -42,13 +50,14 @@ class ReadmeTest {
     @Test
     void theRouteFileSectionShowsTheBuiltInFileVerbatim() throws Exception {
         String builtIn = Files.readString(Path.of("src/main/resources/io/loomgate/demo/routes.json")).strip();
-        assertTrue(readme().contains("```json\n" + builtIn + "\n```"), "README's route file section differs from routes.json");
+        assertTrue(doc("route-file.md").contains("```json\n" + builtIn + "\n```"),
+                "docs/route-file.md's built-in route file differs from routes.json");
     }
 
     /** The rows of the table under "## Endpoints", and only that table: its first cells. */
     static List<String> endpointTableRows(String readme) {
         int section = readme.indexOf("\n## Endpoints\n");
-        assertTrue(section >= 0, "README has an Endpoints section");
+        assertTrue(section >= 0, "the page has an Endpoints section");
         int tableStart = readme.indexOf("\n| path |", section);
         assertTrue(tableStart >= 0, "the Endpoints section has a table whose first column is 'path'");
         List<String> rows = new java.util.ArrayList<>();
@@ -63,14 +72,14 @@ class ReadmeTest {
 
     @Test
     void everyRouteIsInTheEndpointTable() throws Exception {
-        List<String> rows = endpointTableRows(readme());
+        List<String> rows = endpointTableRows(doc("http-api.md"));
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--debug-endpoints"))) {
             for (Route r : gate.server().routes()) {
                 // A prefix route (/debug/requests/*) is documented with its parameter: /debug/requests/{id}.
                 String documented = r.isPrefix() ? r.prefix() + "{" : r.path();
                 assertTrue(rows.stream().anyMatch(cell -> cell.equals("`" + documented + "`")
                                 || cell.startsWith("`" + documented + "?") || (r.isPrefix() && cell.startsWith("`" + documented))),
-                        "README's endpoint table lacks " + r.path() + "; it has " + rows);
+                        "docs/http-api.md's endpoint table lacks " + r.path() + "; it has " + rows);
             }
         }
     }

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 
-/** The README's commands, run as a new user would. */
+/** The commands the README and docs/getting-started.md give, run as a new user would. */
 class ScriptsIT {
 
     @Test

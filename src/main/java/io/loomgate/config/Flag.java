@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Every command-line flag loomgate accepts. Each one can also come from the environment variable
  * {@link #env()} ({@code --shutdown-grace} is {@code LOOMGATE_SHUTDOWN_GRACE}); the command line wins.
- * The help text and the README's flag table are both generated from, or checked against, this list.
+ * The help text and the flag table of docs/configuration.md are both generated from, or checked against, this list.
  */
 public enum Flag {
     HOST("host", "ADDR", "127.0.0.1", "bind address (loopback by default; 0.0.0.0 must be asked for)"),
@@ -19,7 +19,7 @@ public enum Flag {
     MAX_INFLIGHT("max-inflight", "N", "10000", "requests served at once before new ones get 503; 0 turns it off"),
     READ_TIMEOUT("read-timeout", "DURATION", "10s", "time a client has to send its request head, whole seconds"),
     IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
-    ROUTES("routes", "FILE", "", "a JSON route file (see the README); without it, the built-in routes (the demo, or the backend's)"),
+    ROUTES("routes", "FILE", "", "a JSON route file (see docs/route-file.md); without it, the built-in routes (the demo, or the backend's)"),
     TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
     MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
     LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms; api=10ms,p99=1s gives api a slow tail"),

@@ -15,7 +15,7 @@ import java.util.List;
  * estimate is within 5% of the true value, whatever the distribution. Below 100 ms the boundaries
  * are the usual 1, 2.5, 5, 10, 25, 50 and 75 ms; above 2.5 s, 3, 4, 5, 7.5, 10, 15, 20, 30 and
  * 60 s, where the estimate can be off by up to a bucket's width. That is 85
- * boundaries plus {@code +Inf} per histogram: the price of the accuracy, said in the README.
+ * boundaries plus {@code +Inf} per histogram: the price of the accuracy, said in docs/observability.md.
  *
  * <p>The old boundaries doubled (50 µs, 100 µs, ... 52 s): a steady 300 ms latency then read as
  * 408 ms, because the whole 204.8 to 409.6 ms bucket was interpolated over.

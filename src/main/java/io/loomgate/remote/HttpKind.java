@@ -20,7 +20,7 @@ import java.util.Optional;
  * connections, serves every HTTP upstream and proxy route of a loomgate; {@link #close} releases it.
  * It is loomgate's own small blocking client ({@link Http1Client}), not the JDK's
  * {@code java.net.http.HttpClient}: on virtual threads it does the same work for far less CPU (the
- * README's Performance section has the measurement).
+ * measurement is in docs/performance.md, the reasons in docs/decisions/0001-own-http-client.md).
  *
  * <pre>{@code
  * {"id": "db", "kind": "http", "url": "http://127.0.0.1:9090/db",

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Prometheus's {@code histogram_quantile(0.99)} over the exported buckets, run on latencies recorded
- * from real loads (the README's /block and /aggregate loads, from {@code scripts/load --scenario
+ * from real loads (the /block and /aggregate loads of docs/performance.md, from {@code scripts/load --scenario
  * buckets} with {@code --access-log}): within 5% of the exact p99 of the same requests. The old
  * doubling boundaries are run on the same data, to show what the change bought.
  */

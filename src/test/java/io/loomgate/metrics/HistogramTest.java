@@ -174,7 +174,7 @@ class HistogramTest {
             }
         }
         assertEquals(68, dense, "buckets between 100 ms and 2.5 s");
-        assertEquals(85, b.length, "the README states this count");
+        assertEquals(85, b.length, "docs/observability.md states this count");
     }
 
     @Test

@@ -132,7 +132,7 @@ class HostileInputTest {
     /**
      * The JDK server refuses these before loomgate sees them, with its own short HTML page and a
      * closed connection. Two of its messages name an exception class ("NumberFormatException
-     * thrown", "URISyntaxException thrown"): a known limitation, in the README; never a stack trace.
+     * thrown", "URISyntaxException thrown"): a known limitation, in docs/operations.md; never a stack trace.
      */
     @Test
     void badContentLengthsAndHeaderNamesAreRefusedByTheJdkServer() {
