@@ -5,6 +5,7 @@ import io.loomgate.aggregate.FanOut;
 import io.loomgate.api.Endpoints;
 import io.loomgate.api.Wiring;
 import io.loomgate.call.ServiceId;
+import io.loomgate.compose.Composer;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
@@ -123,8 +124,9 @@ public final class Loomgate implements AutoCloseable {
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
             ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout());
 
+            Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
             Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
-                    source, new RecentRequests());
+                    served.composes(), composer, source, new RecentRequests());
             List<Route> routes = new ArrayList<>(Endpoints.main(wiring, admin == null));
             routes.addAll(extraRoutes);
             List<Route> adminRoutes = admin == null ? List.of() : Endpoints.admin(wiring);

@@ -2,6 +2,7 @@ package io.loomgate;
 
 import io.loomgate.aggregate.FanOut;
 import io.loomgate.aggregate.Policy;
+import io.loomgate.api.ComposeRoute;
 import io.loomgate.api.FanOutRoute;
 import io.loomgate.api.ProxyRoute;
 import io.loomgate.call.ServiceId;
@@ -19,19 +20,23 @@ import java.util.Map;
  *
  * @param fanOuts the fan-out routes, in file order
  * @param proxies the proxy routes, in file order
+ * @param composes the composed routes, in file order
  */
-record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies) {
+record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<ComposeRoute> composes) {
 
     /**
      * @param engines        by name: {@code structured}, {@code completable-future/common-pool}, ...
      * @param defaultTimeout {@code --timeout}, for routes that declare none
      */
     static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, Duration defaultTimeout) {
-        List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy())
+        List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy() && !r.isCompose())
                 .map(r -> fanOut(r, engines)).toList();
+        List<ComposeRoute> composes = table.routes().stream().filter(RouteDecl::isCompose)
+                .map(r -> new ComposeRoute(r.path(), r.graph().orElseThrow(), r.methods(), r.upstreams(), r.timeout(),
+                        r.clientKnobs())).toList();
         List<ProxyRoute> proxies = table.routes().stream().filter(RouteDecl::isProxy)
                 .map(r -> new ProxyRoute(r.path(), r.upstreams().getFirst(), r.timeout().orElse(defaultTimeout))).toList();
-        return new ServedRoutes(fanOuts, proxies);
+        return new ServedRoutes(fanOuts, proxies, composes);
     }
 
     private static FanOutRoute fanOut(RouteDecl r, Map<String, FanOut> engines) {

@@ -68,7 +68,7 @@ class MainIT {
                 """);
         try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
             assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
-            assertEquals(List.of("loomgate: " + file + ": routes[2].policy must be one of single, all, any, fallback, quorum, hedge, proxy; got 'al'"),
+            assertEquals(List.of("loomgate: " + file + ": routes[2].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'"),
                     p.stderr());
             assertEquals(List.of(), p.stdout());
         }
@@ -76,11 +76,11 @@ class MainIT {
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs)
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods)
             {"path": "/a", "policy": "all", "upstreams": ["nope"]}                | routes[0].upstreams[0] must be a declared upstream (db); got 'nope'
             {"path": "/health", "policy": "all", "upstreams": ["db"]}             | routes[0].path is taken by an operator endpoint (/, /dashboard, /debug/threads, /health, /livez, /metrics, /readyz, /debug/...); got '/health'
             {"path": "/a", "policy": "all", "upstreams": ["db"], "timeout": "2x"} | routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '2x'
-            {"path": "/a", "policy": "first", "upstreams": ["db"]}                | routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy; got 'first'
+            {"path": "/a", "policy": "first", "upstreams": ["db"]}                | routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'first'
             """)
     void everyKindOfBadRouteFileExitsTwo(String route, String problem, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.json");

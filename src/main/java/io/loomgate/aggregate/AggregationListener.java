@@ -5,8 +5,8 @@ import io.loomgate.call.ServiceId;
 import java.time.Duration;
 
 /**
- * Hears what aggregations did: every merged answer, every orphan that finally ended, and every
- * request a proxy route forwarded. Metrics listen here.
+ * Hears what aggregations did: every merged answer, every orphan that finally ended, and every call
+ * a proxy or composed route made. Metrics listen here.
  */
 public interface AggregationListener {
 
@@ -17,9 +17,10 @@ public interface AggregationListener {
     void orphanEnded(ServiceId service, Duration workAfterResponse);
 
     /**
-     * A proxy route's exchange with {@code service} has its answer's head (a success below 500, a
-     * failure from 500 up), or ended without one, after {@code waited}: counted with its calls.
+     * One call outside an aggregation's parts ended after {@code waited}: a proxy route's exchange
+     * (a success below 500, a failure from 500 up), or a composed route's call. Counted with the
+     * upstream's calls.
      */
-    default void forwarded(ServiceId service, Outcome.Kind outcome, Duration waited) {
+    default void called(ServiceId service, Outcome.Kind outcome, Duration waited) {
     }
 }

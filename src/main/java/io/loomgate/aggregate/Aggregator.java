@@ -62,8 +62,13 @@ public final class Aggregator {
             outcome = Outcome.Kind.CANCELLED;
             throw e;
         } finally {
-            listener.forwarded(service, outcome, Duration.ofNanos(System.nanoTime() - start));
+            listener.called(service, outcome, Duration.ofNanos(System.nanoTime() - start));
         }
+    }
+
+    /** Counts one call a composed route made, with its upstream's calls. */
+    public void record(ServiceId service, Outcome.Kind outcome, Duration took) {
+        listener.called(service, outcome, took);
     }
 
     private FanOut.Part part(ServiceId service) {

@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -39,9 +40,10 @@ import java.util.concurrent.atomic.LongAdder;
  * tasks), and the backstop thread per request that used to guard against that.
  *
  * <p><b>One part, no fork.</b> A fan-out of a single part that starts at once (a {@code single}
- * route) runs it on the request's own thread, with the same deadline: there is no sibling to run
- * beside it, so a scope and a thread would only add cost. In platform mode it therefore runs on the
- * pool thread rather than on a new platform thread.
+ * route) runs on the request's own thread ({@link InlinePart}).
+ *
+ * <p><b>A driven scope.</b> {@link #drive} opens a scope whose owner forks each task when its inputs
+ * are ready ({@link DrivenScope}): a call graph runs in one scope, on its critical path.
  *
  * <p>A delayed part (a hedge's backup) waits in its own subtask, until its delay is over or a part
  * fails, and then asks to be admitted; if the scope stops during the wait, or it is not admitted, it
@@ -79,7 +81,7 @@ final class StructuredFanOut implements FanOut {
         DeadlineTimer.Deadline deadline = DeadlineTimer.shared().arm(Thread.currentThread(),
                 start + ctx.remaining().toNanos());
         if (parts.size() == 1 && parts.getFirst().immediate()) {
-            return inline(parts.getFirst(), ctx, start, deadline);
+            return InlinePart.run(parts.getFirst(), ctx, start, deadline);
         }
         int n = parts.size();
         AtomicLongArray began = new AtomicLongArray(n);
@@ -137,37 +139,95 @@ final class StructuredFanOut implements FanOut {
         return new FanOutResult(results, deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
     }
 
-    /**
-     * The one part, on this thread. Interrupted by its deadline, or failing because of it (an HTTP
-     * upstream's socket closed under it), it timed out; interrupted by anything else, the request
-     * was cut off and the interrupt goes on up.
-     */
-    private static FanOutResult inline(Part part, RequestContext ctx, long start, DeadlineTimer.Deadline deadline)
+    /** {@link DrivenScope#run}: the owner forks as it goes; a joiner that never cancels until the owner says stop. */
+    static DrivenScope.Finish drive(ThreadMode mode, LongAdder virtualStarted, DrivenScope.Body body)
             throws InterruptedException {
-        long began = System.nanoTime();
-        Outcome outcome = null;
-        long ended;
+        RequestContext ctx = RequestContext.current();
+        DeadlineTimer.Deadline deadline = DeadlineTimer.shared().arm(Thread.currentThread(),
+                System.nanoTime() + ctx.remaining().toNanos());
+        StopJoiner joiner = new StopJoiner();
+        ForkThreads threads = new ForkThreads(mode, virtualStarted);
+        LinkedBlockingQueue<DrivenScope.Ended> ended = new LinkedBlockingQueue<>();
+        boolean interrupted = false;
         boolean fired;
         try {
-            outcome = new Outcome.Success(part.task().call());
-        } catch (InterruptedException e) {
-            // decided below, once the deadline says whether it was the one that interrupted
-        } catch (Exception e) {
-            outcome = Failures.failed(part.service(), e);
+            try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads)
+                    .withName(ctx.endpoint() + " " + ctx.requestId()))) {
+                DrivenScope driven = new DrivenScope() {
+                    @Override
+                    public void fork(int id, String name, Callable<Value> task, Optional<Duration> timeout) {
+                        threads.nameNext(name + "@" + ctx.requestId());
+                        scope.fork(() -> {
+                            ended.add(runTask(id, task, timeout));
+                            return null;
+                        });
+                    }
+
+                    @Override
+                    public DrivenScope.Ended next() throws InterruptedException {
+                        return ended.take();
+                    }
+                };
+                try {
+                    body.run(driven);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                joiner.stop();
+                scope.fork(() -> null);   // the joiner cancels the scope on this fork: what still runs is interrupted
+                try {
+                    scope.join();
+                } catch (InterruptedException lateInterrupt) {
+                    // the work was done before it came; closing the scope is all that is left
+                }
+            }
         } finally {
-            ended = System.nanoTime();
             fired = deadline.disarm();
         }
-        if (outcome == null && !fired) {
+        if (interrupted && !fired) {
             throw new InterruptedException("the request was interrupted");
         }
-        boolean deadlineHit = fired && !(outcome instanceof Outcome.Success);
-        if (deadlineHit) {
-            outcome = Outcome.TIMED_OUT;
+        List<DrivenScope.Ended> late = new ArrayList<>();
+        ended.drainTo(late);
+        return new DrivenScope.Finish(interrupted, late);
+    }
+
+    /** Runs one driven task on its own thread, under its own timeout if it has one. */
+    private static DrivenScope.Ended runTask(int id, Callable<Value> task, Optional<Duration> timeout) {
+        long began = System.nanoTime();
+        DeadlineTimer.Deadline own = timeout.map(t -> DeadlineTimer.shared().arm(Thread.currentThread(), began + t.toNanos()))
+                .orElse(null);
+        Value value = null;
+        Throwable failure = null;
+        try {
+            value = task.call();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            if (own != null && own.disarm() && value == null) {
+                failure = new DrivenScope.TimedOut(timeout.get());
+            }
         }
-        PartResult result = new PartResult(part.service(), outcome, Optional.of(Duration.ofNanos(began - start)),
-                Duration.ofNanos(ended - began));
-        return new FanOutResult(List.of(result), deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
+        return new DrivenScope.Ended(id, value, failure, began, System.nanoTime());
+    }
+
+    /** Never cancels on its own; cancels the scope at the first fork after {@link #stop}. */
+    private static final class StopJoiner implements Joiner<Object, Void> {
+        private volatile boolean stop;
+
+        void stop() {
+            stop = true;
+        }
+
+        @Override
+        public boolean onFork(Subtask<?> subtask) {
+            return stop;
+        }
+
+        @Override
+        public Void result() {
+            return null;
+        }
     }
 
     /** A delayed part that was not admitted when its wait was over: not a failure of its upstream. */
@@ -253,36 +313,6 @@ final class StructuredFanOut implements FanOut {
         /** True when the parts decided the answer (a failure under "all", a success under "any", k under "quorum"). */
         boolean ruleMet() {
             return ruleMet;
-        }
-    }
-
-    /**
-     * Makes the scope's threads: virtual, or platform in platform mode so the comparison stays
-     * honest, each named after its upstream and request ({@code db@9c41e2-7}). Used by the owner
-     * thread only, one fork at a time.
-     */
-    private static final class ForkThreads implements ThreadFactory {
-
-        private final ThreadMode mode;
-        private final LongAdder virtualStarted;
-        private String nextName = "fork";
-
-        ForkThreads(ThreadMode mode, LongAdder virtualStarted) {
-            this.mode = mode;
-            this.virtualStarted = virtualStarted;
-        }
-
-        void nameNext(String name) {
-            this.nextName = name;
-        }
-
-        @Override
-        public Thread newThread(Runnable task) {
-            if (mode == ThreadMode.VIRTUAL) {
-                virtualStarted.increment();
-                return Thread.ofVirtual().name(nextName).unstarted(task);
-            }
-            return Thread.ofPlatform().name(nextName).daemon(true).unstarted(task);
         }
     }
 }

@@ -46,13 +46,13 @@ final class AggregateEndpoint implements Handler {
     public Response handle(Request request) throws InterruptedException {
         Knobs knobs = Knobs.parse(request.query(), route.path(), route.upstreams(),
                 route.timeout().orElse(options.timeout()), options.maxTimeout(), route.clientKnobs());
-        for (ServiceId id : route.upstreams()) {
-            upstreams.get(id).check(request.query());
-        }
         Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
-                timeout, request.query(), knobs.overrides(), request.headers(),
+                timeout, request.query(), request.params(), knobs.overrides(), request.headers(),
                 new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
+        for (ServiceId id : route.upstreams()) {
+            upstreams.get(id).check(ctx);
+        }
         long fork = System.nanoTime();
         Aggregation aggregation = RequestContext.callWith(ctx,
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));

@@ -41,13 +41,20 @@ public final class Endpoints {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
                     w.config().services(), threads, w.recent())));
         }
+        for (ComposeRoute compose : w.composes()) {
+            ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.aggregator(),
+                    w.config().services(), w.recent());
+            for (String method : compose.methods()) {
+                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody()));
+            }
+        }
         for (ProxyRoute proxy : w.proxies()) {
             ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.aggregator());
             for (String method : ProxyRoute.METHODS) {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true));
             }
         }
-        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), paths(routes))));
+        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
         return routes;
     }
 
@@ -56,7 +63,7 @@ public final class Endpoints {
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), w.config().server().threads())));
         routes.addAll(operator(w));
-        routes.add(Route.operator("/", new IndexEndpoint(List.of(), List.of(), paths(routes))));
+        routes.add(Route.operator("/", new IndexEndpoint(List.of(), List.of(), List.of(), paths(routes))));
         return routes;
     }
 

@@ -20,13 +20,22 @@ final class IndexEndpoint implements Handler {
     private final byte[] html;
 
     /** @param operator the operator paths this listener serves */
-    IndexEndpoint(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<String> operator) {
+    IndexEndpoint(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<ComposeRoute> composes, List<String> operator) {
         JsonWriter w = new JsonWriter(1024).beginObject().field("service", "loomgate").name("routes").beginArray();
         for (FanOutRoute r : routes) {
             w.beginObject().field("path", r.path()).field("policy", r.policy().name()).field("engine", r.engine().name());
             r.engine().executor().ifPresent(e -> w.field("executor", e));
             w.name("upstreams").beginArray();
             r.upstreams().forEach(id -> w.value(id.value()));
+            w.endArray().endObject();
+        }
+        for (ComposeRoute c : composes) {
+            w.beginObject().field("path", c.path()).field("policy", "compose").name("methods").beginArray();
+            c.methods().forEach(w::value);
+            w.endArray().name("calls").beginArray();
+            c.graph().calls().forEach(call -> w.value(call.name()));
+            w.endArray().name("upstreams").beginArray();
+            c.upstreams().forEach(id -> w.value(id.value()));
             w.endArray().endObject();
         }
         for (ProxyRoute p : proxies) {
@@ -36,7 +45,7 @@ final class IndexEndpoint implements Handler {
         w.endArray().name("operator").beginArray();
         operator.forEach(w::value);
         this.json = w.endArray().endObject().toBytes();
-        this.html = html(routes, proxies, operator).getBytes(StandardCharsets.UTF_8);
+        this.html = html(routes, proxies, composes, operator).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -48,7 +57,8 @@ final class IndexEndpoint implements Handler {
         return new Response(200, Response.JSON, json, Map.of());
     }
 
-    private static String html(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<String> operator) {
+    private static String html(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<ComposeRoute> composes,
+                               List<String> operator) {
         StringBuilder sb = new StringBuilder("""
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><title>loomgate</title>
                 <style>body{font:15px system-ui,sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:left}</style>
@@ -56,10 +66,16 @@ final class IndexEndpoint implements Handler {
                 """);
         for (FanOutRoute r : routes) {
             String upstreams = r.upstreams().stream().map(ServiceId::value).collect(Collectors.joining(", "));
-            sb.append("<tr><td><a href=\"").append(r.path()).append("\">").append(r.path()).append("</a></td><td>")
+            sb.append("<tr><td>").append(link(r.path())).append("</td><td>")
                     .append(r.policy().name()).append("</td><td>").append(r.engine().name())
                     .append(r.engine().executor().map(e -> " (" + e + ")").orElse("")).append("</td><td>")
                     .append(upstreams).append("</td></tr>\n");
+        }
+        for (ComposeRoute c : composes) {
+            sb.append("<tr><td>").append(c.methods().contains("GET") ? link(c.path()) : c.path()).append("</td><td>compose</td><td>")
+                    .append(c.graph().calls().stream().map(call -> call.name()).collect(Collectors.joining(" ")))
+                    .append("</td><td>").append(c.upstreams().stream().map(ServiceId::value).collect(Collectors.joining(", ")))
+                    .append("</td></tr>\n");
         }
         for (ProxyRoute p : proxies) {
             sb.append("<tr><td>").append(p.path()).append("</td><td>proxy</td><td></td><td>")
@@ -68,5 +84,10 @@ final class IndexEndpoint implements Handler {
         sb.append("</table><p>operator: ");
         sb.append(operator.stream().map(p -> "<a href=\"" + p + "\">" + p + "</a>").collect(Collectors.joining(", ")));
         return sb.append("</p></body></html>\n").toString();
+    }
+
+    /** A path with parameters is not a page to open as it is: it is listed, not linked. */
+    private static String link(String path) {
+        return path.indexOf('{') >= 0 ? path : "<a href=\"" + path + "\">" + path + "</a>";
     }
 }

@@ -35,7 +35,7 @@ final class ProxyEndpoint implements Handler {
     public Response handle(Request request) throws InterruptedException {
         Duration timeout = CallerDeadline.cap(request.headers(), route.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
-                timeout, request.query(), Overrides.NONE, request.headers(),
+                timeout, request.query(), request.params(), Overrides.NONE, request.headers(),
                 new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
         Forward forward = new Forward(request, target(request));
         return RequestContext.callWith(ctx, () -> forward(forward));

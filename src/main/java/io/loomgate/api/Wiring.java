@@ -1,6 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.aggregate.Aggregator;
+import io.loomgate.compose.Composer;
 import io.loomgate.config.Config;
 import io.loomgate.metrics.MetricsSource;
 import io.loomgate.server.Lifecycle;
@@ -13,14 +14,16 @@ import java.util.List;
  *
  * @param routes  the fan-out routes, in the order the route file lists them
  * @param proxies the reverse-proxy routes
+ * @param composes the composed routes, and the composer that runs them
  * @param recent  the timelines of the last fan-out requests
  */
 public record Wiring(Config config, Lifecycle lifecycle, Upstreams upstreams, Aggregator aggregator,
-                     List<FanOutRoute> routes, List<ProxyRoute> proxies, MetricsSource metrics,
-                     RecentRequests recent) {
+                     List<FanOutRoute> routes, List<ProxyRoute> proxies, List<ComposeRoute> composes, Composer composer,
+                     MetricsSource metrics, RecentRequests recent) {
 
     public Wiring {
         routes = List.copyOf(routes);
         proxies = List.copyOf(proxies);
+        composes = List.copyOf(composes);
     }
 }

@@ -3,6 +3,7 @@ package io.loomgate.call;
 import com.sun.net.httpserver.Headers;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -22,12 +23,14 @@ import java.util.Objects;
  * @param deadlineNanos {@link System#nanoTime()} by which the answer is due
  * @param timeout       the deadline as the client asked for it (or the default), for messages
  * @param query         the request's query parameters, for upstreams that read their own
+ * @param params        the path's parameters ({@code id=7} for {@code /users/{id}}), for templates
  * @param overrides     injected delays and failures
  * @param headers       the request's headers, read-only, for upstreams that forward some
  * @param trace         the request's trace context (the client's, or a new one), made on first use
  */
 public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
-                             QueryParams query, Overrides overrides, Headers headers, RequestTrace trace) {
+                             QueryParams query, Map<String, String> params, Overrides overrides, Headers headers,
+                             RequestTrace trace) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
@@ -36,6 +39,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(query, "query");
+        params = Map.copyOf(params);
         Objects.requireNonNull(overrides, "overrides");
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(trace, "trace");
@@ -49,7 +53,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     /** A context without request headers, and with a new trace. */
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
-        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query,
+        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query, Map.of(),
                 overrides, new Headers(), new RequestTrace(null));
     }
 

@@ -1,6 +1,7 @@
 package io.loomgate.call;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -12,6 +13,7 @@ public final class UpstreamFailure extends Exception {
     private final ServiceId service;
     private final OptionalInt status;
     private final boolean timedOut;
+    private final Optional<String> body;
 
     public UpstreamFailure(ServiceId service, String reason) {
         this(service, reason, OptionalInt.empty());
@@ -19,19 +21,30 @@ public final class UpstreamFailure extends Exception {
 
     /** @param status the upstream's own HTTP status, when it answered with one */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status) {
-        this(service, reason, status, false);
+        this(service, reason, status, false, Optional.empty());
     }
 
-    private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut) {
+    /** @param body the upstream's JSON answer (an error document), which a composing route may pass on */
+    public UpstreamFailure(ServiceId service, String reason, OptionalInt status, Optional<String> body) {
+        this(service, reason, status, false, body);
+    }
+
+    private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut, Optional<String> body) {
         super(Objects.requireNonNull(service, "service") + ": " + reason, null, false, false);
         this.service = service;
         this.status = Objects.requireNonNull(status, "status");
         this.timedOut = timedOut;
+        this.body = Objects.requireNonNull(body, "body");
     }
 
     /** No (complete) answer came in time; a proxy route answers such a failure with 504 rather than 502. */
     public static UpstreamFailure timedOut(ServiceId service, String reason) {
-        return new UpstreamFailure(service, reason, OptionalInt.empty(), true);
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), true, Optional.empty());
+    }
+
+    /** The upstream's JSON answer when it answered with an error document. */
+    public Optional<String> body() {
+        return body;
     }
 
     public boolean timedOut() {

@@ -24,8 +24,8 @@ final class ComputeUpstream implements Upstream {
 
     /** A bad {@code n} is a 400 before any call is made. */
     @Override
-    public void check(QueryParams query) {
-        n(query);
+    public void check(RequestContext request) {
+        n(request.query());
     }
 
     static int n(QueryParams query) {

@@ -5,6 +5,9 @@ import io.loomgate.call.Value;
 import io.loomgate.routefile.Fields;
 import io.loomgate.routefile.RouteFileException;
 import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.template.Bindings;
+import io.loomgate.template.Placeholder;
+import io.loomgate.template.Template;
 import io.loomgate.upstream.Upstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +37,7 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("service", "value");
+        return List.of("service", "value", "data", "key");
     }
 
     @Override
@@ -44,6 +47,29 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
                 () -> fields.bad("service", "must be one of " + SimulatedService.allWireNames(), name));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("service", service.wire());
+        if (service != SimulatedService.DATASET && (fields.optionalValue("data").isPresent()
+                || fields.optionalValue("key").isPresent())) {
+            throw fields.bad(fields.optionalValue("data").isPresent() ? "data" : "key", "is only for the dataset service", name);
+        }
+        if (service == SimulatedService.DATASET) {
+            Map<String, Object> data = fields.optionalObject("data")
+                    .orElseThrow(() -> fields.bad("data", "is needed by a dataset: an object of entries by key", "nothing"));
+            String key = fields.optionalString("key").orElse("{id}");
+            try {
+                Template t = Template.parse(key);
+                for (Placeholder p : t.placeholders()) {
+                    boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? !p.fields().isEmpty()
+                            : p.fields().isEmpty();
+                    if (!request) {
+                        throw new IllegalArgumentException("has " + p + ", which is not {name}, {query.NAME} or {header.NAME}");
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                throw fields.bad("key", e.getMessage().replaceFirst("^has ", "must not have "), key);
+            }
+            settings.put("data", data);
+            settings.put("key", key);
+        }
         var value = fields.optionalValue("value");
         if (value.isPresent()) {
             if (service.text().isEmpty()) {
@@ -64,9 +90,28 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
         if (service == SimulatedService.COMPUTE) {
             return new ComputeUpstream();
         }
+        if (service == SimulatedService.DATASET) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> data = (Map<String, Object>) settings.get("data");
+            return new DatasetUpstream(id, data, Template.parse((String) settings.get("key")));
+        }
+        if (service == SimulatedService.CREATED) {
+            return new CreatedUpstream(id);
+        }
         Object declared = settings.get("value");
         Value value = declared != null ? json -> json.tree(declared) : Value.text(service.text().orElseThrow());
         return () -> value;
+    }
+
+    /** A dataset's key names the path parameters it needs ({@code {id}}). */
+    @Override
+    public List<String> pathParameters(Map<String, Object> settings) {
+        if (!"dataset".equals(settings.get("service"))) {
+            return List.of();
+        }
+        return Template.parse((String) settings.get("key")).placeholders().stream()
+                .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
+                .map(Placeholder::head).distinct().toList();
     }
 
     /** The sample file, once a file service has been created (none is written before). */

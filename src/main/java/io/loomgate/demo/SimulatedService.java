@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
  * The simulated services a {@code "kind": "simulated"} upstream can run: what a call does once
  * its injected latency has been slept. Sleep-like services return a fixed text (a route file may
  * give another {@code value}); {@code file} and {@code file-flaky} read the sample file; {@code compute}
- * sums primes.
+ * sums primes; {@code dataset} answers from a keyed table and {@code created} echoes a posted object
+ * with a new id (the bundled backend's API).
  */
 enum SimulatedService {
     DB("db", "DB call completed"),
@@ -18,7 +19,9 @@ enum SimulatedService {
     CACHE_1("cache-1", "cache-1 hit"),
     CACHE_2("cache-2", "cache-2 hit"),
     DATABASE("database", "database row"),
-    FILE_FLAKY("file-flaky", null);
+    FILE_FLAKY("file-flaky", null),
+    DATASET("dataset", null),
+    CREATED("created", null);
 
     private final String wire;
     private final String text;

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,20 +14,22 @@ import java.util.Objects;
  * @param method       the method as sent ({@code HEAD} is served by the {@code GET} handler)
  * @param path         the decoded path
  * @param query        the decoded query parameters
+ * @param params       the path's parameters, decoded ({@code id=7} for {@code /users/{id}}); empty for most routes
  * @param headers      the request headers, read-only
  * @param arrivalNanos {@link System#nanoTime()} when the server saw the first byte of the request
  * @param target       the request target as sent, still encoded (what a proxy forwards)
  * @param remote       the client's address
  * @param body         the request body, for routes that read it; empty for the others
  */
-public record Request(String id, String method, String path, QueryParams query, Headers headers, long arrivalNanos,
-                      URI target, InetSocketAddress remote, InputStream body) {
+public record Request(String id, String method, String path, QueryParams query, Map<String, String> params,
+                      Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body) {
 
     public Request {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(query, "query");
+        params = Map.copyOf(params);
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(body, "body");

@@ -68,7 +68,7 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
     }
 
     @Override
-    public void forwarded(ServiceId service, Outcome.Kind outcome, Duration waited) {
+    public void called(ServiceId service, Outcome.Kind outcome, Duration waited) {
         services.get(service).called(outcome, waited.toNanos());
     }
 

@@ -6,6 +6,9 @@ import io.loomgate.config.Durations;
 import io.loomgate.routefile.Fields;
 import io.loomgate.routefile.RouteFileException;
 import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.template.Bindings;
+import io.loomgate.template.Placeholder;
+import io.loomgate.template.Template;
 import io.loomgate.upstream.Upstream;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -53,7 +56,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     @Override
     public Map<String, Object> read(Fields fields) throws RouteFileException {
         String url = fields.string("url");
-        URI uri = url(fields, url);
+        url(fields, url);
         List<String> query = fields.optionalStrings("forwardQuery", n -> !n.isEmpty(), "a query parameter name");
         List<String> headers = fields.optionalStrings("forwardHeaders", HttpKind::forwardable,
                 "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
@@ -62,7 +65,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         Duration idle = fields.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofHours(1))
                 .orElse(HttpSettings.DEFAULT_IDLE_TIMEOUT);
         Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("url", uri.toString());
+        settings.put("url", url);
         if (!query.isEmpty()) {
             settings.put("forwardQuery", query);
         }
@@ -78,7 +81,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     @Override
     @SuppressWarnings("unchecked")
     public Upstream create(ServiceId id, Map<String, Object> settings) {
-        HttpSettings s = new HttpSettings(URI.create((String) settings.get("url")),
+        HttpSettings s = new HttpSettings((String) settings.get("url"),
                 (List<String>) settings.getOrDefault("forwardQuery", List.of()),
                 (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
                 Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
@@ -87,21 +90,46 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         return new HttpUpstream(id, s, client, forwarding);
     }
 
-    private static URI url(Fields fields, String url) throws RouteFileException {
-        if (url.indexOf('{') >= 0 || url.indexOf('}') >= 0) {
-            throw fields.bad("url", "must not hold braces: a placeholder such as {id} cannot be filled in an upstream URL", url);
-        }
+    /**
+     * An absolute {@code http://} URL; its path and query may hold placeholders the request fills
+     * in ({@code {id}}, {@code {query.NAME}}, {@code {header.NAME}}), never its host.
+     */
+    private static void url(Fields fields, String url) throws RouteFileException {
         String accepted = "must be an absolute http:// URL with a host and no user info or fragment (https is not supported)";
+        Template template;
         try {
-            URI uri = new URI(url);
+            template = Template.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw fields.bad("url", e.getMessage().replaceFirst("^has ", "must not have "), url);
+        }
+        try {
+            URI uri = new URI(url.replaceAll("\\{[^}]*}", "x"));
             if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getRawFragment() != null
                     || uri.getRawUserInfo() != null) {
                 throw fields.bad("url", accepted, url);
             }
-            return uri;
         } catch (URISyntaxException e) {
             throw fields.bad("url", accepted, url);
         }
+        if (Origin.placeholderInAuthority(url)) {
+            throw fields.bad("url", "may hold placeholders in its path and query, not in its host or port", url);
+        }
+        for (Placeholder p : template.placeholders()) {
+            boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? p.fields().size() >= 1
+                    : p.fields().isEmpty();
+            if (!request) {
+                throw fields.bad("url", "may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not " + p
+                        + " (a call's answer is for a compose call's path)", url);
+            }
+        }
+    }
+
+    /** The path parameters this upstream's URL needs from every route that calls it. */
+    @Override
+    public List<String> pathParameters(Map<String, Object> settings) {
+        return Template.parse((String) settings.get("url")).placeholders().stream()
+                .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
+                .map(Placeholder::head).distinct().toList();
     }
 
     private static boolean forwardable(String name) {

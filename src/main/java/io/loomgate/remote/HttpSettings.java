@@ -1,6 +1,5 @@
 package io.loomgate.remote;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -9,14 +8,15 @@ import java.util.Optional;
 /**
  * One HTTP upstream as its route file declares it.
  *
- * @param url            the URL called; the forwarded query parameters are added to its own
+ * @param url            the URL called, perhaps with placeholders in its path and query; the forwarded
+ *                       query parameters are added to its own
  * @param forwardQuery   the client's query parameters to pass on
  * @param forwardHeaders the client's headers to pass on (never hop-by-hop ones)
  * @param timeout        a cap on each call, below the request's own deadline
  * @param maxBodyBytes   a larger response body is a failure
  * @param idleTimeout    the longest wait for any one read or write; between two bytes of a proxied body
  */
-record HttpSettings(URI url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
+record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
                     int maxBodyBytes, Duration idleTimeout) {
 
     static final int DEFAULT_MAX_BODY = 1024 * 1024;

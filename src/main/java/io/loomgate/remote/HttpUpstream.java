@@ -10,8 +10,12 @@ import io.loomgate.config.Durations;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
+import io.loomgate.template.Bindings;
+import io.loomgate.template.UnsafeValue;
+import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Upstream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -22,12 +26,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
 
 /**
- * An HTTP upstream: a call whose answer is embedded in an aggregation, or a proxy route's request
- * forwarded as it came. Both run on the calling thread, with the request's remaining time and no
+ * An HTTP upstream: a call whose answer is embedded in an aggregation or a composition, or a proxy
+ * route's request forwarded as it came. Its URL may hold placeholders ({@code /users/{id}}), filled
+ * in from each request as {@link io.loomgate.template.Template} says. Both run on the calling thread, with the request's remaining time and no
  * more, and send the {@link Propagation} headers.
  *
  * <p>An interrupt (a sibling failed, a winner was found, the deadline passed) stops the exchange
@@ -59,30 +65,77 @@ final class HttpUpstream implements Upstream {
 
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
+        return call(Call.PLAIN);
+    }
+
+    /**
+     * A plain call gets this upstream's URL, with the forwarded query; a shaped one (a compose call)
+     * its method, its path and query below the URL's path, its headers and its body.
+     */
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         Duration left = ctx.remaining();
         if (!left.isPositive()) {
             throw new InterruptedException("the deadline has passed");
         }
         // The request's deadline is the engine's to enforce (it interrupts this thread); the socket
-        // waits a little longer only as a backup. A shorter per-upstream timeout is enforced here.
-        boolean capped = settings.timeout().filter(t -> t.compareTo(left) < 0).isPresent();
-        Duration wait = capped ? settings.timeout().get() : left.plus(BACKUP_SLACK);
+        // waits a little longer only as a backup. A shorter per-upstream or per-call timeout is enforced here.
+        Duration wait = left.plus(BACKUP_SLACK);
+        for (Optional<Duration> cap : List.of(settings.timeout(), call.timeout())) {
+            if (cap.isPresent() && cap.get().compareTo(wait) < 0) {
+                wait = cap.get();
+            }
+        }
         List<String[]> headers = Propagation.headers(ctx);
         for (String name : settings.forwardHeaders()) {
             ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
         }
-        OutgoingRequest request = OutgoingRequest.get(origin, target(ctx), headers);
+        headers.addAll(call.headers());
+        call.contentType().ifPresent(t -> headers.add(new String[] {"Content-Type", t}));
+        String base = withForwardedQuery(target(ctx), ctx);
+        String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
+        byte[] body = call.body();
+        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers,
+                body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
             if (status < 200 || status > 299) {
-                String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
-                throw new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status));
+                throw notOk(response, status);
             }
-            byte[] body = read(response.body(), settings.maxBodyBytes(), status);
-            return ResponseBodies.value(id, response.header("content-type"), body, status);
+            byte[] answer = read(response.body(), settings.maxBodyBytes(), status);
+            return ResponseBodies.value(id, response.header("content-type"), answer, status);
         } catch (IOException e) {
             throw failure(e, ctx, "no complete answer within " + Durations.format(wait));
+        }
+    }
+
+    /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
+    private UpstreamFailure notOk(Http1Response response, int status) throws IOException {
+        String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
+        Optional<String> json = Optional.empty();
+        if (ResponseBodies.isJson(response.header("content-type"))) {
+            try {
+                json = ResponseBodies.json(read(response.body(), settings.maxBodyBytes(), status));
+            } catch (UpstreamFailure tooLarge) {
+                // an error body over the limit is not passed on; the status still is
+            }
+        }
+        return new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status), json);
+    }
+
+    /** A request is refused (400) before any call when this upstream's URL cannot be filled in from it. */
+    @Override
+    public void check(RequestContext ctx) {
+        target(ctx);
+    }
+
+    /** The URL's path and query, its placeholders filled in from the request. */
+    private String target(RequestContext ctx) {
+        try {
+            return origin.target().url(p -> Bindings.request(ctx, p));
+        } catch (UnsafeValue e) {
+            throw HttpError.badRequest("bad_parameter", "a value of this request cannot be sent to " + id + ": " + e.getMessage());
         }
     }
 
@@ -98,7 +151,7 @@ final class HttpUpstream implements Upstream {
         String length = request.headers().getFirst("Content-Length");
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().containsKey("Transfer-Encoding"));
-        OutgoingRequest out = new OutgoingRequest(request.method(), origin, origin.target() + forward.target(),
+        OutgoingRequest out = new OutgoingRequest(request.method(), origin, target(ctx) + forward.target(),
                 ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx),
                 hasBody ? new ClientBody(request.body()) : null, n);
         Http1Response response;
@@ -131,7 +184,7 @@ final class HttpUpstream implements Upstream {
             return new UpstreamFailure(id, e.getMessage());
         }
         LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
-        return new UpstreamFailure(id, NetworkErrors.reason(e, settings.url()));
+        return new UpstreamFailure(id, NetworkErrors.reason(e, origin));
     }
 
     /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
@@ -150,9 +203,9 @@ final class HttpUpstream implements Upstream {
         return Arrays.copyOf(buf, n);
     }
 
-    private String target(RequestContext ctx) {
+    private String withForwardedQuery(String target, RequestContext ctx) {
         if (settings.forwardQuery().isEmpty()) {
-            return origin.target();
+            return target;
         }
         StringJoiner query = new StringJoiner("&");
         for (String name : settings.forwardQuery()) {
@@ -160,7 +213,7 @@ final class HttpUpstream implements Upstream {
                 query.add(encode(name) + "=" + encode(value));
             }
         }
-        return query.length() == 0 ? origin.target() : origin.withQuery(query.toString());
+        return Origin.withQuery(target, query.toString());
     }
 
     private static String encode(String s) {

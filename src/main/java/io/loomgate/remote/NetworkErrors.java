@@ -2,7 +2,6 @@ package io.loomgate.remote;
 
 import io.loomgate.config.Durations;
 import java.net.ConnectException;
-import java.net.URI;
 import java.net.UnknownHostException;
 
 /** Words for why an exchange with an upstream failed, safe to show a client: no class names. */
@@ -11,22 +10,17 @@ final class NetworkErrors {
     private NetworkErrors() {
     }
 
-    static String reason(Throwable e, URI url) {
+    static String reason(Throwable e, Origin origin) {
         if (e instanceof Http1Connection.ConnectTimeout) {
             return "could not connect within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
         }
         if (causedBy(e, UnknownHostException.class)) {
-            return "cannot resolve " + url.getHost();
+            return "cannot resolve " + origin.host();
         }
         if (e instanceof ConnectException) {
-            return "connection refused by " + url.getHost() + ":" + port(url);
+            return "connection refused by " + origin.host() + ":" + origin.port();
         }
         return "the connection failed before a complete answer came";
-    }
-
-    private static int port(URI url) {
-        int port = url.getPort();
-        return port >= 0 ? port : "https".equals(url.getScheme()) ? 443 : 80;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

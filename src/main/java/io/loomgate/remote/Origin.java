@@ -1,24 +1,45 @@
 package io.loomgate.remote;
 
+import io.loomgate.template.Template;
 import java.net.URI;
 
 /**
  * Where an upstream's connections go: host, port, the {@code Host} header, and the pool key. Worked
  * out once from the upstream's URL, so no request has to parse a URI.
  *
- * @param target the URL's raw path and query ({@code /api/?x=1}), what requests extend
+ * @param target the URL's raw path and query ({@code /api/?x=1}), what requests extend; it may hold
+ *               placeholders ({@code /users/{id}}), filled in per request
  */
-record Origin(String host, int port, String authority, String key, String target) {
+record Origin(String host, int port, String authority, String key, Template target) {
 
-    static Origin of(URI url) {
-        int port = url.getPort() >= 0 ? url.getPort() : 80;
-        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        String target = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
-        return new Origin(url.getHost(), port, url.getRawAuthority(), url.getHost() + ":" + port, target);
+    /** {@code url} may hold placeholders in its path and query, never in its scheme, host or port. */
+    static Origin of(String url) {
+        URI uri = URI.create(url.replaceAll("\\{[^}]*}", "x"));
+        int port = uri.getPort() >= 0 ? uri.getPort() : 80;
+        int pathStart = url.indexOf('/', url.indexOf("//") + 2);
+        String target = pathStart < 0 ? "/" : url.substring(pathStart);
+        return new Origin(uri.getHost(), port, uri.getRawAuthority(), uri.getHost() + ":" + port, Template.parse(target));
     }
 
-    /** The URL's target with more query parameters ({@code a=1&b=2}) added to its own. */
-    String withQuery(String query) {
-        return target + (target.indexOf('?') >= 0 ? "&" : "?") + query;
+    /** True when the URL's host part holds a placeholder, which is refused. */
+    static boolean placeholderInAuthority(String url) {
+        int authority = url.indexOf("//") + 2;
+        int pathStart = url.indexOf('/', authority);
+        String host = pathStart < 0 ? url.substring(authority) : url.substring(authority, pathStart);
+        return host.indexOf('{') >= 0 || host.indexOf('}') >= 0;
+    }
+
+    /** {@code target} with more query parameters ({@code a=1&b=2}) added to its own. */
+    static String withQuery(String target, String query) {
+        return query.isEmpty() ? target : target + (target.indexOf('?') >= 0 ? "&" : "?") + query;
+    }
+
+    /** A compose call's path and query below {@code base} (the URL's own): {@code /api} and {@code /users/7} make {@code /api/users/7}. */
+    static String below(String base, String call) {
+        int q = base.indexOf('?');
+        String path = q < 0 ? base : base.substring(0, q);
+        String query = q < 0 ? "" : base.substring(q + 1);
+        String joined = (path.endsWith("/") ? path.substring(0, path.length() - 1) : path) + call;
+        return withQuery(joined, query);
     }
 }

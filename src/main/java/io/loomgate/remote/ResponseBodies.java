@@ -46,6 +46,23 @@ final class ResponseBodies {
                 + "); only JSON and text can be embedded in an answer", OptionalInt.of(status));
     }
 
+    /** True for a JSON media type ({@code application/json}, {@code *+json}). */
+    static boolean isJson(Optional<String> contentType) {
+        String mediaType = contentType.map(t -> t.toLowerCase(Locale.ROOT).split(";", 2)[0].trim()).orElse("");
+        return mediaType.equals("application/json") || mediaType.endsWith("+json");
+    }
+
+    /** {@code body} as JSON text, if it is valid UTF-8 JSON. */
+    static Optional<String> json(byte[] body) {
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
+            JsonParser.parse(text);
+            return Optional.of(text.strip());
+        } catch (CharacterCodingException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     private static String utf8(ServiceId id, byte[] body, int status, String what) throws UpstreamFailure {
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();

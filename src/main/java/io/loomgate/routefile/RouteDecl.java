@@ -2,6 +2,7 @@ package io.loomgate.routefile;
 
 import io.loomgate.aggregate.HedgeSettings;
 import io.loomgate.call.ServiceId;
+import io.loomgate.compose.CallGraph;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,11 +12,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One declared route: a path whose GET fans out to its upstreams, or a prefix ({@code /api/*})
- * proxied to one HTTP upstream.
+ * One declared route: a path whose GET fans out to its upstreams, a call graph
+ * ({@code "policy": "compose"}), or a prefix ({@code /api/*}) proxied to one HTTP upstream.
  *
- * @param path      the exact path, e.g. {@code /aggregate}
- * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}, {@code hedge} or {@code proxy}
+ * @param path      the path, e.g. {@code /aggregate} or {@code /users/{id}/overview}
+ * @param policy    {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}, {@code hedge},
+ *                  {@code proxy} or {@code compose}
  * @param engine    {@code structured} or {@code completable-future}
  * @param executor  for {@code completable-future}: {@code common-pool} or {@code virtual-threads}
  * @param upstreams the parts, in answer order
@@ -27,11 +29,16 @@ import java.util.Optional;
  *                  upstream's value itself, as a backend would answer)
  * @param quorum    for {@code quorum}: how many parts must succeed; 0 for other policies
  * @param hedge     for {@code hedge}: when the backup is sent and how many may be
+ * @param clientKnobs whether clients may inject faults ({@code ?fail=}, {@code ?delay=}) and ask for
+ *                  a deadline longer than the route's own ({@code ?timeout=}, up to {@code --max-timeout})
+ * @param methods   the methods it serves: GET, or for {@code compose} those it declares
+ * @param graph     for {@code compose}: its calls and answer
+ * @param declared  for {@code compose}: its {@code calls} and {@code answer} as the file wrote them, for {@code --print-routes}
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
                         String status, String answer, int quorum, Optional<HedgeSettings> hedge,
-                        boolean clientKnobs) {
+                        boolean clientKnobs, List<String> methods, Optional<CallGraph> graph, Map<String, Object> declared) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");
@@ -44,6 +51,14 @@ public record RouteDecl(String path, String policy, String engine, Optional<Stri
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(answer, "answer");
         Objects.requireNonNull(hedge, "hedge");
+        methods = List.copyOf(methods);
+        Objects.requireNonNull(graph, "graph");
+        declared = Collections.unmodifiableMap(new LinkedHashMap<>(declared));
+    }
+
+    /** True for a call graph ({@code "policy": "compose"}). */
+    public boolean isCompose() {
+        return graph.isPresent();
     }
 
     /** True when the route answers with its single upstream's value itself. */

@@ -2,6 +2,9 @@ package io.loomgate.routefile;
 
 import io.loomgate.aggregate.HedgeSettings;
 import io.loomgate.call.ServiceId;
+import io.loomgate.compose.CallGraph;
+import io.loomgate.compose.CallSpec;
+import io.loomgate.routing.PathPattern;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,14 +40,14 @@ public final class RouteFile {
     /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
     public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
 
-    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "hedge", "proxy");
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "hedge", "proxy", "compose");
     static final List<String> STATUSES = List.of("policy", "passthrough");
     static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs");
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
-            "fallbacks", "timeout", "status", "answer", "quorum", "hedge", "clientKnobs");
+            "fallbacks", "timeout", "status", "answer", "quorum", "hedge", "clientKnobs", "calls", "methods");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
@@ -129,12 +132,24 @@ public final class RouteFile {
         }
         List<RouteDecl> routes = new ArrayList<>();
         Map<String, String> pathAt = new LinkedHashMap<>();
+        Map<String, List<String>> methodsAt = new LinkedHashMap<>();
         for (int i = 0; i < routeList.size(); i++) {
             Fields f = object(routeList.get(i), "routes[" + i + "]");
             RouteDecl r = route(f, declared, knobs);
-            String first = pathAt.putIfAbsent(r.path(), f.path());
-            if (first != null) {
-                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + first + ")");
+            List<String> methods = r.isProxy() ? List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS") : r.methods();
+            List<String> before = methodsAt.get(r.path());
+            if (before != null && before.stream().anyMatch(methods::contains)) {
+                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + pathAt.get(r.path())
+                        + "); one path may have two routes only for different methods");
+            }
+            methodsAt.computeIfAbsent(r.path(), k -> new ArrayList<>()).addAll(methods);
+            pathAt.putIfAbsent(r.path(), f.path());
+            PathPattern pattern = PathPattern.of(r.path());
+            for (Map.Entry<String, String> other : pathAt.entrySet()) {
+                if (!other.getKey().equals(r.path()) && !pattern.isLiteral() && pattern.sameShape(PathPattern.of(other.getKey()))) {
+                    throw f.error(f.path() + ".path '" + r.path() + "' matches the same paths as " + other.getValue()
+                            + ".path '" + other.getKey() + "' (only a literal segment beats a parameter)");
+                }
             }
             routes.add(r);
         }
@@ -156,6 +171,13 @@ public final class RouteFile {
             throw f.bad("path", policy.equals("proxy") ? "must end in /* for policy proxy (e.g. /api/*)"
                     : "may end in /* only for policy proxy", path);
         }
+        List<String> params = PathPattern.of(path).parameters();
+        if (policy.equals("compose")) {
+            return compose(f, path, params, declared, fileKnobs);
+        }
+        if (f.optionalValue("methods").isPresent() || f.optionalValue("calls").isPresent()) {
+            throw f.bad(f.optionalValue("methods").isPresent() ? "methods" : "calls", "is only for policy compose", "policy " + policy);
+        }
         String engine = oneOf(f, "engine", f.optionalString("engine").orElse("structured"), ENGINES);
         Optional<String> executor = f.optionalString("executor");
         if (engine.equals("completable-future")) {
@@ -170,6 +192,15 @@ public final class RouteFile {
             throw f.bad("executor", "is only for engine completable-future", executor.get());
         }
         List<ServiceId> upstreams = routeUpstreams(f, declared.keySet());
+        for (int i = 0; i < upstreams.size(); i++) {
+            UpstreamDecl u = declared.get(upstreams.get(i));
+            for (String needed : kinds.get(u.kind()).pathParameters(u.settings())) {
+                if (!params.contains(needed)) {
+                    throw f.bad("upstreams[" + i + "]", "has a URL with {" + needed + "}, which this route's path does not bind",
+                            u.id().value());
+                }
+            }
+        }
         boolean one = policy.equals("single") || policy.equals("proxy");
         if (one && upstreams.size() != 1) {
             throw f.bad("upstreams", "must name exactly one upstream with policy " + policy, upstreams.size() + " upstreams");
@@ -202,7 +233,26 @@ public final class RouteFile {
         }
         f.finish("a route", ROUTE_FIELDS);
         return new RouteDecl(path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge,
-                knobs);
+                knobs, List.of("GET"), Optional.empty(), Map.of());
+    }
+
+    /** {@code "policy": "compose"}: calls and an answer instead of upstreams; GET unless it declares its methods. */
+    private RouteDecl compose(Fields f, String path, List<String> params, Map<ServiceId, UpstreamDecl> declared,
+                              boolean fileKnobs) throws RouteFileException {
+        if (f.optionalValue("upstreams").isPresent()) {
+            throw f.bad("upstreams", "is not for policy compose: each call names its upstream", "an array");
+        }
+        Map<String, Object> written = new LinkedHashMap<>();
+        f.optionalValue("calls").ifPresent(c -> written.put("calls", c));
+        f.optionalValue("answer").ifPresent(a -> written.put("answer", a));
+        List<String> methods = ComposeReader.methods(f);
+        CallGraph graph = ComposeReader.read(f, source, params, methods, declared, kinds);
+        Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), MAX_TIMEOUT);
+        boolean knobs = f.optionalBoolean("clientKnobs").orElse(fileKnobs);
+        f.finish("a compose route", List.of("path", "policy", "calls", "answer", "methods", "timeout", "clientKnobs"));
+        List<ServiceId> upstreams = graph.calls().stream().map(CallSpec::upstream).distinct().toList();
+        return new RouteDecl(path, "compose", "structured", Optional.empty(), upstreams, Map.of(), timeout, "policy",
+                "contract", 0, Optional.empty(), knobs, methods, Optional.of(graph), written);
     }
 
     private String path(Fields f) throws RouteFileException {
@@ -210,7 +260,12 @@ public final class RouteFile {
         String plain = path.endsWith("/*") ? path.substring(0, path.length() - 1) : path;
         if (!path.startsWith("/") || path.length() > MAX_PATH || !plain.chars().allMatch(RouteFile::pathChar)) {
             throw f.bad("path", "must start with '/' and hold at most " + MAX_PATH
-                    + " letters, digits and - . _ ~ / (and a final /* for a proxy)", path);
+                    + " letters, digits and - . _ ~ / {} (and a final /* for a proxy)", path);
+        }
+        try {
+            PathPattern.of(path);
+        } catch (IllegalArgumentException e) {
+            throw f.bad("path", e.getMessage().startsWith("'") ? "has " + e.getMessage() : e.getMessage(), path);
         }
         if (reserved.contains(path) || path.startsWith("/debug/") || path.equals("/*")) {
             throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
@@ -260,6 +315,6 @@ public final class RouteFile {
 
     private static boolean pathChar(int c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+                || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == '{' || c == '}';
     }
 }

@@ -42,6 +42,9 @@ public final class RouteTableJson {
     }
 
     static String route(RouteDecl r) {
+        if (r.isCompose()) {
+            return compose(r);
+        }
         JsonWriter w = new JsonWriter().beginObject()
                 .field("path", r.path()).field("policy", r.policy()).field("engine", r.engine());
         r.executor().ifPresent(e -> w.field("executor", e));
@@ -72,6 +75,22 @@ public final class RouteTableJson {
         if (r.answersWithValue()) {
             w.field("answer", r.answer());
         }
+        if (r.clientKnobs()) {
+            w.field("clientKnobs", true);
+        }
+        return w.endObject().toString();
+    }
+
+    /** A composed route: its calls and answer as the file wrote them. */
+    private static String compose(RouteDecl r) {
+        JsonWriter w = new JsonWriter().beginObject().field("path", r.path()).field("policy", r.policy());
+        if (!r.methods().equals(java.util.List.of("GET"))) {
+            w.name("methods").beginArray();
+            r.methods().forEach(w::value);
+            w.endArray();
+        }
+        r.declared().forEach((k, v) -> w.name(k).tree(v));
+        r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
         if (r.clientKnobs()) {
             w.field("clientKnobs", true);
         }

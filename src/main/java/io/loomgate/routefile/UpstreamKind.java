@@ -26,6 +26,14 @@ public interface UpstreamKind {
      */
     Map<String, Object> read(Fields fields) throws RouteFileException;
 
+    /**
+     * The path parameters a declaration needs from every route that calls it ({@code id} for an
+     * HTTP upstream at {@code http://host/users/{id}}); none unless the kind says so.
+     */
+    default List<String> pathParameters(Map<String, Object> settings) {
+        return List.of();
+    }
+
     /** Builds the upstream of a declaration this kind has read. */
     Upstream create(ServiceId id, Map<String, Object> settings);
 }

@@ -4,8 +4,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One entry of the route table: a method, a path, and what serves it. A path ending in {@code /*}
- * is a prefix: {@code /api/*} serves {@code /api/} and everything below it.
+ * One entry of the route table: a method, a path, and what serves it. A path may hold parameters,
+ * {@code /users/{id}}; one ending in {@code /*} is a prefix: {@code /api/*} serves {@code /api/} and
+ * everything below it ({@link PathPattern}).
  *
  * @param exempt    true for operator routes ({@code /health}, {@code /metrics}) that stay available
  *                  under overload and while draining
@@ -24,8 +25,10 @@ public record Route(String method, String path, Handler handler, boolean exempt,
         if (path == null || !path.startsWith("/")) {
             throw new IllegalArgumentException("path must start with '/': " + path);
         }
-        if (path.indexOf('*') >= 0 && (!path.endsWith("/*") || path.indexOf('*') != path.length() - 1)) {
-            throw new IllegalArgumentException("a prefix path must end in /* and have no other '*': " + path);
+        try {
+            PathPattern.of(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("path " + path + " " + e.getMessage());
         }
     }
 

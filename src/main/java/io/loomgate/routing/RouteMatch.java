@@ -6,8 +6,8 @@ package io.loomgate.routing;
  */
 public sealed interface RouteMatch {
 
-    /** Serve it with {@code route}. */
-    record Found(Route route) implements RouteMatch {
+    /** Serve it with {@code route}; {@code params} are the path's parameters ({@code id=7} for {@code /users/{id}}). */
+    record Found(Route route, java.util.Map<String, String> params) implements RouteMatch {
     }
 
     /** The path exists, but not for this method: answer 405 with {@code Allow}. */

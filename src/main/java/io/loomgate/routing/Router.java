@@ -1,7 +1,6 @@
 package io.loomgate.routing;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,16 +8,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An immutable route table of exact paths and prefixes ({@code /api/*}); an exact path wins, then
- * the longest prefix. {@code HEAD} is served wherever {@code GET} is,
+ * An immutable route table of exact paths, parameterised paths ({@code /users/{id}}) and prefixes
+ * ({@code /api/*}). An exact path wins; among patterns, the most specific one, segment by segment
+ * from the left ({@link PathPattern}). {@code HEAD} is served wherever {@code GET} is,
  * {@code OPTIONS} answers with the path's {@code Allow} header (unless a route takes OPTIONS itself,
- * as the proxy does), a known method on a known path
- * that has no route gets 405, and a method no route could ever have gets 501.
+ * as the proxy does), a known method on a known path that has no route gets 405, and a method no
+ * route could ever have gets 501.
  *
  * <pre>{@code
- * Router router = Router.of(List.of(Route.get("/health", health)));
- * router.match("HEAD", "/health");   // Found
- * router.match("POST", "/health");   // MethodNotAllowed, allow = "GET, HEAD, OPTIONS"
+ * Router router = Router.of(List.of(Route.get("/health", health), Route.get("/users/{id}", user)));
+ * router.match("HEAD", "/health");     // Found
+ * router.match("GET", "/users/7");     // Found, with params {id=7}
+ * router.match("POST", "/health");     // MethodNotAllowed, allow = "GET, HEAD, OPTIONS"
  * }</pre>
  */
 public final class Router {
@@ -29,18 +30,25 @@ public final class Router {
 
     private final Map<String, Map<String, Route>> byPath;
     private final Map<String, String> allowByPath;
-    private final List<String> prefixes;
+    private final Set<String> literals;
+    private final List<PathPattern> patterns;
     private final List<Route> routes;
 
-    private Router(Map<String, Map<String, Route>> byPath, Map<String, String> allowByPath, List<String> prefixes,
-                   List<Route> routes) {
+    private Router(Map<String, Map<String, Route>> byPath, Map<String, String> allowByPath, Set<String> literals,
+                   List<PathPattern> patterns, List<Route> routes) {
         this.byPath = byPath;
         this.allowByPath = allowByPath;
-        this.prefixes = prefixes;
+        this.literals = literals;
+        this.patterns = patterns;
         this.routes = routes;
     }
 
-    /** Builds the table; two routes for the same method and path are a programming error. */
+    /**
+     * Builds the table.
+     *
+     * @throws IllegalArgumentException for two routes with the same method and path, or two patterns
+     *                                  of the same shape (the route file reports those to the user first)
+     */
     public static Router of(List<Route> routes) {
         Map<String, Map<String, Route>> byPath = new LinkedHashMap<>();
         for (Route r : routes) {
@@ -52,18 +60,45 @@ public final class Router {
         Map<String, String> allow = new HashMap<>();
         byPath.forEach((path, methods) -> allow.put(path, allowHeader(methods.keySet())));
         byPath.replaceAll((path, methods) -> Map.copyOf(methods));
-        List<String> prefixes = byPath.keySet().stream().filter(p -> p.endsWith("/*"))
-                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
-        return new Router(Map.copyOf(byPath), Map.copyOf(allow), prefixes, List.copyOf(routes));
+        List<PathPattern> patterns = new ArrayList<>();
+        Set<String> literals = new java.util.HashSet<>();
+        for (String path : byPath.keySet()) {
+            PathPattern p = PathPattern.of(path);
+            if (p.isLiteral()) {
+                literals.add(path);
+                continue;
+            }
+            for (PathPattern q : patterns) {
+                if (q.sameShape(p)) {
+                    throw new IllegalArgumentException("routes " + q + " and " + p + " match the same paths");
+                }
+            }
+            patterns.add(p);
+        }
+        return new Router(Map.copyOf(byPath), Map.copyOf(allow), Set.copyOf(literals), List.copyOf(patterns),
+                List.copyOf(routes));
     }
 
     public RouteMatch match(String method, String path) {
         if (!KNOWN_METHODS.contains(method)) {
             return new RouteMatch.NotImplemented(method);
         }
-        String key = byPath.containsKey(path) ? path : longestPrefix(path);
-        if (key == null) {
-            return new RouteMatch.NotFound();
+        String key = path;
+        Map<String, String> params = Map.of();
+        if (!literals.contains(path)) {
+            PathPattern best = null;
+            String[] segments = PathPattern.split(path);
+            for (PathPattern p : patterns) {
+                Map<String, String> found = p.match(segments);
+                if (found != null && (best == null || p.compareSpecificity(best) < 0)) {
+                    best = p;
+                    params = found;
+                }
+            }
+            if (best == null) {
+                return new RouteMatch.NotFound();
+            }
+            key = best.toString();
         }
         Map<String, Route> methods = byPath.get(key);
         if (method.equals("OPTIONS") && !methods.containsKey("OPTIONS")) {
@@ -71,17 +106,8 @@ public final class Router {
         }
         Route route = methods.get(method.equals("HEAD") ? "GET" : method);
         return route != null
-                ? new RouteMatch.Found(route)
+                ? new RouteMatch.Found(route, params)
                 : new RouteMatch.MethodNotAllowed(path, allowByPath.get(key));
-    }
-
-    private String longestPrefix(String path) {
-        for (String p : prefixes) {
-            if (path.startsWith(p.substring(0, p.length() - 1))) {
-                return p;
-            }
-        }
-        return null;
     }
 
     /** Every route, in the order given. */

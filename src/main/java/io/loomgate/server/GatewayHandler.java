@@ -90,7 +90,7 @@ final class GatewayHandler implements HttpHandler {
     private boolean isRouteWork(HttpExchange exchange) {
         try {
             String path = RequestTarget.of(exchange.getRequestURI()).path();
-            return router.match(exchange.getRequestMethod(), path) instanceof RouteMatch.Found(Route route)
+            return router.match(exchange.getRequestMethod(), path) instanceof RouteMatch.Found(Route route, var params)
                     && !route.exempt();
         } catch (RuntimeException malformed) {
             return false;
@@ -144,7 +144,7 @@ final class GatewayHandler implements HttpHandler {
         RequestTarget target = RequestTarget.of(exchange.getRequestURI());
         RouteMatch match = router.match(method, target.path());
         return switch (match) {
-            case RouteMatch.Found(Route route) -> {
+            case RouteMatch.Found(Route route, Map<String, String> params) -> {
                 outcome.routeKey = route.path();
                 InputStream body = InputStream.nullInputStream();
                 if (route.readsBody()) {
@@ -152,7 +152,7 @@ final class GatewayHandler implements HttpHandler {
                 } else {
                     ExchangeIO.discardBody(exchange);
                 }
-                Request request = new Request(id, method, target.path(), target.query(),
+                Request request = new Request(id, method, target.path(), target.query(), params,
                         exchange.getRequestHeaders(), arrival, exchange.getRequestURI(), exchange.getRemoteAddress(), body);
                 yield route.exempt() ? run(route, request, outcome) : admitAndRun(route, request, outcome, ticket);
             }

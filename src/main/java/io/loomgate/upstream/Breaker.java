@@ -64,7 +64,12 @@ public final class Breaker implements Upstream {
 
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
-        return guarded(inner::call, v -> Ending.SUCCESS);
+        return call(Call.PLAIN);
+    }
+
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
+        return guarded(() -> inner.call(call), v -> Ending.SUCCESS);
     }
 
     /** A forwarded exchange counts by its head: a 5xx answer is a failure, any other a success. */
@@ -185,7 +190,7 @@ public final class Breaker implements Upstream {
     }
 
     @Override
-    public void check(QueryParams query) {
-        inner.check(query);
+    public void check(RequestContext request) {
+        inner.check(request);
     }
 }

@@ -31,12 +31,17 @@ final class FaultInjected implements Upstream {
 
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
+        return call(Call.PLAIN);
+    }
+
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
         Overrides overrides = RequestContext.current().overrides();
         Duration latency = overrides.delayOf(id).orElseGet(this::drawLatency);
         if (latency.isPositive()) {
             Thread.sleep(latency);
         }
-        Value value = inner.call();
+        Value value = inner.call(call);
         if (overrides.fails(id)) {
             throw new UpstreamFailure(id, "failed on request (?fail=" + id + ")");
         }
@@ -67,7 +72,7 @@ final class FaultInjected implements Upstream {
     }
 
     @Override
-    public void check(QueryParams query) {
-        inner.check(query);
+    public void check(RequestContext request) {
+        inner.check(request);
     }
 }

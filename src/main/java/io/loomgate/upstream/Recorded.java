@@ -29,11 +29,16 @@ final class Recorded implements Upstream {
 
     @Override
     public Value call() throws UpstreamFailure, InterruptedException {
+        return call(Call.PLAIN);
+    }
+
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         CallLog.Started started = log.start(id, ctx.requestId());
         Outcome outcome = null;
         try {
-            Value value = inner.call();
+            Value value = inner.call(call);
             outcome = new Outcome.Success(value);
             return value;
         } catch (UpstreamFailure f) {
@@ -86,7 +91,7 @@ final class Recorded implements Upstream {
     }
 
     @Override
-    public void check(QueryParams query) {
-        inner.check(query);
+    public void check(RequestContext request) {
+        inner.check(request);
     }
 }

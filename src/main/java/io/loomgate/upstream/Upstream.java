@@ -3,7 +3,6 @@ package io.loomgate.upstream;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
-import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
 
 /**
@@ -26,6 +25,14 @@ public interface Upstream {
     Value call() throws UpstreamFailure, InterruptedException;
 
     /**
+     * Makes one call of the given shape (a compose call's method, path, headers and body). An
+     * upstream that has no use for a shape makes its plain call.
+     */
+    default Value call(Call call) throws UpstreamFailure, InterruptedException {
+        return call();
+    }
+
+    /**
      * Forwards a proxy route's request as it came and returns the upstream's answer, its body
      * streamed as it arrives. Only HTTP upstreams can; the route file lets no other kind behind a
      * proxy route.
@@ -39,9 +46,10 @@ public interface Upstream {
     }
 
     /**
-     * Refuses, before any call is made, a request whose query this upstream cannot serve, by
-     * throwing an {@link io.loomgate.http.HttpError} (a 400). Accepts everything by default.
+     * Refuses, before any call is made, a request this upstream cannot serve (a query parameter out
+     * of range, a value its URL cannot carry), by throwing an {@link io.loomgate.http.HttpError}
+     * (a 400). Accepts everything by default.
      */
-    default void check(QueryParams query) {
+    default void check(RequestContext request) {
     }
 }

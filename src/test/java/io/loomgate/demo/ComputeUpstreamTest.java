@@ -36,7 +36,8 @@ class ComputeUpstreamTest {
             n=5&n=6                      | 5&6
             """)
     void badValuesAre400sNamingTheParameterAndTheValue(String query, String value) {
-        HttpError e = assertThrows(HttpError.class, () -> new ComputeUpstream().check(QueryParams.parse(query)));
+        HttpError e = assertThrows(HttpError.class, () -> new ComputeUpstream().check(RequestContext.of("r", "/compute",
+                java.time.Duration.ofSeconds(1), QueryParams.parse(query), io.loomgate.call.Overrides.NONE)));
         assertEquals(400, e.status());
         assertEquals("bad_parameter", e.code());
         assertTrue(e.getMessage().startsWith("n must be "), e.getMessage());

@@ -10,7 +10,6 @@ import io.loomgate.testing.ScriptedUpstream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -64,7 +63,7 @@ class Http1ClientTest {
                     sleep(30_000);
                     return false;
                 });
-        origin = Origin.of(URI.create(upstream.url("/")));
+        origin = Origin.of(upstream.url("/"));
     }
 
     @AfterAll

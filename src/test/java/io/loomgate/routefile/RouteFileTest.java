@@ -94,15 +94,15 @@ class RouteFileTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy; got 'al'
+            [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "orders"]}] | routes.json: routes[0].upstreams[1] names an upstream the route already calls; got 'orders'
-            [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ / (and a final /* for a proxy); got 'x'
+            [{"path": "x", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path must start with '/' and hold at most 200 letters, digits and - . _ ~ / {} (and a final /* for a proxy); got 'x'
             [{"path": "/health", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].path is taken by an operator endpoint (/, /dashboard, /debug/threads, /health, /livez, /metrics, /readyz, /debug/...); got '/health'
             [{"path": "/x", "upstreams": ["orders"]}] | routes.json: routes[0].policy is missing; it must be a string
             [{"path": "/x", "policy": "any", "engine": "completable-future", "executor": "common-pool", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be all or single with engine completable-future (the baseline fails fast); got 'any'
@@ -153,7 +153,9 @@ class RouteFileTest {
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'soon'
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"trip": 3}} | routes.json: upstreams[0].breaker.trip is not a field of a circuit breaker (its fields: consecutiveFailures, failureRate, window, coolDown)
             {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// URL with a host and no user info or fragment (https is not supported); got 'ftp://x/y'
-            {"id": "h", "kind": "http", "url": "http://x/users/{id}"} | routes.json: upstreams[0].url must not hold braces: a placeholder such as {id} cannot be filled in an upstream URL; got 'http://x/users/{id}'
+            {"id": "h", "kind": "http", "url": "http://x/users/{user.id}"} | routes.json: upstreams[0].url may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not {user.id} (a call's answer is for a compose call's path); got 'http://x/users/{user.id}'
+            {"id": "h", "kind": "http", "url": "http://{host}/x"} | routes.json: upstreams[0].url may hold placeholders in its path and query, not in its host or port; got 'http://{host}/x'
+            {"id": "h", "kind": "http", "url": "http://x/users/{id"} | routes.json: upstreams[0].url must not have a '{' that is never closed (write {{ for a literal brace); got 'http://x/users/{id'
             {"id": "h", "kind": "http", "url": "http://x/", "forwardHeaders": ["Connection"]} | routes.json: upstreams[0].forwardHeaders[0] must be a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect; got 'Connection'
             {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a whole number from 1 to 67108864; got 0
             {"id": "h", "kind": "http"} | routes.json: upstreams[0].url is missing; it must be a string

@@ -1,0 +1,108 @@
+package io.loomgate.api;
+
+import io.loomgate.aggregate.Aggregation;
+import io.loomgate.aggregate.Aggregator;
+import io.loomgate.aggregate.PartResult;
+import io.loomgate.call.Propagation;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.RequestTrace;
+import io.loomgate.call.ServiceId;
+import io.loomgate.compose.CallResult;
+import io.loomgate.compose.ComposeAnswer;
+import io.loomgate.compose.Composer;
+import io.loomgate.compose.Composition;
+import io.loomgate.config.ServiceOptions;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Request;
+import io.loomgate.http.Response;
+import io.loomgate.routing.Handler;
+import io.loomgate.timeline.RecentRequests;
+import io.loomgate.timeline.ServerTiming;
+import io.loomgate.timeline.Timeline;
+import io.loomgate.upstream.Upstreams;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A composed route ({@code "policy": "compose"}): binds the request context once, runs the call
+ * graph in one structured scope, and answers with the route's template, or with the status a failed
+ * call or the deadline calls for. Like a fan-out it records a timeline, with each call's start and
+ * end, and sends {@code Server-Timing}.
+ */
+final class ComposeEndpoint implements Handler {
+
+    /** The largest client body a call may carry on. */
+    static final int MAX_BODY_BYTES = 1024 * 1024;
+
+    private final ComposeRoute route;
+    private final Composer composer;
+    private final Upstreams upstreams;
+    private final Aggregator aggregator;
+    private final ServiceOptions options;
+    private final RecentRequests recent;
+
+    ComposeEndpoint(ComposeRoute route, Composer composer, Upstreams upstreams, Aggregator aggregator,
+                    ServiceOptions options, RecentRequests recent) {
+        this.route = route;
+        this.composer = composer;
+        this.upstreams = upstreams;
+        this.aggregator = aggregator;
+        this.options = options;
+        this.recent = recent;
+    }
+
+    @Override
+    public Response handle(Request request) throws InterruptedException {
+        Knobs knobs = Knobs.parse(request.query(), route.path(), route.upstreams(),
+                route.timeout().orElse(options.timeout()), options.maxTimeout(), route.clientKnobs());
+        Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
+        RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
+                timeout, request.query(), request.params(), knobs.overrides(), request.headers(),
+                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
+        for (ServiceId id : route.upstreams()) {
+            upstreams.get(id).check(ctx);
+        }
+        byte[] body = route.readsBody() ? body(request.body()) : null;
+        Optional<String> contentType = Optional.ofNullable(request.headers().getFirst("Content-Type"));
+        long fork = System.nanoTime();
+        Composition c = RequestContext.callWith(ctx, () -> composer.run(route.graph(), body, contentType));
+        Response response = ComposeAnswer.of(c, ctx);
+        List<PartResult> parts = new ArrayList<>(c.calls().size());
+        for (int i = 0; i < c.calls().size(); i++) {
+            CallResult r = c.calls().get(i);
+            parts.add(new PartResult(ServiceId.of(r.name()), r.outcome(), r.start(), r.duration()));
+            if (r.start().isPresent()) {
+                aggregator.record(route.graph().calls().get(i).upstream(), r.outcome().kind(), r.duration());
+            }
+        }
+        String error = switch (c.status()) {
+            case FAILED, TIMEOUT -> new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+            default -> "";
+        };
+        Aggregation aggregation = new Aggregation("compose", c.status(), parts,
+                error.isEmpty() ? Optional.empty() : Optional.of(error), c.took());
+        Timeline timeline = Timeline.of(request.id(), route.path(), "compose", aggregation, response.status(), timeout,
+                request.arrivalNanos(), fork, System.nanoTime());
+        recent.record(timeline);
+        return response.withHeader("Server-Timing", ServerTiming.header(timeline));
+    }
+
+    private static byte[] body(InputStream in) {
+        try (in) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw new HttpError(413, "payload_too_large", "a composed route takes bodies up to " + MAX_BODY_BYTES
+                        + " bytes; this one is larger", Map.of(), Map.of("Connection", "close"));
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
+                    Map.of(), Map.of("Connection", "close"));
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.loomgate.api;
+
+import io.loomgate.call.ServiceId;
+import io.loomgate.compose.CallGraph;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A composed route of the route table, ready to serve: its call graph and how it is reached.
+ *
+ * @param methods     the methods it serves ({@code HEAD} goes with {@code GET})
+ * @param upstreams   the upstreams its calls use, for per-request knobs
+ * @param timeout     its own deadline, instead of {@code --timeout}
+ * @param clientKnobs whether {@code ?fail=}, {@code ?delay=} and a longer {@code ?timeout=} work
+ */
+public record ComposeRoute(String path, CallGraph graph, List<String> methods, List<ServiceId> upstreams,
+                           Optional<Duration> timeout, boolean clientKnobs) {
+
+    public ComposeRoute {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(graph, "graph");
+        methods = List.copyOf(methods);
+        upstreams = List.copyOf(upstreams);
+        Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** True when a call carries the client's body. */
+    public boolean readsBody() {
+        return graph.calls().stream().anyMatch(c -> c.sendsBody());
+    }
+}

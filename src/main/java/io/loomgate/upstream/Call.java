@@ -1,0 +1,33 @@
+package io.loomgate.upstream;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The shape of one call when a route gives it one (a compose call): the method, the path and query
+ * below the upstream's own URL, extra headers, a body, and a timeout below the request's. An
+ * upstream that has no use for a shape (a simulated one) ignores it.
+ *
+ * @param method      {@code GET} unless the route says otherwise
+ * @param target      the rendered path and query to append to the upstream's URL ({@code /users/7}); empty for its URL as it is
+ * @param headers     name and value pairs to send, already checked
+ * @param body        the body to send, or null for none
+ * @param contentType the body's media type, when it has one
+ * @param timeout     a cap on this call below the request's deadline
+ */
+public record Call(String method, String target, List<String[]> headers, byte[] body, Optional<String> contentType,
+                   Optional<Duration> timeout) {
+
+    /** A plain call: {@code GET} the upstream's own URL. */
+    public static final Call PLAIN = new Call("GET", "", List.of(), null, Optional.empty(), Optional.empty());
+
+    public Call {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(target, "target");
+        headers = List.copyOf(headers);
+        Objects.requireNonNull(contentType, "contentType");
+        Objects.requireNonNull(timeout, "timeout");
+    }
+}
