@@ -60,11 +60,13 @@ public final class ChildProcess implements AutoCloseable {
                 }
             }
             if (!process.isAlive() && !outReader.isAlive()) {
+                errReader.join(5_000); // so the failure below shows what the process said before it died
                 break;
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("no matching stdout line within " + timeout + "; stdout=" + stdout + " stderr=" + stderr);
+        String how = process.isAlive() ? "within " + timeout : "before the process exited with " + process.exitValue();
+        throw new AssertionError("no matching stdout line " + how + "; stdout=" + stdout + " stderr=" + stderr);
     }
 
     /** Waits for the exit and for both streams to be read to the end; returns the exit code. */

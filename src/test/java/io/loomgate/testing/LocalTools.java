@@ -3,11 +3,13 @@ package io.loomgate.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /** What the process tests need from this machine: an outside program, a free port, a scratch tree removed. */
@@ -22,12 +24,36 @@ public final class LocalTools {
                 .map(d -> Path.of(d, name)).filter(Files::isExecutable).findFirst();
     }
 
-    /** A TCP port on 127.0.0.1 that was free a moment ago, for programs that cannot take port 0. */
+    /**
+     * A TCP port on 127.0.0.1 that was free a moment ago, for programs that cannot take port 0.
+     * It is drawn below the kernel's ephemeral range: a port the kernel hands out for port 0 or for
+     * an outgoing connection (wrk's, HAProxy's) could be taken again by such a connection before the
+     * program binds it, and the program would exit with "Address already in use".
+     */
     public static int freePort() {
+        int below = ephemeralRangeStart();
+        for (int attempt = 0; attempt < 200 && below > 20_000; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, below);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException taken) {
+                // another test's server: try another
+            }
+        }
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int ephemeralRangeStart() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException notLinux) {
+            return 0;
         }
     }
 
