@@ -11,6 +11,7 @@ import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.testing.TestClient;
 import io.loomgate.upstream.CallLog;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,5 +114,68 @@ class BackendTest {
             assertEquals("{\"data\":\"hello from the loomgate backend\"}", r.body());
             assertEquals(404, client.get("/api/nothing-here").statusCode(), "the backend's own 404 comes through");
         }
+    }
+
+    @Test
+    void theBackendServesAJsonApi() throws Exception {
+        assertEquals("{\"id\":7,\"name\":\"Ada Lovelace\",\"teamId\":3}", backendClient.get("/users/7").body());
+        assertEquals("{\"id\":3,\"name\":\"Compilers\"}", backendClient.get("/teams/3").body());
+        assertEquals("{\"sku\":\"b2\",\"title\":\"Pencil\",\"price\":1.2}", backendClient.get("/items/b2").body());
+        assertEquals("{\"userId\":8,\"items\":[{\"sku\":\"b2\",\"qty\":1}]}", backendClient.get("/orders?userId=8").body());
+        assertEquals(404, backendClient.get("/users/404").statusCode());
+        HttpRequest post = HttpRequest.newBuilder(backend.uri("/orders")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":8,\"sku\":\"a1\"}")).build();
+        HttpResponse<String> created = backendClient.http().send(post, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, created.statusCode(), created.body());
+        Map<String, Object> order = TestClient.json(created);
+        assertEquals(8L, order.get("userId"));
+        assertTrue(order.get("id") instanceof Long, created.body());
+    }
+
+    @Test
+    void theComposeExampleRunsEachCallOnItsCriticalPath(@TempDir Path dir) throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes",
+                example(dir, "compose.json").toString()));
+             TestClient client = new TestClient(gate.baseUri())) {
+            HttpResponse<String> r = client.get("/users/7/overview");
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("{\"name\":\"Ada Lovelace\",\"team\":\"Compilers\",\"orders\":[{\"sku\":\"a1\",\"qty\":2},"
+                    + "{\"sku\":\"b2\",\"qty\":1},{\"sku\":\"c3\",\"qty\":5}],\"items\":[{\"sku\":\"a1\",\"title\":"
+                    + "\"Notebook\",\"price\":4.5},{\"sku\":\"b2\",\"title\":\"Pencil\",\"price\":1.2},{\"sku\":\"c3\","
+                    + "\"title\":\"Ruler\",\"price\":2.0}],\"errors\":[]}", r.body());
+            Map<String, double[]> timing = serverTiming(r.headers().firstValue("Server-Timing").orElseThrow());
+            assertTrue(timing.get("team")[0] >= timing.get("user")[0] + timing.get("user")[1] - 0.5,
+                    "team started after user ended: " + r.headers().firstValue("Server-Timing"));
+            assertTrue(timing.get("items")[0] >= timing.get("orders")[0] + timing.get("orders")[1] - 0.5,
+                    "items started after orders ended: " + r.headers().firstValue("Server-Timing"));
+
+            assertEquals(404, client.get("/users/404/overview").statusCode(), "a missing user stays a 404");
+            assertEquals("{\"name\":\"Grace Hopper\",\"team\":\"Compilers\",\"orders\":[]}",
+                    client.get("/users/9/summary").body());
+            HttpRequest post = HttpRequest.newBuilder(gate.uri("/orders")).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":8,\"sku\":\"b2\"}")).build();
+            HttpResponse<String> created = client.http().send(post, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, created.statusCode(), created.body());
+            assertEquals("Alan Turing", TestClient.json(created).get("customer"), "the read used the write's answer");
+        }
+    }
+
+    /** Each entry of a composed route's Server-Timing: name to {start, dur} in milliseconds. */
+    private static Map<String, double[]> serverTiming(String header) {
+        Map<String, double[]> entries = new java.util.HashMap<>();
+        for (String entry : header.split(", ")) {
+            String[] parts = entry.split(";");
+            double start = -1;
+            double dur = -1;
+            for (String p : parts) {
+                if (p.startsWith("start=")) {
+                    start = Double.parseDouble(p.substring(6));
+                } else if (p.startsWith("dur=")) {
+                    dur = Double.parseDouble(p.substring(4));
+                }
+            }
+            entries.put(parts[0], new double[] {start, dur});
+        }
+        return entries;
     }
 }

@@ -9,10 +9,12 @@ import io.loomgate.call.Outcome;
 import io.loomgate.call.ServiceId;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.UsageException;
+import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,5 +195,27 @@ class RouteFileGatewayTest {
         UsageException e = assertThrows(UsageException.class,
                 () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString())));
         assertEquals(file + ": routes[0].timeout must not exceed --max-timeout (30s); got '45s'", e.getMessage());
+    }
+
+    @Test
+    void pathParametersFillAnHttpUpstreamsUrlUnderEveryPolicy() throws Exception {
+        try (ApiUpstream api = ApiUpstream.start().answer("/things/", "{\"thing\":true}")) {
+            Path file = write("""
+                    {"upstreams": [{"id": "thing", "kind": "http", "url": "%s/things/{id}?v={query.v}"},
+                                   {"id": "stock", "kind": "simulated", "service": "cache", "latency": "5ms"}],
+                     "routes": [{"path": "/things/{id}", "policy": "all", "upstreams": ["thing", "stock"]},
+                                {"path": "/things/{id}/first", "policy": "any", "upstreams": ["thing"]},
+                                {"path": "/things/{id}/hedged", "policy": "hedge", "upstreams": ["thing"]}]}
+                    """.formatted(api.url()));
+            try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
+                 TestClient client = new TestClient(gate.baseUri())) {
+                assertEquals(200, client.get("/things/a%20b?v=2").statusCode());
+                assertEquals(200, client.get("/things/42/first").statusCode());
+                assertEquals(200, client.get("/things/x/hedged?v=%26").statusCode());
+                assertEquals(List.of("/things/a%20b?v=2", "/things/42?v=", "/things/x?v=%26"),
+                        api.requests().stream().map(ApiUpstream.Request::target).distinct().toList(),
+                        "each call with its own request's values (a hedge's backup with the same)");
+            }
+        }
     }
 }

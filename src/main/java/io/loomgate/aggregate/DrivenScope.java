@@ -82,7 +82,8 @@ public interface DrivenScope {
     /**
      * Runs {@code body} on this thread with a new scope, under the current request's deadline. When
      * the body returns, or the deadline interrupts it, the scope is cancelled: every task still
-     * running is interrupted, and this returns only once every one has ended.
+     * running is interrupted, and this returns only once every one has ended. What the body throws
+     * (an {@link io.loomgate.http.HttpError}: the request itself is bad) is thrown from here then.
      *
      * @throws InterruptedException when this thread was interrupted by anything but the deadline (shutdown)
      */

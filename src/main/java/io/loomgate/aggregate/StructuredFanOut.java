@@ -89,6 +89,7 @@ final class StructuredFanOut implements FanOut {
         RecordingJoiner joiner = new RecordingJoiner(parts, stopWhen);
         ForkThreads threads = new ForkThreads(mode, virtualStarted);
         boolean interrupted = false;
+        RuntimeException thrown = null;
         boolean fired;
         try {
             try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads)
@@ -149,6 +150,7 @@ final class StructuredFanOut implements FanOut {
         ForkThreads threads = new ForkThreads(mode, virtualStarted);
         LinkedBlockingQueue<DrivenScope.Ended> ended = new LinkedBlockingQueue<>();
         boolean interrupted = false;
+        RuntimeException thrown = null;
         boolean fired;
         try {
             try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads)
@@ -172,6 +174,8 @@ final class StructuredFanOut implements FanOut {
                     body.run(driven);
                 } catch (InterruptedException e) {
                     interrupted = true;
+                } catch (RuntimeException e) {
+                    thrown = e;
                 }
                 joiner.stop();
                 scope.fork(() -> null);   // the joiner cancels the scope on this fork: what still runs is interrupted
@@ -186,6 +190,9 @@ final class StructuredFanOut implements FanOut {
         }
         if (interrupted && !fired) {
             throw new InterruptedException("the request was interrupted");
+        }
+        if (thrown != null) {
+            throw thrown;
         }
         List<DrivenScope.Ended> late = new ArrayList<>();
         ended.drainTo(late);

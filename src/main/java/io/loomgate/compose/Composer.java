@@ -46,7 +46,9 @@ public final class Composer {
         DrivenScope.Finish finish = DrivenScope.run(mode, virtualStarted, run);
         long decided = System.nanoTime();
         for (DrivenScope.Ended late : finish.late()) {
-            run.states[late.id() / GraphRun.SLOTS].ended(late.endNanos());
+            CallState state = run.states[late.id() / GraphRun.SLOTS];
+            state.began(late.startNanos());
+            state.ended(late.endNanos());
         }
         List<CallResult> results = new ArrayList<>(graph.calls().size());
         String stopper = run.stoppedBy >= 0 ? graph.calls().get(run.stoppedBy).name() : "";

@@ -5,6 +5,7 @@ import io.loomgate.aggregate.Failures;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.call.Value;
+import io.loomgate.http.HttpError;
 import io.loomgate.json.JsonParser;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.template.Bindings;
@@ -23,6 +24,8 @@ import java.util.Optional;
  * has succeeded (or, if optional, failed, its fallback standing in), never by level; a forEach call
  * runs once per element, at most its concurrency at a time, in the same scope. The first required
  * call to fail stops the graph: what still runs is cancelled, and no call that needed it starts.
+ * A value of the request that cannot be put where a call puts it ({@code ?name=..} as a path
+ * segment) is the client's error: a 400, with every running call cancelled.
  */
 final class GraphRun implements DrivenScope.Body {
 
@@ -132,6 +135,9 @@ final class GraphRun implements DrivenScope.Body {
         try {
             call = shape(spec, element);
         } catch (UnsafeValue e) {
+            if (Bindings.ofRequest(e.placeholder(), graph.parameters())) {
+                throw HttpError.badRequest("bad_value", spec.name() + " cannot be sent: " + e.getMessage());
+            }
             fail(i, spec.name() + ": " + e.getMessage(), null);
             return;
         }
@@ -169,8 +175,11 @@ final class GraphRun implements DrivenScope.Body {
         CallState state = states[i];
         state.began(e.startNanos());
         state.ended(e.endNanos());
+        if (state.settled()) {
+            return;   // an element of a forEach call that an earlier element already failed: not needed
+        }
         if (!e.succeeded()) {
-            fail(i, reason(graph.calls().get(i), e.failure()), e.failure());
+            fail(i, reason(graph.calls().get(i), item, e.failure()), e.failure());
             return;
         }
         Object answer = tree(e.value());
@@ -206,12 +215,14 @@ final class GraphRun implements DrivenScope.Body {
         }
     }
 
-    private static String reason(CallSpec spec, Throwable failure) {
+    /** Why a call (or, {@code item >= 0}, one element of it) failed, starting with the upstream's or the call's name. */
+    private static String reason(CallSpec spec, int item, Throwable failure) {
+        String label = item < 0 ? spec.name() : spec.name() + "[" + item + "]";
         return switch (failure) {
-            case UpstreamFailure f -> f.getMessage();
-            case DrivenScope.TimedOut t -> spec.name() + ": " + t.getMessage();
-            case InterruptedException x -> spec.name() + ": cancelled";
-            default -> spec.name() + ": " + Failures.failed(spec.upstream(), failure).reason();
+            case UpstreamFailure f -> item < 0 ? f.getMessage() : label + ": " + f.getMessage();
+            case DrivenScope.TimedOut t -> label + ": " + t.getMessage();
+            case InterruptedException x -> label + ": cancelled";
+            default -> label + ": " + Failures.failed(spec.upstream(), failure).reason();
         };
     }
 

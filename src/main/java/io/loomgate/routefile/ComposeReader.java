@@ -172,8 +172,9 @@ final class ComposeReader {
             throw f.bad("forEach", "must name an array in an earlier call's answer, such as orders.items", s);
         }
         if (p.head().equals(name) || !names.contains(p.head())) {
-            throw f.bad("forEach", "must start with another call's name (" + String.join(", ", names.stream()
-                    .filter(n -> !n.equals(name)).toList()) + ")", s);
+            List<String> others = names.stream().filter(n -> !n.equals(name)).toList();
+            throw f.bad("forEach", "must start with another call's name (" + (others.isEmpty() ? "this route has no other call"
+                    : String.join(", ", others)) + ")", s);
         }
         return Optional.of(new CallSpec.ForEach(p.head(), p.fields(),
                 concurrency.map(Long::intValue).orElse(CallSpec.ForEach.DEFAULT_CONCURRENCY),

@@ -265,7 +265,7 @@ public final class RouteFile {
         try {
             PathPattern.of(path);
         } catch (IllegalArgumentException e) {
-            throw f.bad("path", e.getMessage().startsWith("'") ? "has " + e.getMessage() : e.getMessage(), path);
+            throw f.bad("path", e.getMessage(), path);
         }
         if (reserved.contains(path) || path.startsWith("/debug/") || path.equals("/*")) {
             throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())

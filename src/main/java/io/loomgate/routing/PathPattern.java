@@ -56,18 +56,18 @@ public final class PathPattern {
             if (s.startsWith("{") && s.endsWith("}")) {
                 String name = s.substring(1, s.length() - 1);
                 if (!isName(name)) {
-                    throw new IllegalArgumentException("'" + s + "' is not a parameter: a name of letters, digits and _, starting with a letter");
+                    throw new IllegalArgumentException("has '" + s + "', which is not a parameter: a name of letters, digits and _, starting with a letter");
                 }
                 if (RESERVED_NAMES.contains(name)) {
-                    throw new IllegalArgumentException("'{" + name + "}' is a reserved name (" + String.join(", ", RESERVED_NAMES.stream().sorted().toList()) + ")");
+                    throw new IllegalArgumentException("uses '{" + name + "}', a reserved name (" + String.join(", ", RESERVED_NAMES.stream().sorted().toList()) + ")");
                 }
                 if (seen.contains(name)) {
-                    throw new IllegalArgumentException("'{" + name + "}' is named twice");
+                    throw new IllegalArgumentException("names '{" + name + "}' twice");
                 }
                 seen.add(name);
                 names[i] = name;
             } else if (s.indexOf('{') >= 0 || s.indexOf('}') >= 0 || s.indexOf('*') >= 0) {
-                throw new IllegalArgumentException("'" + s + "': a parameter is a whole segment, {name}, and only a final /* takes the rest");
+                throw new IllegalArgumentException("has '" + s + "', but a parameter is a whole segment, {name}, and only a final /* takes the rest");
             } else if (s.isEmpty() && i < parts.length - 1) {
                 throw new IllegalArgumentException("has an empty segment ('//')");
             }

@@ -248,7 +248,9 @@ class ProxyHardeningTest {
         try (Loomgate gate = gate(); TestClient client = new TestClient(gate.baseUri())) {
             HttpResponse<String> ok = client.get("/px/ok/logged");
             String id = ok.headers().firstValue("X-Request-Id").orElseThrow();
-            var calls = gate.upstreams().calls().callsOf(id);
+            // a proxied call is logged once its body has gone out, which may be just after the client has it all
+            var calls = Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> gate.upstreams().calls().callsOf(id), list -> !list.isEmpty());
             assertEquals(1, calls.size(), calls.toString());
             assertEquals(ServiceId.of("up"), calls.getFirst().service());
             assertEquals("success", calls.getFirst().outcome().state());
@@ -258,10 +260,12 @@ class ProxyHardeningTest {
             HttpResponse<String> open = client.get("/px/case/error");
             assertEquals(502, open.statusCode(), "the breaker opened after 3 answers of 503");
             assertTrue(open.body().contains("circuit open"), open.body());
-            Map<?, ?> services = (Map<?, ?>) client.getJson("/metrics?format=json").get("services");
-            Map<?, ?> calls2 = (Map<?, ?>) ((Map<?, ?>) services.get("up")).get("calls");
-            assertEquals(1L, calls2.get("success"));
-            assertEquals(4L, calls2.get("failed"), "three 503s and one refused by the open breaker");
+            Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                Map<?, ?> services = (Map<?, ?>) client.getJson("/metrics?format=json").get("services");
+                Map<?, ?> counted = (Map<?, ?>) ((Map<?, ?>) services.get("up")).get("calls");
+                assertEquals(1L, counted.get("success"));
+                assertEquals(4L, counted.get("failed"), "three 503s and one refused by the open breaker");
+            });
         }
     }
 }

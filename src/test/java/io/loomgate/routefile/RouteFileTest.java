@@ -95,7 +95,7 @@ class RouteFileTest {
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
             [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0])
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0]); one path may have two routes only for different methods
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
@@ -144,9 +144,9 @@ class RouteFileTest {
             {"id": "db", "kind": "simulated", "service": "db", "latency": "10ms,q99=1s"} | routes.json: upstreams[0].latency must be a latency whose tail is named pNN, such as 10ms,p99=1s or 10ms,p99.9=1s; got '10ms,q99=1s'
             {"id": "DB", "kind": "simulated", "service": "db"} | routes.json: upstreams[0].id must be an id of 1 to 40 lower-case letters, digits and '-'; got 'DB'
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
-            {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky; got 'redis'
+            {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky, dataset, created; got 'redis'
             {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0 to 1; got 2
-            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, service, value)
+            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, service, value, data, key)
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"window": 0}} | routes.json: upstreams[0].breaker.window must be a whole number from 1 to 100000; got 0

@@ -29,7 +29,7 @@ import org.awaitility.Awaitility;
  * is answered, {@code closed /users/7} when loomgate closed the connection before the answer. That
  * log is how a test sees, from the upstream's side, which call started when and which was cancelled.
  * {@code end} is logged before the answer goes out, so whatever loomgate does with the answer comes
- * after it in the log.
+ * after it in the log. {@link #drop} closes the connection instead of answering ({@code dropped T}).
  *
  * <p>A path is matched by its whole target first ({@code /orders?userId=7}), then without the
  * query, then by the longest {@link #answer} or {@link #hold} prefix ending in {@code /}. Anything
@@ -73,6 +73,11 @@ public final class ApiUpstream implements AutoCloseable {
 
     public ApiUpstream answer(String path, String json) {
         return answer(path, 200, json);
+    }
+
+    /** Requests to {@code path} get no answer: the connection is closed as soon as the request is read. */
+    public ApiUpstream drop(String path) {
+        return answer(path, 0, "");
     }
 
     /** Requests under {@code path} wait until {@link #release(String)} (or until loomgate closes them). */
@@ -137,6 +142,10 @@ public final class ApiUpstream implements AutoCloseable {
                     }
                     Answer a = answers.getOrDefault(r.target(), answers.getOrDefault(path,
                             answers.getOrDefault(prefix, new Answer(404, "{\"error\":\"no such path\"}"))));
+                    if (a.status() == 0) {
+                        events.add("dropped " + r.target());
+                        return;
+                    }
                     byte[] body = a.json().getBytes(StandardCharsets.UTF_8);
                     events.add("end " + r.target());
                     out.write(("HTTP/1.1 " + a.status() + " X\r\nContent-Type: application/json\r\nContent-Length: " + body.length

@@ -218,11 +218,15 @@ public final class MisbehavingUpstream implements AutoCloseable {
                 + "\r\n\r\n", body);
     }
 
-    /** Writes the head and, except in answer to HEAD (which HTTP says has no body), the body. */
+    /**
+     * Writes the head and, except in answer to HEAD (which HTTP says has no body), the body. The
+     * time is taken before the bytes go out, so whatever the answer makes loomgate do (cancel a
+     * sibling, send a backup) is seen after it.
+     */
     private static void sendRaw(OutputStream out, Seen s, String head, String body) throws IOException {
+        s.answeredAt = System.nanoTime();
         out.write((s.method.equals("HEAD") ? head : head + body).getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
-        s.answeredAt = System.nanoTime();
     }
 
     private static String echo(Seen s) {
