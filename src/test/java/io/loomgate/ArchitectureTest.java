@@ -25,8 +25,8 @@ class ArchitectureTest {
 
     private static final Path MAIN = Path.of("src/main/java/io/loomgate");
     private static final Pattern USE = Pattern.compile("\\bio\\.loomgate\\.([a-z]+)\\.([A-Z]\\w*)");
-    private static final Set<String> CORE = Set.of("aggregate", "api", "call", "config", "http", "json", "metrics",
-            "remote", "routefile", "routing", "server", "timeline", "upstream");
+    private static final Set<String> CORE = Set.of("aggregate", "api", "call", "compose", "config", "http", "json",
+            "metrics", "remote", "routefile", "routing", "server", "template", "timeline", "upstream");
 
     /** package → the packages its files name (imports and fully qualified uses), and the classes they name. */
     private record Uses(Map<String, Set<String>> packages, Map<String, Set<String>> classes) {

@@ -36,10 +36,24 @@ public final class ComposeAnswer {
                 yield c.status() == Status.DEGRADED ? r.withHeader("X-Loomgate-Completed", "false") : r;
             }
             case FAILED -> failed(c.failed().orElseThrow());
-            case TIMEOUT -> error(504, "gateway_timeout", c.failed().map(CallResult::reason).orElseGet(() ->
-                    "deadline of " + Durations.format(c.timeout()) + " passed; unfinished: "
-                            + c.unfinished().stream().map(CallResult::name).collect(Collectors.joining(", "))), null);
+            case TIMEOUT -> error(504, "gateway_timeout", c.failed().map(CallResult::reason).orElseGet(() -> late(c)), null);
         };
+    }
+
+    /** {@code deadline of 90ms passed; still running: team; not started: items}. */
+    private static String late(Composition c) {
+        StringBuilder why = new StringBuilder("deadline of " + Durations.format(c.timeout()) + " passed");
+        String running = c.unfinished().stream().filter(r -> r.start().isPresent()).map(CallResult::name)
+                .collect(Collectors.joining(", "));
+        String waiting = c.unfinished().stream().filter(r -> r.start().isEmpty()).map(CallResult::name)
+                .collect(Collectors.joining(", "));
+        if (!running.isEmpty()) {
+            why.append("; still running: ").append(running);
+        }
+        if (!waiting.isEmpty()) {
+            why.append("; not started: ").append(waiting);
+        }
+        return why.toString();
     }
 
     private static Response failed(CallResult call) {

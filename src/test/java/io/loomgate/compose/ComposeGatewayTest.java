@@ -165,13 +165,14 @@ class ComposeGatewayTest {
     @Test
     void theDeadlineIsA504NamingTheUnfinishedCallsWhoseUpstreamsSeeThemClosed() throws Exception {
         serve(OVERVIEW.replace("\"timeout\": \"5s\"", "\"timeout\": \"300ms\""));
-        api.hold("/teams/3");
+        api.hold("/users/7");
 
         HttpResponse<String> r = client.get("/users/7/overview");
 
         assertEquals(504, r.statusCode(), r.body());
-        assertTrue(r.body().contains("unfinished: team"), r.body());
-        api.await("closed /teams/3");
+        assertTrue(r.body().contains("\"message\":\"deadline of 300ms passed; still running: user; not started: team\"}"), r.body());
+        api.await("closed /users/7");
+        assertTrue(api.events().contains("end /items/b"), "what did not need user ran to the end: " + api.events());
     }
 
     @Test
