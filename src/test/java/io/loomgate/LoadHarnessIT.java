@@ -128,6 +128,25 @@ class LoadHarnessIT {
     }
 
     @Test
+    void theComposeScenarioRunsEndToEndAndLeavesNothingBehind(@TempDir Path out) throws Exception {
+        wrk();
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", "compose", "--quick",
+                "--out", out.toString()), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| `/chain/7` | chain (220 ms) | 1 |")), p.stdout().toString());
+        }
+        try (Stream<Path> files = Files.list(out)) {
+            List<String> names = files.map(f -> f.getFileName().toString()).toList();
+            assertEquals(6, names.stream().filter(n -> n.startsWith("run-")).count(), names.toString());
+            assertEquals(6, names.stream().filter(n -> n.startsWith("cpu-")).count(), "each run's CPU time: " + names);
+        }
+        assertTrue(Files.readString(out.resolve("report.md")).contains("## Targets"));
+        List<String> leftovers = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains("-Dloomgate.harness=")).toList();
+        assertEquals(List.of(), leftovers, "the scenario stopped everything it started");
+    }
+
+    @Test
     void withoutWrkScriptsLoadSaysHowToInstallItAndExitsTwo(@TempDir Path bin) throws Exception {
         for (String tool : List.of("bash", "dirname")) {
             Path real = Stream.of("/usr/bin", "/bin").map(d -> Path.of(d, tool)).filter(Files::isExecutable)

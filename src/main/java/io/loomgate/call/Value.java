@@ -1,5 +1,6 @@
 package io.loomgate.call;
 
+import io.loomgate.json.JsonParser;
 import io.loomgate.json.JsonWriter;
 import java.util.Objects;
 
@@ -12,6 +13,17 @@ public interface Value {
 
     /** Writes this value as exactly one JSON value. */
     void writeTo(JsonWriter json);
+
+    /**
+     * This value as a JSON tree (a String, Number, Boolean, Map, List or null), for a composed
+     * route's placeholders to look into. By default written and read back; a value that already
+     * holds its tree returns it.
+     */
+    default Object tree() {
+        JsonWriter w = new JsonWriter(64);
+        writeTo(w);
+        return JsonParser.parse(w.toString());
+    }
 
     /** A JSON string value. */
     static Value text(String text) {
@@ -32,6 +44,11 @@ public interface Value {
         @Override
         public void writeTo(JsonWriter json) {
             json.value(text);
+        }
+
+        @Override
+        public Object tree() {
+            return text;
         }
     }
 }

@@ -4,10 +4,7 @@ import io.loomgate.aggregate.DrivenScope;
 import io.loomgate.aggregate.Failures;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
 import io.loomgate.http.HttpError;
-import io.loomgate.json.JsonParser;
-import io.loomgate.json.JsonWriter;
 import io.loomgate.template.Bindings;
 import io.loomgate.template.Placeholder;
 import io.loomgate.template.Template;
@@ -182,7 +179,7 @@ final class GraphRun implements DrivenScope.Body {
             fail(i, reason(graph.calls().get(i), item, e.failure()), e.failure());
             return;
         }
-        Object answer = tree(e.value());
+        Object answer = e.value().tree();
         if (item < 0) {
             succeed(i, answer);
             return;
@@ -224,12 +221,5 @@ final class GraphRun implements DrivenScope.Body {
             case InterruptedException x -> label + ": cancelled";
             default -> label + ": " + Failures.failed(spec.upstream(), failure).reason();
         };
-    }
-
-    /** A call's answer as a JSON tree, for placeholders to look into. */
-    static Object tree(Value value) {
-        JsonWriter w = new JsonWriter(256);
-        value.writeTo(w);
-        return JsonParser.parse(w.toString());
     }
 }

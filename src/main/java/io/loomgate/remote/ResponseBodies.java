@@ -25,22 +25,24 @@ final class ResponseBodies {
         String type = contentType.map(t -> t.toLowerCase(Locale.ROOT)).orElse("");
         String mediaType = type.split(";", 2)[0].trim();
         if (body.length == 0) {
-            return new HttpValue(status, "null");
+            return new HttpValue(status, "null", null);
         }
         if (mediaType.equals("application/json") || mediaType.endsWith("+json")) {
             String text = utf8(id, body, status, "JSON");
+            Object tree;
             try {
-                JsonParser.parse(text);
+                tree = JsonParser.parse(text);
             } catch (IllegalArgumentException e) {
                 throw new UpstreamFailure(id, "answered invalid JSON (" + e.getMessage() + ")", OptionalInt.of(status));
             }
-            return new HttpValue(status, text.strip());
+            return new HttpValue(status, text.strip(), tree);
         }
         if (mediaType.isEmpty() || mediaType.startsWith("text/") || type.contains("charset=")
                 || mediaType.equals("application/xml") || mediaType.equals("application/x-www-form-urlencoded")) {
             StringBuilder quoted = new StringBuilder(body.length + 2);
-            JsonWriter.quote(quoted, utf8(id, body, status, "text"));
-            return new HttpValue(status, quoted.toString());
+            String text = utf8(id, body, status, "text");
+            JsonWriter.quote(quoted, text);
+            return new HttpValue(status, quoted.toString(), text);
         }
         throw new UpstreamFailure(id, "answered binary content (" + mediaType
                 + "); only JSON and text can be embedded in an answer", OptionalInt.of(status));

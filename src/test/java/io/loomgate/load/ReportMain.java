@@ -44,6 +44,21 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--compose")) {
+            Path dir = Path.of(args[1]);
+            List<Map<String, Object>> cpu = new ArrayList<>();
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(p -> p.getFileName().toString().matches("cpu-.*\\.json")).sorted().toList()) {
+                    cpu.add(JsonParser.parseObject(Files.readString(f)));
+                }
+            }
+            ComposeReport report = ComposeReport.of(runs(dir), cpu, machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--saturation")) {
             Path dir = Path.of(args[1]);
             List<SaturationReport.Row> rows = new ArrayList<>();
@@ -72,6 +87,7 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tail RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --buckets RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --saturation RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --compose RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
