@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
+import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.Chromium;
 import io.loomgate.testing.TestClient;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dashboard in a real headless Chromium against a real loomgate: it loads without a console
@@ -92,5 +94,34 @@ class DashboardBrowserTest {
         Files.write(shot, browser.screenshot());
         List<String> errors = browser.errors();
         assertTrue(errors.isEmpty(), "the page logged errors: " + errors);
+    }
+
+    @Test
+    void aComposedRequestsTimelineDrawsEachCallFromItsStart(@TempDir Path dir) throws Exception {
+        try (ApiUpstream api = ApiUpstream.start().answer("/users/7", "{\"teamId\":3}").answer("/teams/3", "{\"name\":\"x\"}")) {
+            Path routes = dir.resolve("routes.json");
+            Files.writeString(routes, """
+                    {"upstreams": [{"id": "users", "kind": "http", "url": "%s"}],
+                     "routes": [{"path": "/users/{id}/team", "policy": "compose",
+                                 "calls": {"user": {"upstream": "users", "path": "/users/{id}"},
+                                           "team": {"upstream": "users", "path": "/teams/{user.teamId}"}}}]}
+                    """.formatted(api.url()));
+            try (Loomgate composing = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString()));
+                 TestClient c = new TestClient(composing.baseUri())) {
+                String id = c.get("/users/7/team").headers().firstValue("X-Request-Id").orElseThrow();
+                browser.open(composing.baseUri() + "/dashboard");
+                browser.await("document.querySelector('tr[data-id=\"" + id + "\"]')", Duration.ofSeconds(15));
+                browser.eval("document.querySelector('tr[data-id=\"" + id + "\"]').click()");
+                browser.await("document.querySelector('#timeline rect[data-service=team]')", Duration.ofSeconds(5));
+                double userEnd = ((Number) browser.eval("(r => r.x.baseVal.value + r.width.baseVal.value)("
+                        + "document.querySelector('#timeline rect[data-service=user]'))")).doubleValue();
+                double teamStart = ((Number) browser.eval(
+                        "document.querySelector('#timeline rect[data-service=team]').x.baseVal.value")).doubleValue();
+                assertTrue(teamStart >= userEnd - 2.5, "team's bar begins where user's ends (a 2 px bar may round): "
+                        + userEnd + " -> " + teamStart);
+                assertTrue(((String) browser.eval("document.getElementById('timelineTitle').textContent")).contains("compose"));
+                assertTrue(browser.errors().isEmpty(), "the page logged errors: " + browser.errors());
+            }
+        }
     }
 }
