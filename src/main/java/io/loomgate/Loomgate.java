@@ -23,10 +23,12 @@ import io.loomgate.routefile.UpstreamKind;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer;
-import io.loomgate.timeline.RecentRequests;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
+import io.loomgate.timeline.RecentRequests;
+import io.loomgate.tls.ServerTls;
+import io.loomgate.tls.TlsException;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
@@ -36,7 +38,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import javax.net.ssl.SSLContext;
 
 /**
  * A running loomgate: the composition root, the one place that knows both the core and the demo.
@@ -97,7 +101,7 @@ public final class Loomgate implements AutoCloseable {
     public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceId, Upstream> replaced)
             throws IOException, UsageException {
         SimulatedKind simulated = new SimulatedKind();
-        HttpKind http = new HttpKind(config.edge().trustedProxies());
+        HttpKind http = new HttpKind(config.edge().trustedProxies(), config.edge().tls().isPresent() ? "https" : "http");
         GatewayServer server = null;
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
@@ -109,7 +113,7 @@ public final class Loomgate implements AutoCloseable {
             LongAdder virtualStarted = new LongAdder();
             GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
             Aggregator aggregator = new Aggregator(upstreams, metrics);
-            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted);
+            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, listenerTls(config));
             ObservabilityOptions o = config.observability();
             if (o.adminPort().isPresent()) {
                 admin = GatewayServer.bindAdmin(config.server(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
@@ -153,6 +157,18 @@ public final class Loomgate implements AutoCloseable {
             simulated.close();
             http.close();
             throw e;
+        }
+    }
+
+    /** The listener's TLS, checked before anything is bound: a bad certificate or key is a usage error (exit 2). */
+    private static Optional<SSLContext> listenerTls(Config config) throws UsageException {
+        if (config.edge().tls().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ServerTls.context(config.edge().tls().get()));
+        } catch (TlsException e) {
+            throw new UsageException(e.getMessage());
         }
     }
 

@@ -69,7 +69,7 @@ public final class CommandLine {
         }
         List<String> rest = flags.stream().filter(a -> !a.equals(PRINT_ROUTES)).toList();
         readArguments(rest, settings);
-        Config config = build(settings, role);
+        Config config = build(settings, role, env);
         return rest.size() < flags.size() ? new PrintRoutes(config) : new Run(config);
     }
 
@@ -114,7 +114,7 @@ public final class CommandLine {
         }
     }
 
-    private static Config build(Map<Flag, Setting> s, Role role) throws UsageException {
+    private static Config build(Map<Flag, Setting> s, Role role, Map<String, String> env) throws UsageException {
         ServerOptions server = new ServerOptions(
                 s.get(Flag.HOST).text(),
                 s.get(Flag.PORT).integer(0, 65_535),
@@ -150,8 +150,7 @@ public final class CommandLine {
         }
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server));
-        return new Config(server, services, observability, new EdgeOptions(s.get(Flag.TRUSTED_PROXIES).addressRanges()),
-                routeFile(s.get(Flag.ROUTES)), role);
+        return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role);
     }
 
     private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {

@@ -29,7 +29,11 @@ public enum Flag {
     ACCESS_LOG("access-log", "BOOL", "false", "print one line per request (true or false; alone it means true)"),
     DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false"),
     TRUSTED_PROXIES("trusted-proxies", "ADDRS", "", "peers (IPs or CIDR blocks, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto a proxy route keeps and extends; from anyone else they are replaced"),
-    ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard and /debug/* on this port, on their own listener, instead of the main one; 0 picks a free one");
+    ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard and /debug/* on this port, on their own listener, instead of the main one; 0 picks a free one"),
+    TLS_CERT("tls-cert", "FILE", "", "serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key"),
+    TLS_KEY("tls-key", "FILE", "", "the PEM PKCS#8 private key (RSA or EC) of --tls-cert"),
+    TLS_KEYSTORE("tls-keystore", "FILE", "", "serve HTTPS with this PKCS#12 file instead; its password from LOOMGATE_TLS_KEYSTORE_PASSWORD"),
+    API_KEYS("api-keys", "FILE", "", "the API keys routes with \"auth\": \"apiKey\" accept: one NAME SHA256-HEX per line, read at start");
 
     private final String name;
     private final String valueHint;

@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One HTTP/1.1 connection to an upstream, used by one exchange at a time.
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       any one read; a write that makes no progress for the idle timeout is stopped by the
  *       {@link WriteWatchdog}, which closes the connection.</li>
  *   <li>It is a {@link SocketChannel}, so an interrupt closes it at once on any thread, virtual or
- *       platform: the upstream sees its connection close.</li>
+ *       platform: the upstream sees its connection close. For {@code https://} a TLS socket is
+ *       layered over the channel; closing the channel closes it too.</li>
  *   <li>It counts the bytes each exchange receives, so the client knows whether any of an answer
  *       came before a failure, and it can be probed, without blocking, for bytes or a close that
  *       arrived while it sat in the pool.</li>
@@ -32,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 final class Http1Connection implements AutoCloseable {
 
     private final SocketChannel channel;
+    /** The TLS layer over the channel for an {@code https://} upstream; null for plain HTTP. */
+    private final SSLSocket tls;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -50,9 +54,10 @@ final class Http1Connection implements AutoCloseable {
     private volatile long writingSince;
     private volatile boolean stalled;
 
-    private Http1Connection(SocketChannel channel, String key, WriteWatchdog watchdog) throws IOException {
+    private Http1Connection(SocketChannel channel, SSLSocket tls, String key, WriteWatchdog watchdog) throws IOException {
         this.channel = channel;
-        this.socket = channel.socket();
+        this.tls = tls;
+        this.socket = tls != null ? tls : channel.socket();
         this.key = key;
         this.watchdog = watchdog;
         this.in = socket.getInputStream();
@@ -66,12 +71,15 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
+    /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
     static Http1Connection open(Origin origin, int connectTimeoutMs, WriteWatchdog watchdog) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
             ch.socket().setTcpNoDelay(true);
             ch.socket().connect(new InetSocketAddress(origin.host(), origin.port()), connectTimeoutMs);
-            return new Http1Connection(ch, origin.key(), watchdog);
+            SSLSocket tls = origin.tls().isEmpty() ? null
+                    : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
+            return new Http1Connection(ch, tls, origin.key(), watchdog);
         } catch (SocketTimeoutException e) {
             ch.close();
             throw new ConnectTimeout();
@@ -298,6 +306,12 @@ final class Http1Connection implements AutoCloseable {
             return false;
         }
         try {
+            if (tls != null && (tls.getInputStream().available() > 0 || channel.socket().getInputStream().available() > 0)) {
+                return tlsStillIdle();
+            }
+            // Nothing to read: a non-blocking read can only see a close (-1) or nothing (0). Over TLS a
+            // byte that came in between is consumed and breaks the stream, but the connection is then
+            // not reused, which is all this decides.
             channel.configureBlocking(false);
             try {
                 return channel.read(ByteBuffer.allocate(1)) == 0;
@@ -306,6 +320,21 @@ final class Http1Connection implements AutoCloseable {
             }
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * TLS bytes came while the connection sat idle: a TLS 1.3 session ticket, which the TLS layer
+     * takes in without giving the reader anything, or a close or stray answer bytes, which make
+     * the connection unusable. A read of at most a millisecond tells them apart.
+     */
+    private boolean tlsStillIdle() throws IOException {
+        tls.setSoTimeout(1);
+        try {
+            tls.getInputStream().read();   // a byte no request asked for, or the end of the stream
+            return false;
+        } catch (SocketTimeoutException onlyTlsMessages) {
+            return true;
         }
     }
 

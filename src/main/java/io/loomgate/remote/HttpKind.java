@@ -9,9 +9,13 @@ import io.loomgate.routefile.UpstreamKind;
 import io.loomgate.template.Bindings;
 import io.loomgate.template.Placeholder;
 import io.loomgate.template.Template;
+import io.loomgate.tls.ClientTls;
+import io.loomgate.tls.TlsException;
 import io.loomgate.upstream.Upstream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +44,12 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     /** @param trustedProxies peers whose forwarding headers a proxy route keeps ({@code --trusted-proxies}) */
     public HttpKind(AddressRanges trustedProxies) {
-        this.forwarding = new HttpUpstream.Forwarding(trustedProxies, "http");
+        this(trustedProxies, "http");
+    }
+
+    /** @param listenerScheme {@code http}, or {@code https} when loomgate serves TLS: what a proxy sends as {@code X-Forwarded-Proto} */
+    public HttpKind(AddressRanges trustedProxies, String listenerScheme) {
+        this.forwarding = new HttpUpstream.Forwarding(trustedProxies, listenerScheme);
     }
 
     @Override
@@ -50,7 +59,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes", "idleTimeout");
+        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes", "idleTimeout", "caFile");
     }
 
     @Override
@@ -64,6 +73,17 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         long max = fields.optionalInteger("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
         Duration idle = fields.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofHours(1))
                 .orElse(HttpSettings.DEFAULT_IDLE_TIMEOUT);
+        Optional<String> caFile = fields.optionalString("caFile");
+        if (caFile.isPresent()) {
+            if (!url.startsWith("https://")) {
+                throw fields.bad("caFile", "is only for an https:// URL", caFile.get());
+            }
+            try {
+                ClientTls.trusting(Optional.of(Path.of(caFile.get())));
+            } catch (TlsException | InvalidPathException e) {
+                throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
+            }
+        }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("url", url);
         if (!query.isEmpty()) {
@@ -75,6 +95,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
         settings.put("maxBodyBytes", max);
         settings.put("idleTimeout", Durations.format(idle));
+        caFile.ifPresent(f -> settings.put("caFile", f));
         return settings;
     }
 
@@ -86,16 +107,17 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
                 Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
                 ((Number) settings.get("maxBodyBytes")).intValue(),
-                Durations.parse((String) settings.get("idleTimeout")));
+                Durations.parse((String) settings.get("idleTimeout")),
+                Optional.ofNullable((String) settings.get("caFile")).map(Path::of));
         return new HttpUpstream(id, s, client, forwarding);
     }
 
     /**
-     * An absolute {@code http://} URL; its path and query may hold placeholders the request fills
+     * An absolute {@code http://} or {@code https://} URL; its path and query may hold placeholders the request fills
      * in ({@code {id}}, {@code {query.NAME}}, {@code {header.NAME}}), never its host.
      */
     private static void url(Fields fields, String url) throws RouteFileException {
-        String accepted = "must be an absolute http:// URL with a host and no user info or fragment (https is not supported)";
+        String accepted = "must be an absolute http:// or https:// URL with a host and no user info or fragment";
         Template template;
         try {
             template = Template.parse(url);
@@ -104,7 +126,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         }
         try {
             URI uri = new URI(url.replaceAll("\\{[^}]*}", "x"));
-            if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getRawFragment() != null
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null || uri.getRawFragment() != null
                     || uri.getRawUserInfo() != null) {
                 throw fields.bad("url", accepted, url);
             }

@@ -1,5 +1,6 @@
 package io.loomgate.remote;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,9 +16,10 @@ import java.util.Optional;
  * @param timeout        a cap on each call, below the request's own deadline
  * @param maxBodyBytes   a larger response body is a failure
  * @param idleTimeout    the longest wait for any one read or write; between two bytes of a proxied body
+ * @param caFile         for an {@code https://} URL: PEM certificates to trust instead of the JDK's
  */
 record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
-                    int maxBodyBytes, Duration idleTimeout) {
+                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile) {
 
     static final int DEFAULT_MAX_BODY = 1024 * 1024;
     static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -28,5 +30,10 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
         forwardHeaders = List.copyOf(forwardHeaders);
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(caFile, "caFile");
+    }
+
+    boolean https() {
+        return url.startsWith("https://");
     }
 }

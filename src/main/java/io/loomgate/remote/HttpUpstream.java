@@ -12,6 +12,8 @@ import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.template.Bindings;
 import io.loomgate.template.UnsafeValue;
+import io.loomgate.tls.ClientTls;
+import io.loomgate.tls.TlsException;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Upstream;
@@ -58,9 +60,18 @@ final class HttpUpstream implements Upstream {
     HttpUpstream(ServiceId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
         this.id = id;
         this.settings = settings;
-        this.origin = Origin.of(settings.url());
+        this.origin = Origin.of(settings.url(), settings.https() ? Optional.of(trust(settings)) : Optional.empty());
         this.client = client;
         this.forwarding = forwarding;
+    }
+
+    /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */
+    private static ClientTls trust(HttpSettings settings) {
+        try {
+            return ClientTls.trusting(settings.caFile());
+        } catch (TlsException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     @Override

@@ -1,24 +1,41 @@
 package io.loomgate.remote;
 
 import io.loomgate.template.Template;
+import io.loomgate.tls.ClientTls;
 import java.net.URI;
+import java.util.Optional;
 
 /**
- * Where an upstream's connections go: host, port, the {@code Host} header, and the pool key. Worked
- * out once from the upstream's URL, so no request has to parse a URI.
+ * Where an upstream's connections go: host, port, the {@code Host} header, the pool key, and for
+ * {@code https://} the TLS to speak. Worked out once from the upstream's URL, so no request has to
+ * parse a URI.
  *
  * @param target the URL's raw path and query ({@code /api/?x=1}), what requests extend; it may hold
  *               placeholders ({@code /users/{id}}), filled in per request
  */
-record Origin(String host, int port, String authority, String key, Template target) {
+record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls) {
 
-    /** {@code url} may hold placeholders in its path and query, never in its scheme, host or port. */
+    /** A plain {@code http://} origin. */
     static Origin of(String url) {
+        return of(url, Optional.empty());
+    }
+
+    /**
+     * {@code url} may hold placeholders in its path and query, never in its scheme, host or port;
+     * an {@code https://} URL needs {@code tls}, whose trust is part of the pool key (connections
+     * made under one trust are never lent to an upstream with another).
+     */
+    static Origin of(String url, Optional<ClientTls> tls) {
         URI uri = URI.create(url.replaceAll("\\{[^}]*}", "x"));
-        int port = uri.getPort() >= 0 ? uri.getPort() : 80;
+        boolean https = "https".equals(uri.getScheme());
+        if (https != tls.isPresent()) {
+            throw new IllegalArgumentException(https ? "an https URL needs TLS settings" : "TLS settings for a plain URL");
+        }
+        int port = uri.getPort() >= 0 ? uri.getPort() : https ? 443 : 80;
         int pathStart = url.indexOf('/', url.indexOf("//") + 2);
         String target = pathStart < 0 ? "/" : url.substring(pathStart);
-        return new Origin(uri.getHost(), port, uri.getRawAuthority(), uri.getHost() + ":" + port, Template.parse(target));
+        String key = (https ? "https://" : "") + uri.getHost() + ":" + port + tls.map(t -> " trusting " + t.trust()).orElse("");
+        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls);
     }
 
     /** True when the URL's host part holds a placeholder, which is refused. */

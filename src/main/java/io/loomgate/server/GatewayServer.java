@@ -1,17 +1,23 @@
 package io.loomgate.server;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
+import io.loomgate.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.LongAdder;
+import javax.net.ssl.SSLContext;
 
 /**
  * The JDK {@link HttpServer}, tuned, with one {@link GatewayHandler} for every path, and a graceful
@@ -59,7 +65,16 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted)
             throws IOException {
-        return bind(options, lifecycle, virtualStarted, false);
+        return bind(options, lifecycle, virtualStarted, Optional.empty(), false);
+    }
+
+    /**
+     * Like {@link #bind(ServerOptions, Lifecycle, LongAdder)}, serving HTTPS when {@code tls} is
+     * given: the JDK's {@link HttpsServer}, TLS 1.2 and 1.3 only.
+     */
+    public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
+                                     Optional<SSLContext> tls) throws IOException {
+        return bind(options, lifecycle, virtualStarted, tls, false);
     }
 
     /**
@@ -71,17 +86,29 @@ public final class GatewayServer implements AutoCloseable {
                                           LongAdder virtualStarted) throws IOException {
         ServerOptions adminOptions = new ServerOptions(options.host(), port, ThreadMode.VIRTUAL, options.pool(),
                 options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout());
-        return bind(adminOptions, lifecycle, virtualStarted, true);
+        return bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), true);
     }
 
     private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
-                                      boolean admin) throws IOException {
+                                      Optional<SSLContext> tls, boolean admin) throws IOException {
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         if (address.isUnresolved()) {
             throw new IOException("cannot resolve host '" + options.host() + "'");
         }
         ServerTuning.apply(options);
-        HttpServer server = HttpServer.create(address, options.backlog());
+        HttpServer server;
+        if (tls.isPresent()) {
+            HttpsServer https = HttpsServer.create(address, options.backlog());
+            https.setHttpsConfigurator(new HttpsConfigurator(tls.get()) {
+                @Override
+                public void configure(HttpsParameters params) {
+                    params.setSSLParameters(ServerTls.parameters(getSSLContext()));
+                }
+            });
+            server = https;
+        } else {
+            server = HttpServer.create(address, options.backlog());
+        }
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
         server.setExecutor(executor);
         return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()), admin);
@@ -109,10 +136,10 @@ public final class GatewayServer implements AutoCloseable {
         return server.getAddress();
     }
 
-    /** {@code http://127.0.0.1:8080}, with the host as configured and the bound port. */
+    /** {@code http://127.0.0.1:8080} (or {@code https://}), with the host as configured and the bound port. */
     public URI baseUri() {
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
-        return URI.create("http://" + host + ":" + address().getPort());
+        return URI.create((server instanceof HttpsServer ? "https://" : "http://") + host + ":" + address().getPort());
     }
 
     /** The line printed once the socket is bound; scripts and tests wait for it. */

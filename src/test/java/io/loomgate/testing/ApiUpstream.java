@@ -19,6 +19,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 import org.awaitility.Awaitility;
 
 /**
@@ -51,19 +56,31 @@ public final class ApiUpstream implements AutoCloseable {
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> mostRunning = new ConcurrentHashMap<>();
+    private final AtomicInteger connections = new AtomicInteger();
+    private final ConcurrentLinkedQueue<String> serverNames = new ConcurrentLinkedQueue<>();
 
-    private ApiUpstream() throws IOException {
-        this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+    private ApiUpstream(ServerSocket server) {
+        this.server = server;
         Thread.ofVirtual().name("api-upstream").start(this::accept);
     }
 
     public static ApiUpstream start() throws IOException {
-        return new ApiUpstream();
+        return new ApiUpstream(new ServerSocket(0, 200, InetAddress.getLoopbackAddress()));
+    }
+
+    /** The same over TLS, presenting the certificate of {@code tls}. */
+    public static ApiUpstream startTls(SSLContext tls) throws IOException {
+        return new ApiUpstream(tls.getServerSocketFactory().createServerSocket(0, 200, InetAddress.getLoopbackAddress()));
     }
 
     /** The upstream's base URL, for a route file's {@code url}. */
     public String url() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return (server instanceof SSLServerSocket ? "https" : "http") + "://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /** Connections accepted so far: how a test sees whether loomgate kept one alive. */
+    public int connections() {
+        return connections.get();
     }
 
     public ApiUpstream answer(String path, int status, String json) {
@@ -117,6 +134,7 @@ public final class ApiUpstream implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                connections.incrementAndGet();
                 Thread.ofVirtual().start(() -> serve(s));
             } catch (IOException closed) {
                 return;
@@ -124,8 +142,18 @@ public final class ApiUpstream implements AutoCloseable {
         }
     }
 
+    /** The server names (SNI) TLS clients asked for, one entry per handshake. */
+    public List<String> serverNames() {
+        return List.copyOf(serverNames);
+    }
+
     private void serve(Socket socket) {
         try (socket) {
+            if (socket instanceof SSLSocket tls) {
+                tls.startHandshake();
+                List<SNIServerName> names = ((ExtendedSSLSession) tls.getSession()).getRequestedServerNames();
+                serverNames.add(names.isEmpty() ? "" : new String(names.getFirst().getEncoded(), StandardCharsets.US_ASCII));
+            }
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
             for (Request r; (r = read(in)) != null; ) {
