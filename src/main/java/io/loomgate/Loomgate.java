@@ -108,6 +108,7 @@ public final class Loomgate implements AutoCloseable {
         try {
             List<UpstreamKind> kinds = kinds(simulated, http);
             RouteTable table = EffectiveRoutes.load(config, kinds);
+            Guards guards = Guards.of(config, table);
             Upstreams upstreams = upstreams(config, table, kinds, replaced);
             Lifecycle lifecycle = new Lifecycle();
             LongAdder virtualStarted = new LongAdder();
@@ -126,7 +127,7 @@ public final class Loomgate implements AutoCloseable {
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
             engines.put("completable-future/common-pool", Baselines.commonPool(metrics));
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
-            ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout());
+            ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout(), guards);
 
             Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
             Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
@@ -183,6 +184,7 @@ public final class Loomgate implements AutoCloseable {
             } else {
                 builder.add(u.id(), upstream, u.faults());
             }
+            builder.retry(u.id(), u.retry());
         }
         return builder.build();
     }

@@ -9,6 +9,7 @@ import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
 import io.loomgate.routefile.RouteDecl;
 import io.loomgate.routefile.RouteTable;
+import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,18 +29,19 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
      * @param engines        by name: {@code structured}, {@code completable-future/common-pool}, ...
      * @param defaultTimeout {@code --timeout}, for routes that declare none
      */
-    static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, Duration defaultTimeout) {
+    static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, Duration defaultTimeout, Guards guards) {
         List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy() && !r.isCompose())
-                .map(r -> fanOut(r, engines)).toList();
+                .map(r -> fanOut(r, engines, guards.of(r.edge()))).toList();
         List<ComposeRoute> composes = table.routes().stream().filter(RouteDecl::isCompose)
                 .map(r -> new ComposeRoute(r.path(), r.graph().orElseThrow(), r.methods(), r.upstreams(), r.timeout(),
-                        r.clientKnobs())).toList();
+                        r.clientKnobs(), guards.of(r.edge()))).toList();
         List<ProxyRoute> proxies = table.routes().stream().filter(RouteDecl::isProxy)
-                .map(r -> new ProxyRoute(r.path(), r.upstreams().getFirst(), r.timeout().orElse(defaultTimeout))).toList();
+                .map(r -> new ProxyRoute(r.path(), r.upstreams().getFirst(), r.timeout().orElse(defaultTimeout),
+                        guards.of(r.edge()))).toList();
         return new ServedRoutes(fanOuts, proxies, composes);
     }
 
-    private static FanOutRoute fanOut(RouteDecl r, Map<String, FanOut> engines) {
+    private static FanOutRoute fanOut(RouteDecl r, Map<String, FanOut> engines, Guard guard) {
         String engine = r.executor().map(e -> r.engine() + "/" + e).orElse(r.engine());
         Policy policy = switch (r.policy()) {
             case "single" -> Policy.single();
@@ -55,7 +57,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
             default -> throw new IllegalStateException("the route file parser let policy '" + r.policy() + "' through");
         };
         return new FanOutRoute(r.path(), policy, engines.get(engine), r.upstreams(), r.timeout(), r.passesStatusThrough(),
-                r.answersWithValue(), r.clientKnobs());
+                r.answersWithValue(), r.clientKnobs(), guard);
     }
 
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.config.CommandLine;
 import io.loomgate.json.JsonParser;
 import io.loomgate.testing.ChildProcess;
+import io.loomgate.testing.LocalTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,6 +145,25 @@ class LoadHarnessIT {
         List<String> leftovers = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
                 .filter(c -> c.contains("-Dloomgate.harness=")).toList();
         assertEquals(List.of(), leftovers, "the scenario stopped everything it started");
+    }
+
+    @Test
+    void theTlsAndRateLimitScenariosRunEndToEnd(@TempDir Path out) throws Exception {
+        wrk();
+        Assumptions.assumeTrue(LocalTools.installed("openssl").isPresent(), "openssl is not installed: scripts/demo-certs needs it");
+        for (String scenario : List.of("ratelimit", "tls")) {
+            Path dir = out.resolve(scenario);
+            try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", scenario, "--quick",
+                    "--out", dir.toString()), Map.of(), MainIT.HOME)) {
+                assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            }
+            String report = Files.readString(dir.resolve("report.md"));
+            assertTrue(report.contains("## Targets"), report);
+            assertTrue(scenario.equals("tls") ? report.contains("| HTTPS |") : report.contains("of the 100/s limit"), report);
+        }
+        List<String> leftovers = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains("-Dloomgate.harness=")).toList();
+        assertEquals(List.of(), leftovers, "the scenarios stopped everything they started");
     }
 
     @Test

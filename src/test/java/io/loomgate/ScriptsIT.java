@@ -3,17 +3,31 @@ package io.loomgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.config.CommandLine;
+import io.loomgate.edge.Jwks;
+import io.loomgate.edge.JwtVerifier;
 import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;
+import io.loomgate.tls.PemFiles;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The commands the README and docs/getting-started.md give, run as a new user would. */
 class ScriptsIT {
@@ -84,5 +98,44 @@ class ScriptsIT {
                 assertEquals(1, p.stderr().size(), "one clear line: " + err);
             }
         }
+    }
+
+    @Test
+    void theDemoCertificatesServeHttpsAndTheDemoTokenPassesTheExamplesKeySet(@TempDir Path dir)
+            throws Exception {
+        Assumptions.assumeTrue(LocalTools.installed("openssl").isPresent(),
+                "openssl is not installed (sudo apt-get install openssl)");
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/demo-certs", dir.toString()), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(60)), p.stderr().toString());
+        }
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0",
+                "--tls-cert", dir.resolve("localhost.pem").toString(), "--tls-key", dir.resolve("localhost-key.pem").toString()));
+             HttpClient client = HttpClient.newBuilder()
+                     .sslContext(trusting(dir.resolve("ca.pem"))).build()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + gate.baseUri().getPort() + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode());
+        }
+        String token;
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/demo-token", "7", "orders:read"), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(30)), p.stderr().toString());
+            token = p.stdout().getFirst();
+        }
+        var verifier = new JwtVerifier(new JwtVerifier.Settings(
+                Jwks.read(MainIT.HOME.resolve("examples/jwt/jwks.json")), Optional.of("https://demo.loomgate"),
+                Optional.of("loomgate-demo"), Duration.ofSeconds(60), Map.of("scope", "orders:read")), Instant::now);
+        assertEquals("7", verifier.verify(token).get("sub"));
+    }
+
+    private static SSLContext trusting(Path ca) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        ks.setCertificateEntry("ca", PemFiles.certificates(ca).getFirst());
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
+        tmf.init(ks);
+        SSLContext c = SSLContext.getInstance("TLS");
+        c.init(null, tmf.getTrustManagers(), null);
+        return c;
     }
 }

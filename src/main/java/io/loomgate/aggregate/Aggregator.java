@@ -8,6 +8,7 @@ import io.loomgate.http.Response;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Upstream;
 import java.time.Duration;
+import io.loomgate.upstream.RetryBudget;
 import io.loomgate.upstream.Upstreams;
 import java.util.List;
 
@@ -38,7 +39,8 @@ public final class Aggregator {
      * @throws InterruptedException when this request thread is interrupted (shutdown cut it off)
      */
     public Aggregation run(Policy policy, FanOut engine, List<ServiceId> services) throws InterruptedException {
-        List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList());
+        List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList()).stream()
+                .map(this::drawsOnItsUpstreamsBudget).toList();
         Aggregation aggregation = policy.merge(engine.run(parts, policy.stopWhen()));
         listener.aggregated(aggregation);
         return aggregation;
@@ -69,6 +71,18 @@ public final class Aggregator {
     /** Counts one call a composed route made, with its upstream's calls. */
     public void record(ServiceId service, Outcome.Kind outcome, Duration took) {
         listener.called(service, outcome, took);
+    }
+
+    /**
+     * A part that waits to be admitted (a hedge's backup) also needs a token from its upstream's
+     * retry budget, which the upstream's retries share: together they never exceed it.
+     */
+    private FanOut.Part drawsOnItsUpstreamsBudget(FanOut.Part p) {
+        if (p.immediate()) {
+            return p;
+        }
+        RetryBudget shared = upstreams.budget(p.service());
+        return new FanOut.Part(p.service(), p.task(), p.after(), () -> p.admit().getAsBoolean() && shared.trySpend());
     }
 
     private FanOut.Part part(ServiceId service) {

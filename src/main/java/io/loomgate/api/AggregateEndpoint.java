@@ -3,6 +3,7 @@ package io.loomgate.api;
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.call.Propagation;
+import io.loomgate.call.Attempts;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.ServiceId;
 import io.loomgate.call.RequestTrace;
@@ -49,7 +50,7 @@ final class AggregateEndpoint implements Handler {
         Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), request.params(), knobs.overrides(), request.headers(),
-                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
+                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)), request.caller(), new Attempts());
         for (ServiceId id : route.upstreams()) {
             upstreams.get(id).check(ctx);
         }
@@ -59,7 +60,7 @@ final class AggregateEndpoint implements Handler {
         Response response = AggregationJson.response(route, aggregation, timeout, threads, request.id());
         String policy = route.engine().executor().isPresent() ? route.engine().name() : aggregation.policy();
         Timeline timeline = Timeline.of(request.id(), route.path(), policy, aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime());
+                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
         recent.record(timeline);
         return response.withHeader("Server-Timing", ServerTiming.header(timeline));
     }

@@ -4,6 +4,7 @@ import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.aggregate.PartResult;
 import io.loomgate.call.Propagation;
+import io.loomgate.call.Attempts;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.RequestTrace;
 import io.loomgate.call.ServiceId;
@@ -63,7 +64,7 @@ final class ComposeEndpoint implements Handler {
         Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), request.params(), knobs.overrides(), request.headers(),
-                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
+                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)), request.caller(), new Attempts());
         for (ServiceId id : route.upstreams()) {
             upstreams.get(id).check(ctx);
         }
@@ -87,7 +88,7 @@ final class ComposeEndpoint implements Handler {
         Aggregation aggregation = new Aggregation("compose", c.status(), parts,
                 error.isEmpty() ? Optional.empty() : Optional.of(error), c.took());
         Timeline timeline = Timeline.of(request.id(), route.path(), "compose", aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime());
+                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
         recent.record(timeline);
         return response.withHeader("Server-Timing", ServerTiming.header(timeline));
     }

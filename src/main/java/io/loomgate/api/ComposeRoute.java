@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.call.ServiceId;
 import io.loomgate.compose.CallGraph;
+import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -14,9 +15,10 @@ import java.util.Optional;
  * @param upstreams   the upstreams its calls use, for per-request knobs
  * @param timeout     its own deadline, instead of {@code --timeout}
  * @param clientKnobs whether {@code ?fail=}, {@code ?delay=} and a longer {@code ?timeout=} work
+ * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
  */
 public record ComposeRoute(String path, CallGraph graph, List<String> methods, List<ServiceId> upstreams,
-                           Optional<Duration> timeout, boolean clientKnobs) {
+                           Optional<Duration> timeout, boolean clientKnobs, Guard guard) {
 
     public ComposeRoute {
         Objects.requireNonNull(path, "path");
@@ -24,6 +26,7 @@ public record ComposeRoute(String path, CallGraph graph, List<String> methods, L
         methods = List.copyOf(methods);
         upstreams = List.copyOf(upstreams);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(guard, "guard");
     }
 
     /** True when a call carries the client's body. */

@@ -39,19 +39,19 @@ public final class Endpoints {
         }
         for (FanOutRoute route : w.routes()) {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
-                    w.config().services(), threads, w.recent())));
+                    w.config().services(), threads, w.recent())).guardedBy(route.guard()));
         }
         for (ComposeRoute compose : w.composes()) {
             ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.aggregator(),
                     w.config().services(), w.recent());
             for (String method : compose.methods()) {
-                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody()));
+                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.guard()));
             }
         }
         for (ProxyRoute proxy : w.proxies()) {
             ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.aggregator());
             for (String method : ProxyRoute.METHODS) {
-                routes.add(new Route(method, proxy.path(), endpoint, false, true));
+                routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.guard()));
             }
         }
         routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));

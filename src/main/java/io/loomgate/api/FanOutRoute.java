@@ -3,6 +3,7 @@ package io.loomgate.api;
 import io.loomgate.aggregate.FanOut;
 import io.loomgate.aggregate.Policy;
 import io.loomgate.call.ServiceId;
+import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,9 +16,11 @@ import java.util.Optional;
  * @param passthrough whether the single upstream's own HTTP status is the answer's
  * @param valueOnly   whether the answer is the single upstream's value itself, not the JSON contract
  * @param clientKnobs whether {@code ?fail=} and {@code ?delay=} work, and {@code ?timeout=} may exceed the route's own
+ * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
  */
 public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
-                          Optional<Duration> timeout, boolean passthrough, boolean valueOnly, boolean clientKnobs) {
+                          Optional<Duration> timeout, boolean passthrough, boolean valueOnly, boolean clientKnobs,
+                          Guard guard) {
 
     public FanOutRoute {
         Objects.requireNonNull(path, "path");
@@ -25,5 +28,6 @@ public record FanOutRoute(String path, Policy policy, FanOut engine, List<Servic
         Objects.requireNonNull(engine, "engine");
         upstreams = List.copyOf(upstreams);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(guard, "guard");
     }
 }

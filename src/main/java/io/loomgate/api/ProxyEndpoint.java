@@ -3,6 +3,7 @@ package io.loomgate.api;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.call.Overrides;
 import io.loomgate.call.Propagation;
+import io.loomgate.call.Attempts;
 import io.loomgate.call.RequestContext;
 import io.loomgate.call.RequestTrace;
 import io.loomgate.call.UpstreamFailure;
@@ -36,7 +37,7 @@ final class ProxyEndpoint implements Handler {
         Duration timeout = CallerDeadline.cap(request.headers(), route.timeout());
         RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
                 timeout, request.query(), request.params(), Overrides.NONE, request.headers(),
-                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)));
+                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)), request.caller(), new Attempts());
         Forward forward = new Forward(request, target(request));
         return RequestContext.callWith(ctx, () -> forward(forward));
     }

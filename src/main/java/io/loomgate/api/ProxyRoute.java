@@ -1,6 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.call.ServiceId;
+import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -11,8 +12,9 @@ import java.util.Objects;
  * @param path     the prefix path, e.g. {@code /api/*}
  * @param upstream the HTTP upstream it forwards to
  * @param timeout  how long the upstream has to send its answer's head
+ * @param guard    what its edge checks before admission (CORS, authentication, rate limit)
  */
-public record ProxyRoute(String path, ServiceId upstream, Duration timeout) {
+public record ProxyRoute(String path, ServiceId upstream, Duration timeout, Guard guard) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
@@ -21,6 +23,7 @@ public record ProxyRoute(String path, ServiceId upstream, Duration timeout) {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(guard, "guard");
         if (!path.endsWith("/*")) {
             throw new IllegalArgumentException("a proxy route's path must end in /*: " + path);
         }

@@ -1,6 +1,7 @@
 package io.loomgate.call;
 
 import com.sun.net.httpserver.Headers;
+import io.loomgate.http.Caller;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
 import java.util.Map;
@@ -27,10 +28,12 @@ import java.util.Objects;
  * @param overrides     injected delays and failures
  * @param headers       the request's headers, read-only, for upstreams that forward some
  * @param trace         the request's trace context (the client's, or a new one), made on first use
+ * @param caller        who is calling (an API key's name, a JWT's claims), and what upstreams are told about it
+ * @param attempts      the tries of retried calls, for the timeline
  */
 public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
                              QueryParams query, Map<String, String> params, Overrides overrides, Headers headers,
-                             RequestTrace trace) {
+                             RequestTrace trace, Caller caller, Attempts attempts) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
@@ -43,6 +46,8 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
         Objects.requireNonNull(overrides, "overrides");
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(trace, "trace");
+        Objects.requireNonNull(caller, "caller");
+        Objects.requireNonNull(attempts, "attempts");
     }
 
     /** A context for work outside any HTTP request (tests, tools): no query, overrides or headers. */
@@ -54,7 +59,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
         return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query, Map.of(),
-                overrides, new Headers(), new RequestTrace(null));
+                overrides, new Headers(), new RequestTrace(null), Caller.ANONYMOUS, new Attempts());
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */

@@ -13,6 +13,7 @@ public final class UpstreamFailure extends Exception {
     private final ServiceId service;
     private final OptionalInt status;
     private final boolean timedOut;
+    private final boolean refused;
     private final Optional<String> body;
 
     public UpstreamFailure(ServiceId service, String reason) {
@@ -21,25 +22,43 @@ public final class UpstreamFailure extends Exception {
 
     /** @param status the upstream's own HTTP status, when it answered with one */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status) {
-        this(service, reason, status, false, Optional.empty());
+        this(service, reason, status, false, false, Optional.empty());
     }
 
     /** @param body the upstream's JSON answer (an error document), which a composing route may pass on */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status, Optional<String> body) {
-        this(service, reason, status, false, body);
+        this(service, reason, status, false, false, body);
     }
 
-    private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut, Optional<String> body) {
+    private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut, boolean refused,
+                            Optional<String> body) {
         super(Objects.requireNonNull(service, "service") + ": " + reason, null, false, false);
         this.service = service;
         this.status = Objects.requireNonNull(status, "status");
         this.timedOut = timedOut;
+        this.refused = refused;
         this.body = Objects.requireNonNull(body, "body");
     }
 
     /** No (complete) answer came in time; a proxy route answers such a failure with 504 rather than 502. */
     public static UpstreamFailure timedOut(ServiceId service, String reason) {
-        return new UpstreamFailure(service, reason, OptionalInt.empty(), true, Optional.empty());
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), true, false, Optional.empty());
+    }
+
+    /** The call was not made at all (an open circuit breaker): trying again at once would not make it either. */
+    public static UpstreamFailure refused(ServiceId service, String reason) {
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), false, true, Optional.empty());
+    }
+
+    /** The same failure, its reason followed by {@code more} ({@code " (after 3 tries)"}). */
+    public UpstreamFailure with(String more) {
+        String reason = getMessage().substring(service.value().length() + 2);
+        return new UpstreamFailure(service, reason + more, status, timedOut, refused, body);
+    }
+
+    /** True when the call was never made (see {@link #refused(ServiceId, String)}). */
+    public boolean refused() {
+        return refused;
     }
 
     /** The upstream's JSON answer when it answered with an error document. */

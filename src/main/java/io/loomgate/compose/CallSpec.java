@@ -23,10 +23,11 @@ import java.util.Set;
  * @param timeout   its own limit below the request's deadline
  * @param forEach   when it runs once per element of an array from an earlier call
  * @param needs     the calls it waits for: those its placeholders and its forEach name
+ * @param idempotent true when the route marks it safe to retry whatever its method ({@code "idempotent": true})
  */
 public record CallSpec(String name, ServiceId upstream, String method, Optional<Template> path,
                        Map<String, Template> headers, boolean sendsBody, boolean optional, Optional<Object> fallback,
-                       Optional<Duration> timeout, Optional<ForEach> forEach, Set<String> needs) {
+                       Optional<Duration> timeout, Optional<ForEach> forEach, Set<String> needs, boolean idempotent) {
 
     /**
      * {@code "forEach": "orders.items"}: once per element, at most {@code concurrency} at a time, and

@@ -151,7 +151,8 @@ final class GraphRun implements DrivenScope.Body {
             headers.add(new String[] {h.getKey(), h.getValue().render(values, Template.Encoding.HEADER_VALUE)});
         }
         byte[] sent = spec.sendsBody() ? body : null;
-        return new Call(spec.method(), target, headers, sent, spec.sendsBody() ? contentType : Optional.empty(), spec.timeout());
+        return new Call(spec.method(), target, headers, sent, spec.sendsBody() ? contentType : Optional.empty(), spec.timeout(),
+                spec.idempotent());
     }
 
     /** What a placeholder of a call stands for: the request's own values, an earlier call's answer, or the element. */

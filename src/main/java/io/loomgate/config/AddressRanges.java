@@ -65,6 +65,18 @@ public record AddressRanges(List<String> written, List<byte[]> networks, List<In
         return false;
     }
 
+    /**
+     * True when {@code text} is an IP literal inside the ranges; false for anything else, a name
+     * included (an address a client wrote in a header is never looked up).
+     */
+    public boolean containsLiteral(String text) {
+        try {
+            return contains(InetAddress.getByAddress(literal(text)));
+        } catch (IllegalArgumentException | UnknownHostException notAnAddress) {
+            return false;
+        }
+    }
+
     public boolean isEmpty() {
         return networks.isEmpty();
     }

@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param target       the request target as sent, still encoded (what a proxy forwards)
  * @param remote       the client's address
  * @param body         the request body, for routes that read it; empty for the others
+ * @param caller       who is calling, as the route's authentication found out; anonymous by default
  */
 public record Request(String id, String method, String path, QueryParams query, Map<String, String> params,
-                      Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body) {
+                      Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body,
+                      Caller caller) {
 
     public Request {
         Objects.requireNonNull(id, "id");
@@ -33,5 +35,11 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(caller, "caller");
+    }
+
+    /** The same request, from {@code who}. */
+    public Request by(Caller who) {
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who);
     }
 }

@@ -65,6 +65,10 @@ final class JsonFormat {
                 .field("uptimeMs", j.uptimeMs()).field("platformThreads", j.platformThreads())
                 .endObject();
 
+        w.name("retries").beginObject();
+        s.retries().forEach((name, r) -> w.name(name.value()).beginObject().field("sent", r.sent())
+                .field("refusedByBudget", r.refusedByBudget()).endObject());
+        w.endObject();
         w.name("breakers").beginObject();
         s.breakers().forEach((name, b) -> w.name(name.value()).beginObject().field("state", b.state().wire())
                 .field("opened", b.opened()).field("halfOpened", b.halfOpened()).field("closed", b.closed()).endObject());

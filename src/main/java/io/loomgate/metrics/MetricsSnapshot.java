@@ -19,7 +19,11 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<ServiceId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
-                       Map<ServiceId, Breaker.Snapshot> breakers) {
+                       Map<ServiceId, Breaker.Snapshot> breakers, Map<ServiceId, Retries> retries) {
+
+    /** An upstream's retries: sent, and refused by its retry budget. */
+    record Retries(long sent, long refusedByBudget) {
+    }
 
     /** Requests answered on every route. */
     long requests() {

@@ -1,7 +1,10 @@
 package io.loomgate.metrics;
 
+import io.loomgate.call.ServiceId;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.upstream.Upstreams;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
@@ -39,6 +42,12 @@ public final class MetricsSource {
     MetricsSnapshot snapshot() {
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers());
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries());
+    }
+
+    private Map<ServiceId, MetricsSnapshot.Retries> retries() {
+        Map<ServiceId, MetricsSnapshot.Retries> r = new LinkedHashMap<>();
+        upstreams.retries().forEach((id, s) -> r.put(id, new MetricsSnapshot.Retries(s.sentCount(), s.refusedCount())));
+        return r;
     }
 }

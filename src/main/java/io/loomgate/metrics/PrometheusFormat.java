@@ -25,6 +25,7 @@ final class PrometheusFormat {
         p.routes(s);
         p.services(s);
         p.breakers(s);
+        p.retries(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
         if (s.pool() != null) {
@@ -72,6 +73,14 @@ final class PrometheusFormat {
                 "Work CompletableFuture-baseline calls did after their request was answered.");
         services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
                 v.orphanedNanos() / 1e9));
+    }
+
+    private void retries(MetricsSnapshot s) {
+        family("loomgate_retries_total", "counter", "Retries of upstream calls: sent, and refused by the upstream's retry budget.");
+        s.retries().forEach((name, r) -> {
+            sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
+            sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
+        });
     }
 
     private void breakers(MetricsSnapshot s) {

@@ -55,6 +55,16 @@ final class TextFormat {
                     b.state().wire(), b.opened(), b.halfOpened(), b.closed())));
         }
 
+        if (s.retries().values().stream().anyMatch(r -> r.sent() + r.refusedByBudget() > 0)) {
+            out.append("\nRetries\n");
+            out.append(String.format("%-11s %8s %18s%n", "service", "sent", "refused by budget"));
+            s.retries().forEach((name, r) -> {
+                if (r.sent() + r.refusedByBudget() > 0) {
+                    out.append(String.format("%-11s %8d %18d%n", name.value(), r.sent(), r.refusedByBudget()));
+                }
+            });
+        }
+
         VirtualThreads.Snapshot v = s.virtualThreads();
         out.append("\nVirtual threads\n");
         line(out, "Started", String.valueOf(v.started()));

@@ -13,8 +13,9 @@ import java.util.Set;
 
 /**
  * The headers a proxy route sends upstream: the client's own, less hop-by-hop ones (and those its
- * {@code Connection} header names), plus {@code X-Forwarded-For}, {@code X-Forwarded-Proto},
- * {@code Via} and loomgate's {@link Propagation} headers.
+ * {@code Connection} header names, an API key loomgate checked, and its own copies of the headers
+ * it sets), plus {@code X-Forwarded-For}, {@code X-Forwarded-Proto}, {@code Via} and loomgate's
+ * {@link Propagation} headers.
  *
  * <p>What a client says about where it came from is believed only from a trusted proxy
  * ({@code --trusted-proxies}): from one, its {@code X-Forwarded-For} is extended with its address
@@ -38,7 +39,7 @@ final class ForwardedHeaders {
         in.forEach((name, values) -> {
             String lower = name.toLowerCase(Locale.ROOT);
             if (!HopByHop.notForwardable(lower) && !named.contains(lower) && !SET_HERE.contains(lower)
-                    && !Propagation.isPropagated(lower)) {
+                    && Propagation.passesOn(ctx, lower)) {
                 values.forEach(v -> out.add(new String[] {name, v}));
             }
         });

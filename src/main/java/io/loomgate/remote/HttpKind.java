@@ -79,7 +79,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 throw fields.bad("caFile", "is only for an https:// URL", caFile.get());
             }
             try {
-                ClientTls.trusting(Optional.of(Path.of(caFile.get())));
+                ClientTls.trusting(Optional.of(fields.file(caFile.get())));
             } catch (TlsException | InvalidPathException e) {
                 throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
             }
@@ -95,7 +95,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
         settings.put("maxBodyBytes", max);
         settings.put("idleTimeout", Durations.format(idle));
-        caFile.ifPresent(f -> settings.put("caFile", f));
+        caFile.ifPresent(f -> settings.put("caFile", fields.file(f).toString()));
         return settings;
     }
 

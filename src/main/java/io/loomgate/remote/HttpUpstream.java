@@ -100,7 +100,9 @@ final class HttpUpstream implements Upstream {
         }
         List<String[]> headers = Propagation.headers(ctx);
         for (String name : settings.forwardHeaders()) {
-            ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
+            if (Propagation.passesOn(ctx, name.toLowerCase(java.util.Locale.ROOT))) {
+                ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
+            }
         }
         headers.addAll(call.headers());
         call.contentType().ifPresent(t -> headers.add(new String[] {"Content-Type", t}));

@@ -28,7 +28,7 @@ import java.util.Set;
 final class ComposeReader {
 
     private static final List<String> CALL_FIELDS = List.of("upstream", "method", "path", "headers", "body", "optional",
-            "fallback", "timeout", "forEach", "concurrency", "maxItems");
+            "fallback", "timeout", "forEach", "concurrency", "maxItems", "idempotent");
     private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH");
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
     private static final Set<String> WRITTEN_BY_LOOMGATE = Set.of("host", "content-length", "transfer-encoding",
@@ -43,8 +43,10 @@ final class ComposeReader {
         return methods.isEmpty() ? List.of("GET") : List.copyOf(new LinkedHashSet<>(methods));
     }
 
+    /** @param claims true when the route verifies a JWT, so its templates may use {@code {jwt.NAME}} */
     static CallGraph read(Fields route, String source, List<String> params, List<String> methods,
-                          Map<ServiceId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds) throws RouteFileException {
+                          Map<ServiceId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds, boolean claims)
+            throws RouteFileException {
         Map<String, Object> calls = route.optionalObject("calls")
                 .orElseThrow(() -> route.missing("calls", "an object of calls, name to call (policy compose)"));
         if (calls.isEmpty()) {
@@ -62,8 +64,8 @@ final class ComposeReader {
                 throw route.bad("calls." + name, "must be an object", calls.get(name));
             }
             @SuppressWarnings("unchecked")
-            Fields f = new Fields(source, route.path() + ".calls." + name, (Map<String, Object>) m);
-            CallSpec spec = call(f, name, names, params, methods, declared, kinds, bodyTaken);
+            Fields f = route.nested(route.path() + ".calls." + name, (Map<String, Object>) m);
+            CallSpec spec = call(f, name, names, params, methods, declared, kinds, bodyTaken, claims);
             bodyTaken |= spec.sendsBody();
             specs.add(spec);
         }
@@ -73,14 +75,14 @@ final class ComposeReader {
         }
         Object answer = route.optionalValue("answer").map(a -> (Object) a).orElse(null);
         if (answer != null) {
-            checkAnswer(route, "answer", answer, names, params);
+            checkAnswer(route, "answer", answer, names, params, claims);
         }
         return new CallGraph(specs, answer == null ? ComposeAnswer.defaultTemplate(names) : ComposeAnswer.compile(answer), params);
     }
 
     private static CallSpec call(Fields f, String name, List<String> names, List<String> params, List<String> methods,
-                                 Map<ServiceId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds, boolean bodyTaken)
-            throws RouteFileException {
+                                 Map<ServiceId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds, boolean bodyTaken,
+                                 boolean claims) throws RouteFileException {
         String upstreamName = f.string("upstream");
         ServiceId upstream = RouteFile.id(f, "upstream", upstreamName);
         UpstreamDecl u = declared.get(upstream);
@@ -115,7 +117,7 @@ final class ComposeReader {
             if (!pathText.get().startsWith("/")) {
                 throw f.bad("path", "must start with '/' (it goes below the upstream's URL)", pathText.get());
             }
-            path = Optional.of(template(f, "path", pathText.get(), name, names, params, isEach, needs));
+            path = Optional.of(template(f, "path", pathText.get(), name, names, params, isEach, needs, claims));
         }
         Map<String, Template> headers = new LinkedHashMap<>();
         for (var h : headerTexts.orElse(Map.of()).entrySet()) {
@@ -127,7 +129,7 @@ final class ComposeReader {
             if (!(h.getValue() instanceof String value)) {
                 throw f.bad(field, "must be a string", h.getValue());
             }
-            headers.put(h.getKey(), template(f, field, value, name, names, params, isEach, needs));
+            headers.put(h.getKey(), template(f, field, value, name, names, params, isEach, needs, claims));
         }
         String method = declaredMethod.orElse(sendsBody ? methods.stream().filter(BODY_METHODS::contains).findFirst().orElse("POST") : "GET");
         if (!METHODS.contains(method)) {
@@ -147,8 +149,13 @@ final class ComposeReader {
             throw f.bad("fallback", "is only for an optional call (\"optional\": true)", fallback.get());
         }
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT);
+        boolean idempotent = f.optionalBoolean("idempotent").orElse(false);
+        if (idempotent && sendsBody) {
+            throw f.bad("idempotent", "is not for the call that carries the client's body: it is never sent twice", true);
+        }
         f.finish("a call", CALL_FIELDS);
-        return new CallSpec(name, upstream, method, path, headers, sendsBody, optional, fallback, timeout, forEach, needs);
+        return new CallSpec(name, upstream, method, path, headers, sendsBody, optional, fallback, timeout, forEach, needs,
+                idempotent);
     }
 
     private static Optional<CallSpec.ForEach> forEach(Fields f, String name, List<String> names, Optional<Object> text)
@@ -183,7 +190,8 @@ final class ComposeReader {
 
     /** A call's path or header: every placeholder must be bound; a call it names becomes a need. */
     private static Template template(Fields f, String field, String text, String self, List<String> names,
-                                     List<String> params, boolean isEach, Set<String> needs) throws RouteFileException {
+                                     List<String> params, boolean isEach, Set<String> needs, boolean claims)
+            throws RouteFileException {
         Template t;
         try {
             t = Template.parse(text);
@@ -191,6 +199,7 @@ final class ComposeReader {
             throw f.bad(field, e.getMessage().replaceFirst("^has ", "must not have "), text);
         }
         for (Placeholder p : t.placeholders()) {
+            noClaimsWithoutJwt(f, field, text, p, claims);
             if (Bindings.ofRequest(p, params)) {
                 continue;
             }
@@ -212,8 +221,8 @@ final class ComposeReader {
         return t;
     }
 
-    private static void checkAnswer(Fields route, String field, Object json, List<String> names, List<String> params)
-            throws RouteFileException {
+    private static void checkAnswer(Fields route, String field, Object json, List<String> names, List<String> params,
+                                    boolean claims) throws RouteFileException {
         switch (json) {
             case String s -> {
                 Template t;
@@ -223,6 +232,7 @@ final class ComposeReader {
                     throw route.bad(field, e.getMessage().replaceFirst("^has ", "must not have "), s);
                 }
                 for (Placeholder p : t.placeholders()) {
+                    noClaimsWithoutJwt(route, field, s, p, claims);
                     boolean ok = Bindings.ofRequest(p, params) || names.contains(p.head())
                             || (p.head().equals("errors") && p.fields().isEmpty());
                     if (!ok) {
@@ -233,15 +243,23 @@ final class ComposeReader {
             }
             case Map<?, ?> m -> {
                 for (var e : m.entrySet()) {
-                    checkAnswer(route, field + "." + e.getKey(), e.getValue(), names, params);
+                    checkAnswer(route, field + "." + e.getKey(), e.getValue(), names, params, claims);
                 }
             }
             case List<?> l -> {
                 for (int i = 0; i < l.size(); i++) {
-                    checkAnswer(route, field + "[" + i + "]", l.get(i), names, params);
+                    checkAnswer(route, field + "[" + i + "]", l.get(i), names, params, claims);
                 }
             }
             case null, default -> { }
+        }
+    }
+
+    /** {@code {jwt.NAME}} only where a JWT was verified: anywhere else it would always be empty. */
+    private static void noClaimsWithoutJwt(Fields f, String field, String text, Placeholder p, boolean claims)
+            throws RouteFileException {
+        if (p.head().equals(Bindings.JWT) && !claims) {
+            throw f.bad(field, "uses " + p + ", but this route verifies no JWT (\"auth\": {\"jwt\": ...})", text);
         }
     }
 

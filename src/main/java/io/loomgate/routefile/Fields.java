@@ -2,6 +2,7 @@ package io.loomgate.routefile;
 
 import io.loomgate.config.Durations;
 import io.loomgate.config.Printable;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,12 +21,40 @@ public final class Fields {
     private final String source;
     private final String path;
     private final Map<String, Object> map;
+    private final Path baseDir;
     private final Set<String> read = new LinkedHashSet<>();
 
-    Fields(String source, String path, Map<String, Object> map) {
+    /** @param baseDir where file names in the file are found: the route file's own directory */
+    Fields(String source, String path, Map<String, Object> map, Path baseDir) {
         this.source = source;
         this.path = path;
         this.map = map;
+        this.baseDir = baseDir;
+    }
+
+    /** An object inside this one, at JSON path {@code path}, as fields of its own. */
+    Fields nested(String path, Map<String, Object> map) {
+        return new Fields(source, path, map, baseDir);
+    }
+
+    /** A file the route file names: relative names are found beside the route file. */
+    public Path file(String name) {
+        return baseDir.resolve(name);
+    }
+
+    /** The file, as errors name it. */
+    String source() {
+        return source;
+    }
+
+    /** A required object field, as fields of its own (its JSON path below this one's). */
+    @SuppressWarnings("unchecked")
+    Fields object(String name) throws RouteFileException {
+        Object v = take(name);
+        if (!(v instanceof Map<?, ?> m)) {
+            throw v == null ? missing(name, "an object") : bad(name, "must be an object", v);
+        }
+        return nested(path + "." + name, (Map<String, Object>) m);
     }
 
     /** The JSON path of this object, e.g. {@code upstreams[3]}. */

@@ -75,7 +75,7 @@ final class PolicyReader {
             throw route.bad("upstreams", "must name one upstream (the backup goes to it too) or two (primary, backup)"
                     + " with policy hedge", upstreams + " upstreams");
         }
-        Fields f = new Fields(source, route.path() + ".hedge", given.orElse(Map.of()));
+        Fields f = route.nested(route.path() + ".hedge", given.orElse(Map.of()));
         String after = f.optionalString("after").orElse("p95");
         double budget = f.optionalNumber("budget", 0, 1).orElse(HedgeSettings.DEFAULT_BUDGET);
         if (budget == 0) {

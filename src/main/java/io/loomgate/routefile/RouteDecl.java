@@ -34,11 +34,13 @@ import java.util.Optional;
  * @param methods   the methods it serves: GET, or for {@code compose} those it declares
  * @param graph     for {@code compose}: its calls and answer
  * @param declared  for {@code compose}: its {@code calls} and {@code answer} as the file wrote them, for {@code --print-routes}
+ * @param edge      who may call it, how often, and from which web origins
  */
 public record RouteDecl(String path, String policy, String engine, Optional<String> executor,
                         List<ServiceId> upstreams, Map<ServiceId, Object> fallbacks, Optional<Duration> timeout,
                         String status, String answer, int quorum, Optional<HedgeSettings> hedge,
-                        boolean clientKnobs, List<String> methods, Optional<CallGraph> graph, Map<String, Object> declared) {
+                        boolean clientKnobs, List<String> methods, Optional<CallGraph> graph, Map<String, Object> declared,
+                        EdgeDecl edge) {
 
     public RouteDecl {
         Objects.requireNonNull(path, "path");
@@ -54,6 +56,7 @@ public record RouteDecl(String path, String policy, String engine, Optional<Stri
         methods = List.copyOf(methods);
         Objects.requireNonNull(graph, "graph");
         declared = Collections.unmodifiableMap(new LinkedHashMap<>(declared));
+        Objects.requireNonNull(edge, "edge");
     }
 
     /** True for a call graph ({@code "policy": "compose"}). */

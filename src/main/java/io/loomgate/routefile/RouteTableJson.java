@@ -2,6 +2,7 @@ package io.loomgate.routefile;
 
 import io.loomgate.config.Durations;
 import io.loomgate.json.JsonWriter;
+import io.loomgate.upstream.RetrySettings;
 import java.util.List;
 
 /**
@@ -38,6 +39,13 @@ public final class RouteTableJson {
             w.name("failureRate").preciseValue(b.failureRate());
             w.field("window", b.window()).field("coolDown", Durations.format(b.coolDown())).endObject();
         });
+        if (!u.retry().equals(RetrySettings.NONE)) {
+            w.name("retry").beginObject().field("attempts", u.retry().attempts())
+                    .field("backoff", Durations.format(u.retry().backoff()));
+            w.name("budget").preciseValue(u.retry().budget());
+            w.name("minPerSecond").preciseValue(u.retry().minPerSecond());
+            w.endObject();
+        }
         return w.endObject().toString();
     }
 
@@ -78,6 +86,7 @@ public final class RouteTableJson {
         if (r.clientKnobs()) {
             w.field("clientKnobs", true);
         }
+        r.edge().written().forEach((k, v) -> w.name(k).tree(v));
         return w.endObject().toString();
     }
 
@@ -94,6 +103,7 @@ public final class RouteTableJson {
         if (r.clientKnobs()) {
             w.field("clientKnobs", true);
         }
+        r.edge().written().forEach((k, v) -> w.name(k).tree(v));
         return w.endObject().toString();
     }
 }

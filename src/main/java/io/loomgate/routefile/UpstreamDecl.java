@@ -3,6 +3,7 @@ package io.loomgate.routefile;
 import io.loomgate.call.ServiceId;
 import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
+import io.loomgate.upstream.RetrySettings;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,9 +18,10 @@ import java.util.Optional;
  * @param settings the kind's own fields, as read
  * @param faults   the latency and failure rate injected into its calls (zero unless declared)
  * @param breaker  its circuit breaker, if it has one
+ * @param retry    how its calls are retried, and the budget its retries and hedges share
  */
 public record UpstreamDecl(ServiceId id, String kind, Map<String, Object> settings, Faults faults,
-                           Optional<BreakerSettings> breaker) {
+                           Optional<BreakerSettings> breaker, RetrySettings retry) {
 
     public UpstreamDecl {
         Objects.requireNonNull(id, "id");
@@ -27,9 +29,10 @@ public record UpstreamDecl(ServiceId id, String kind, Map<String, Object> settin
         settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
         Objects.requireNonNull(faults, "faults");
         Objects.requireNonNull(breaker, "breaker");
+        Objects.requireNonNull(retry, "retry");
     }
 
     public UpstreamDecl withFaults(Faults replaced) {
-        return new UpstreamDecl(id, kind, settings, replaced, breaker);
+        return new UpstreamDecl(id, kind, settings, replaced, breaker, retry);
     }
 }

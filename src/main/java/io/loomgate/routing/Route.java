@@ -12,13 +12,15 @@ import java.util.Set;
  *                  under overload and while draining
  * @param readsBody true when the handler reads the request body itself (the proxy); otherwise the
  *                  server drains and discards it
+ * @param guard     what is checked at the edge before admission: CORS, authentication, rate limit
  */
-public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody) {
+public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, Guard guard) {
 
     private static final Set<String> ROUTABLE = Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     public Route {
         Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(guard, "guard");
         if (!ROUTABLE.contains(method)) {
             throw new IllegalArgumentException("method must be one of " + ROUTABLE + ": " + method);
         }
@@ -32,8 +34,17 @@ public record Route(String method, String path, Handler handler, boolean exempt,
         }
     }
 
+    public Route(String method, String path, Handler handler, boolean exempt, boolean readsBody) {
+        this(method, path, handler, exempt, readsBody, Guard.NONE);
+    }
+
     public Route(String method, String path, Handler handler, boolean exempt) {
         this(method, path, handler, exempt, false);
+    }
+
+    /** The same route behind {@code guard}. */
+    public Route guardedBy(Guard guard) {
+        return new Route(method, path, handler, exempt, readsBody, guard);
     }
 
     public static Route get(String path, Handler handler) {

@@ -3,12 +3,14 @@ package io.loomgate.server;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.loomgate.http.BodyAborted;
+import io.loomgate.http.Caller;
 import io.loomgate.http.ErrorMapper;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestHead;
 import io.loomgate.http.RequestTarget;
 import io.loomgate.http.Response;
+import io.loomgate.routing.Guard;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.RouteMatch;
 import io.loomgate.routing.Router;
@@ -59,15 +61,16 @@ final class GatewayHandler implements HttpHandler {
     public void handle(HttpExchange exchange) throws IOException {
         long arrival = RequestExecutor.arrivalNanos();
         handling.incrementAndGet();
+        Visit visit = prepare(exchange, arrival);
         IOException unfinished;
-        if (executor.pooled() && isRouteWork(exchange)) {
+        if (executor.pooled() && visit.isRouteWork()) {
             if (!admission.tryEnter()) {
-                unfinished = respond(exchange, arrival, Ticket.REFUSED);
+                unfinished = respond(visit, Ticket.REFUSED);
             } else {
                 try {
                     unfinished = executor.work(() -> {
                         try {
-                            return respond(exchange, arrival, Ticket.GRANTED);
+                            return respond(visit, Ticket.GRANTED);
                         } finally {
                             admission.exit();
                         }
@@ -79,22 +82,110 @@ final class GatewayHandler implements HttpHandler {
                 }
             }
         } else {
-            unfinished = respond(exchange, arrival, Ticket.ASK);
+            unfinished = respond(visit, Ticket.ASK);
         }
         if (unfinished != null) {
             throw unfinished;
         }
     }
 
-    /** True when the request names a route that is not an operator route: work for the pool. */
-    private boolean isRouteWork(HttpExchange exchange) {
-        try {
-            String path = RequestTarget.of(exchange.getRequestURI()).path();
-            return router.match(exchange.getRequestMethod(), path) instanceof RouteMatch.Found(Route route, var params)
-                    && !route.exempt();
-        } catch (RuntimeException malformed) {
-            return false;
+    /**
+     * One exchange as it goes: the request and its route once they are known, or the answer that
+     * was decided before any route ran (an error, a preflight, a refusal at the edge), and what the
+     * finally block reports.
+     */
+    private static final class Visit {
+        final HttpExchange exchange;
+        final long arrival;
+        final String id;
+        final String method;
+        Route route;
+        Request request;
+        Response early;
+        Throwable failed;
+        Map<String, String> answerHeaders = Map.of();
+        String routeKey = RequestObserver.UNMATCHED;
+        boolean started;
+        int status = 500;
+        boolean written = true;
+        boolean cutOff;
+
+        Visit(HttpExchange exchange, long arrival, String id) {
+            this.exchange = exchange;
+            this.arrival = arrival;
+            this.id = id;
+            this.method = exchange.getRequestMethod();
         }
+
+        /** A route's handler will run for it, within the admission limit: work for the pool in platform mode. */
+        boolean isRouteWork() {
+            return route != null && request != null && early == null && failed == null && !route.exempt();
+        }
+    }
+
+    /**
+     * Everything before admission, on the thread that read the head: validate, route, read or
+     * discard the body, and pass the route's guard (CORS preflight, authentication, rate limit). It
+     * never throws; what it decides is in the visit.
+     */
+    private Visit prepare(HttpExchange exchange, long arrival) {
+        Visit v = new Visit(exchange, arrival, ids.keepOrNext(exchange.getRequestHeaders().getFirst("X-Request-Id")));
+        try {
+            RequestHead.check(exchange.getProtocol(), exchange.getRequestHeaders());
+            RequestTarget target = RequestTarget.of(exchange.getRequestURI());
+            switch (match(v.method, target.path(), exchange)) {
+                case RouteMatch.Found(Route route, Map<String, String> params) -> {
+                    v.routeKey = route.path();
+                    v.route = route;
+                    InputStream body = InputStream.nullInputStream();
+                    if (route.readsBody()) {
+                        body = exchange.getRequestBody();
+                    } else {
+                        ExchangeIO.discardBody(exchange);
+                    }
+                    v.request = new Request(v.id, v.method, target.path(), target.query(), params, exchange.getRequestHeaders(),
+                            arrival, exchange.getRequestURI(), exchange.getRemoteAddress(), body, Caller.ANONYMOUS);
+                    switch (route.guard().check(v.request)) {
+                        case Guard.Verdict.Pass(Request admitted, Map<String, String> headers) -> {
+                            v.request = admitted;
+                            v.answerHeaders = headers;
+                        }
+                        case Guard.Verdict.Answer(Response answer) -> v.early = answer;
+                    }
+                }
+                case RouteMatch.MethodNotAllowed(String path, String allow) -> {
+                    v.routeKey = path;
+                    throw new HttpError(405, "method_not_allowed", v.method + " is not allowed on " + path,
+                            Map.of(), Map.of("Allow", allow));
+                }
+                case RouteMatch.Options(String path, String allow) -> {
+                    v.routeKey = path;
+                    v.early = new Response(204, Response.TEXT, new byte[0], Map.of("Allow", allow));
+                }
+                case RouteMatch.NotFound() ->
+                        throw new HttpError(404, "not_found", "no route for " + HttpError.echo(target.path()));
+                case RouteMatch.NotImplemented(String m) ->
+                        throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not one loomgate knows");
+            }
+        } catch (Throwable t) {
+            v.failed = t;
+        }
+        return v;
+    }
+
+    /**
+     * The route for {@code method} on {@code path}; for a CORS preflight (an OPTIONS with
+     * {@code Origin} and {@code Access-Control-Request-Method}), the route of the method it asks
+     * about, when that route answers preflights.
+     */
+    private RouteMatch match(String method, String path, HttpExchange exchange) {
+        RouteMatch match = router.match(method, path);
+        String asked = exchange.getRequestHeaders().getFirst("Access-Control-Request-Method");
+        if (method.equals("OPTIONS") && asked != null && exchange.getRequestHeaders().containsKey("Origin")
+                && router.match(asked.strip(), path) instanceof RouteMatch.Found found && found.route().guard().answersPreflight()) {
+            return found;
+        }
+        return match;
     }
 
     /**
@@ -102,79 +193,61 @@ final class GatewayHandler implements HttpHandler {
      *
      * @return null when the answer was written whole, else why not (to throw back to the JDK)
      */
-    private IOException respond(HttpExchange exchange, long arrival, Ticket ticket) {
-        String id = ids.keepOrNext(exchange.getRequestHeaders().getFirst("X-Request-Id"));
-        String method = exchange.getRequestMethod();
-        Outcome outcome = new Outcome();
+    private IOException respond(Visit v, Ticket ticket) {
+        HttpExchange exchange = v.exchange;
         try (exchange) {
             Response response;
             try {
-                response = serve(exchange, id, method, arrival, outcome, ticket);
+                response = answer(v, ticket);
             } catch (Throwable failure) {
-                response = ErrorMapper.toResponse(failure, id);
+                response = ErrorMapper.toResponse(failure, v.id);
+            }
+            for (Map.Entry<String, String> h : v.answerHeaders.entrySet()) {
+                response = response.withHeader(h.getKey(), h.getValue());
+            }
+            if (v.route != null && v.request != null) {
+                response = v.route.guard().decorate(v.request, response);
             }
             if ((lifecycle.isDraining() || RequestHead.endsConnection(exchange.getRequestHeaders()))
                     && !response.headers().containsKey("Connection")) {
                 response = response.withHeader("Connection", "close");
             }
-            outcome.status = response.status();
-            ExchangeIO.write(exchange, response, id, method.equals("HEAD"));
+            v.status = response.status();
+            ExchangeIO.write(exchange, response, v.id, v.method.equals("HEAD"));
             served.increment();
             return null;
         } catch (BodyAborted cut) {
-            outcome.cutOff = true;
-            LOG.log(Level.WARNING, "request " + id + ": the upstream's body failed after " + cut.written()
+            v.cutOff = true;
+            LOG.log(Level.WARNING, "request " + v.id + ": the upstream's body failed after " + cut.written()
                     + " bytes were sent (" + cut.getMessage() + "); the response was cut off and its connection closed");
             return cut;
         } catch (IOException | RuntimeException clientGone) {
-            outcome.written = false;
-            LOG.log(Level.DEBUG, () -> "request " + id + ": response not delivered: " + clientGone);
+            v.written = false;
+            LOG.log(Level.DEBUG, () -> "request " + v.id + ": response not delivered: " + clientGone);
             return clientGone instanceof IOException io ? io : new IOException(clientGone);
         } finally {
             handling.decrementAndGet();
-            observer.finished(new RequestObserver.RequestSummary(outcome.routeKey, outcome.started, method,
-                    exchange.getRequestURI().getRawPath(), outcome.status, outcome.written, outcome.cutOff, id,
-                    System.nanoTime() - arrival));
+            String caller = v.request == null ? "" : v.request.caller().name().orElse("");
+            observer.finished(new RequestObserver.RequestSummary(v.routeKey, v.started, v.method,
+                    exchange.getRequestURI().getRawPath(), v.status, v.written, v.cutOff, v.id,
+                    System.nanoTime() - v.arrival, caller));
         }
     }
 
-    private Response serve(HttpExchange exchange, String id, String method, long arrival, Outcome outcome,
-                           Ticket ticket) throws Exception {
-        RequestHead.check(exchange.getProtocol(), exchange.getRequestHeaders());
-        RequestTarget target = RequestTarget.of(exchange.getRequestURI());
-        RouteMatch match = router.match(method, target.path());
-        return switch (match) {
-            case RouteMatch.Found(Route route, Map<String, String> params) -> {
-                outcome.routeKey = route.path();
-                InputStream body = InputStream.nullInputStream();
-                if (route.readsBody()) {
-                    body = exchange.getRequestBody();
-                } else {
-                    ExchangeIO.discardBody(exchange);
-                }
-                Request request = new Request(id, method, target.path(), target.query(), params,
-                        exchange.getRequestHeaders(), arrival, exchange.getRequestURI(), exchange.getRemoteAddress(), body);
-                yield route.exempt() ? run(route, request, outcome) : admitAndRun(route, request, outcome, ticket);
-            }
-            case RouteMatch.MethodNotAllowed(String path, String allow) -> {
-                outcome.routeKey = path;
-                throw new HttpError(405, "method_not_allowed", method + " is not allowed on " + path,
-                        Map.of(), Map.of("Allow", allow));
-            }
-            case RouteMatch.Options(String path, String allow) -> {
-                outcome.routeKey = path;
-                yield new Response(204, Response.TEXT, new byte[0], Map.of("Allow", allow));
-            }
-            case RouteMatch.NotFound() ->
-                    throw new HttpError(404, "not_found", "no route for " + HttpError.echo(target.path()));
-            case RouteMatch.NotImplemented(String m) ->
-                    throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not one loomgate knows");
-        };
+    /** The answer decided before admission, or the route's own. */
+    private Response answer(Visit v, Ticket ticket) throws Exception {
+        if (v.failed != null) {
+            throw v.failed instanceof Exception e ? e : new IllegalStateException(v.failed);
+        }
+        if (v.early != null) {
+            return v.early;
+        }
+        return v.route.exempt() ? run(v) : admitAndRun(v, ticket);
     }
 
     /** Runs a route within the admission limit; a {@code GRANTED} ticket was admitted (and is let go) by the caller. */
-    private Response admitAndRun(Route route, Request request, Outcome outcome, Ticket ticket) throws Exception {
-        if (lifecycle.isNew(request.arrivalNanos())) {
+    private Response admitAndRun(Visit v, Ticket ticket) throws Exception {
+        if (lifecycle.isNew(v.arrival)) {
             throw new HttpError(503, "draining", "the server is shutting down; retry on another instance",
                     Map.of(), Map.of("Connection", "close"));
         }
@@ -184,7 +257,7 @@ final class GatewayHandler implements HttpHandler {
                     + " requests are in flight; retry shortly", Map.of(), Map.of("Retry-After", "1"));
         }
         try {
-            return run(route, request, outcome);
+            return run(v);
         } finally {
             if (entered) {
                 admission.exit();
@@ -192,10 +265,10 @@ final class GatewayHandler implements HttpHandler {
         }
     }
 
-    private Response run(Route route, Request request, Outcome outcome) throws Exception {
-        observer.started(route.path());
-        outcome.started = true;
-        return route.handler().handle(request);
+    private Response run(Visit v) throws Exception {
+        observer.started(v.route.path());
+        v.started = true;
+        return v.route.handler().handle(v.request);
     }
 
     /** Responses written since start. */
@@ -206,14 +279,5 @@ final class GatewayHandler implements HttpHandler {
     /** Requests whose head has been read and whose answer is not written yet. */
     int handling() {
         return handling.get();
-    }
-
-    /** What the finally block reports, filled in as the request goes. */
-    private static final class Outcome {
-        String routeKey = RequestObserver.UNMATCHED;
-        boolean started;
-        int status = 500;
-        boolean written = true;
-        boolean cutOff;
     }
 }

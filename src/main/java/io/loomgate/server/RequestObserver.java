@@ -44,8 +44,14 @@ public interface RequestObserver {
      * @param cutOff    true when a streamed answer was cut off because its source (the upstream) failed
      * @param requestId the request id
      * @param nanos     from the first byte read to the end of the response
+     * @param caller    the API key's name or the token's subject, when the route authenticated one; empty otherwise
      */
     record RequestSummary(String route, boolean started, String method, String rawPath, int status,
-                          boolean delivered, boolean cutOff, String requestId, long nanos) {
+                          boolean delivered, boolean cutOff, String requestId, long nanos, String caller) {
+
+        public RequestSummary(String route, boolean started, String method, String rawPath, int status,
+                              boolean delivered, boolean cutOff, String requestId, long nanos) {
+            this(route, started, method, rawPath, status, delivered, cutOff, requestId, nanos, "");
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.loomgate.timeline;
 
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.PartResult;
+import io.loomgate.call.Attempts;
 import io.loomgate.call.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,10 +26,11 @@ import java.util.OptionalDouble;
  * @param answeredMs when the answer was ready to write
  * @param error      what went wrong, for failed and timed-out answers; empty otherwise
  * @param spans      one per part, in the route's order
+ * @param attempts   each try of the calls that were retried, in the order they ended; empty when none was
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
                        double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
-                       List<Span> spans) {
+                       List<Span> spans, List<AttemptSpan> attempts) {
 
     public Timeline {
         Objects.requireNonNull(id, "id");
@@ -38,6 +40,14 @@ public record Timeline(String id, String route, String policy, String status, in
         Objects.requireNonNull(error, "error");
         error = Span.cut(error);
         spans = List.copyOf(spans);
+        attempts = List.copyOf(attempts);
+    }
+
+    /** A timeline without retried calls. */
+    public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
+                    double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
+        this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
+                List.of());
     }
 
     /**
@@ -46,9 +56,11 @@ public record Timeline(String id, String route, String policy, String status, in
      * @param arrivalNanos when the request's first byte arrived ({@link System#nanoTime()})
      * @param forkNanos    when the fan-out began
      * @param answerNanos  when the answer was ready
+     * @param attempts     the tries of the request's retried calls
      */
     public static Timeline of(String id, String route, String policy, Aggregation aggregation, int httpStatus,
-                              Duration timeout, long arrivalNanos, long forkNanos, long answerNanos) {
+                              Duration timeout, long arrivalNanos, long forkNanos, long answerNanos,
+                              List<Attempts.Attempt> attempts) {
         double fork = millis(forkNanos - arrivalNanos);
         boolean hedge = aggregation.hedge().isPresent();
         List<Span> spans = new ArrayList<>(aggregation.parts().size());
@@ -62,9 +74,11 @@ public record Timeline(String id, String route, String policy, String status, in
         }
         long wallNow = System.currentTimeMillis();
         long arrivedAt = wallNow - (answerNanos - arrivalNanos) / 1_000_000;
+        List<AttemptSpan> tries = attempts.stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
+                millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome(), a.reason())).toList();
         return new Timeline(id, route, policy, aggregation.status().wire(), httpStatus, arrivedAt, fork,
                 fork + millis(aggregation.duration().toNanos()), millis(timeout.toNanos()),
-                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans);
+                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries);
     }
 
     /** True for an answer that was not {@code ok}: the buffer keeps these longer. */

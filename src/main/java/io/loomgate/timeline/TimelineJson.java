@@ -44,7 +44,20 @@ public final class TimelineJson {
             }
             w.endObject();
         }
-        return w.endArray().endObject();
+        w.endArray();
+        if (!t.attempts().isEmpty()) {
+            w.name("attempts").beginArray();
+            for (AttemptSpan a : t.attempts()) {
+                w.beginObject().field("service", a.service()).field("attempt", a.number()).field("outcome", a.outcome())
+                        .field("startMs", a.startMs()).field("durationMs", a.durationMs());
+                if (!a.detail().isEmpty()) {
+                    w.field("detail", a.detail());
+                }
+                w.endObject();
+            }
+            w.endArray();
+        }
+        return w.endObject();
     }
 
     /** {@code {"recent":[...],"failed":[...],"slowest":[...]}} of summaries, newest (or slowest) first. */
@@ -88,6 +101,16 @@ public final class TimelineJson {
                 event(w, "i", s.service() + " never started", s.outcome(), tid, base + micros(t.decidedMs()), -1)
                         .field("s", "t").endObject();
             }
+        }
+        int tries = t.spans().size() + 1;
+        if (!t.attempts().isEmpty()) {
+            threadName(w, tries, "retried calls");
+        }
+        for (AttemptSpan a : t.attempts()) {
+            int tid = tries;
+            event(w, "X", a.service() + " try " + a.number(), a.outcome(), tid, base + micros(a.startMs()),
+                    Math.max(1, micros(a.durationMs()))).name("args").beginObject().field("outcome", a.outcome())
+                    .field("detail", a.detail()).endObject().endObject();
         }
         event(w, "i", "decided", "policy", 0, base + micros(t.decidedMs()), -1).field("s", "g").endObject();
         event(w, "i", "deadline", "deadline", 0, base + micros(t.deadlineMs()), -1).field("s", "g").endObject();

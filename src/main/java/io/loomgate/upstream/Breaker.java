@@ -117,11 +117,11 @@ public final class Breaker implements Upstream {
                         probing = true;
                         return true;
                     }
-                    throw new UpstreamFailure(id, "circuit half-open (" + why + "); one probe call is in flight");
+                    throw UpstreamFailure.refused(id, "circuit half-open (" + why + "); one probe call is in flight");
                 }
                 default -> {
                     long leftNanos = openedAt + settings.coolDown().toNanos() - now;
-                    throw new UpstreamFailure(id, "circuit open (" + why + "); not called; next try in "
+                    throw UpstreamFailure.refused(id, "circuit open (" + why + "); not called; next try in "
                             + Durations.format(Duration.ofMillis((leftNanos + 999_999) / 1_000_000)));
                 }
             }

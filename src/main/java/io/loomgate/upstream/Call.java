@@ -16,12 +16,14 @@ import java.util.Optional;
  * @param body        the body to send, or null for none
  * @param contentType the body's media type, when it has one
  * @param timeout     a cap on this call below the request's deadline
+ * @param idempotent  true when the route marks it safe to send twice whatever its method (a PUT, say);
+ *                    GET, HEAD and OPTIONS are anyway, a call with a body never
  */
 public record Call(String method, String target, List<String[]> headers, byte[] body, Optional<String> contentType,
-                   Optional<Duration> timeout) {
+                   Optional<Duration> timeout, boolean idempotent) {
 
     /** A plain call: {@code GET} the upstream's own URL. */
-    public static final Call PLAIN = new Call("GET", "", List.of(), null, Optional.empty(), Optional.empty());
+    public static final Call PLAIN = new Call("GET", "", List.of(), null, Optional.empty(), Optional.empty(), false);
 
     public Call {
         Objects.requireNonNull(method, "method");

@@ -11,9 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * The registry: every upstream by id, each wrapped as {@code Recorded(FaultInjected(upstream))}, or
- * {@code Recorded(Breaker(FaultInjected(upstream)))} when it has a circuit breaker, so fault
- * injection, breaking and recording work the same on every kind of upstream. Immutable once built.
+ * The registry: every upstream by id, each wrapped as
+ * {@code Recorded(Retrying(Breaker(FaultInjected(upstream))))}, the breaker only when it has one,
+ * so fault injection, breaking, retrying and recording work the same on every kind of upstream: a
+ * retry goes through the breaker (a failing upstream opens it, and an open one is not retried), and
+ * the call log sees the call once, however many tries it took. Each upstream has a
+ * {@link RetryBudget} its retries and the hedges sent to it share. Immutable once built.
  *
  * <pre>{@code
  * Upstreams upstreams = Upstreams.builder(OptionalLong.empty())
@@ -26,11 +29,16 @@ public final class Upstreams {
 
     private final Map<ServiceId, Upstream> byId;
     private final Map<ServiceId, Breaker> breakers;
+    private final Map<ServiceId, RetryBudget> budgets;
+    private final Map<ServiceId, RetryStats> retries;
     private final CallLog log;
 
-    private Upstreams(Map<ServiceId, Upstream> byId, Map<ServiceId, Breaker> breakers, CallLog log) {
+    private Upstreams(Map<ServiceId, Upstream> byId, Map<ServiceId, Breaker> breakers, Map<ServiceId, RetryBudget> budgets,
+                      Map<ServiceId, RetryStats> retries, CallLog log) {
         this.byId = byId;
         this.breakers = breakers;
+        this.budgets = budgets;
+        this.retries = retries;
         this.log = log;
     }
 
@@ -61,6 +69,20 @@ public final class Upstreams {
         return log;
     }
 
+    /** The budget the retries of {@code id}, and the hedge backups sent to it, draw on. */
+    public RetryBudget budget(ServiceId id) {
+        RetryBudget b = budgets.get(id);
+        if (b == null) {
+            throw new NoSuchElementException("no upstream '" + id + "'; known: " + ids());
+        }
+        return b;
+    }
+
+    /** Each upstream's retries, sent and refused by its budget, in the order they were added. */
+    public Map<ServiceId, RetryStats> retries() {
+        return retries;
+    }
+
     /** The state of each upstream that has a circuit breaker, in the order they were added. */
     public Map<ServiceId, Breaker.Snapshot> breakers() {
         Map<ServiceId, Breaker.Snapshot> result = new LinkedHashMap<>();
@@ -74,6 +96,7 @@ public final class Upstreams {
         private final Map<ServiceId, Upstream> raw = new LinkedHashMap<>();
         private final Map<ServiceId, Faults> faults = new LinkedHashMap<>();
         private final Map<ServiceId, BreakerSettings> breakerSettings = new LinkedHashMap<>();
+        private final Map<ServiceId, RetrySettings> retrySettings = new LinkedHashMap<>();
         private LongSupplier nanoClock = System::nanoTime;
 
         private Builder(OptionalLong seed) {
@@ -95,6 +118,15 @@ public final class Upstreams {
             return this;
         }
 
+        /** Retries {@code id}'s calls as {@code settings} say, and sizes its budget. */
+        public Builder retry(ServiceId id, RetrySettings settings) {
+            if (!raw.containsKey(id)) {
+                throw new IllegalArgumentException("upstream '" + id + "' is not added");
+            }
+            retrySettings.put(id, settings);
+            return this;
+        }
+
         /** The clock the breakers' cool-downs run on ({@link System#nanoTime()} unless a test sets one). */
         public Builder clock(LongSupplier nanoClock) {
             this.nanoClock = nanoClock;
@@ -107,6 +139,8 @@ public final class Upstreams {
             CallLog log = new CallLog(counters);
             Map<ServiceId, Upstream> decorated = new LinkedHashMap<>();
             Map<ServiceId, Breaker> breakers = new LinkedHashMap<>();
+            Map<ServiceId, RetryBudget> budgets = new LinkedHashMap<>();
+            Map<ServiceId, RetryStats> retries = new LinkedHashMap<>();
             raw.forEach((id, u) -> {
                 Upstream faulted = new FaultInjected(id, u, faults.get(id), dice);
                 BreakerSettings b = breakerSettings.get(id);
@@ -115,9 +149,15 @@ public final class Upstreams {
                     breakers.put(id, breaker);
                     faulted = breaker;
                 }
-                decorated.put(id, new Recorded(id, faulted, log));
+                RetrySettings r = retrySettings.getOrDefault(id, RetrySettings.NONE);
+                RetryBudget budget = new RetryBudget(r.budget(), r.minPerSecond(), nanoClock);
+                RetryStats stats = new RetryStats();
+                budgets.put(id, budget);
+                retries.put(id, stats);
+                decorated.put(id, new Recorded(id, new Retrying(id, faulted, r, budget, stats), log));
             });
-            return new Upstreams(Collections.unmodifiableMap(decorated), Collections.unmodifiableMap(breakers), log);
+            return new Upstreams(Collections.unmodifiableMap(decorated), Collections.unmodifiableMap(breakers),
+                    Collections.unmodifiableMap(budgets), Collections.unmodifiableMap(retries), log);
         }
     }
 

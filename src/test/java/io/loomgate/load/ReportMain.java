@@ -59,6 +59,16 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && (args[0].equals("--tls") || args[0].equals("--ratelimit"))) {
+            Path dir = Path.of(args[1]);
+            EdgeReport report = args[0].equals("--tls") ? EdgeReport.tls(runs(dir), machine(dir))
+                    : EdgeReport.rateLimit(runs(dir), machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--saturation")) {
             Path dir = Path.of(args[1]);
             List<SaturationReport.Row> rows = new ArrayList<>();
@@ -88,6 +98,8 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --buckets RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --saturation RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --compose RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tls RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --ratelimit RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));

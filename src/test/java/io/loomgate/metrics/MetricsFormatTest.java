@@ -40,7 +40,8 @@ class MetricsFormatTest {
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
-                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)));
+                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
+                Map.of(db, new MetricsSnapshot.Retries(4, 1)));
     }
 
     @Test
@@ -48,6 +49,8 @@ class MetricsFormatTest {
         PrometheusText p = PrometheusText.parse(PrometheusFormat.render(snapshot()));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "200")));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "503")));
+        assertEquals(4, p.value("loomgate_retries_total", Map.of("service", "db", "result", "sent")));
+        assertEquals(1, p.value("loomgate_retries_total", Map.of("service", "db", "result", "refused_by_budget")));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
         assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
         assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));

@@ -97,7 +97,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0]); one path may have two routes only for different methods
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods, auth, rateLimit, cors)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
@@ -146,13 +146,13 @@ class RouteFileTest {
             {"id": "db", "kind": "grpc", "service": "db"} | routes.json: upstreams[0].kind must be one of simulated, http; got 'grpc'
             {"id": "db", "kind": "simulated", "service": "redis"} | routes.json: upstreams[0].service must be one of db, file, compute, cache, cache-1, cache-2, database, file-flaky, dataset, created; got 'redis'
             {"id": "db", "kind": "simulated", "service": "db", "failureRate": 2} | routes.json: upstreams[0].failureRate must be a number from 0 to 1; got 2
-            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, service, value, data, key)
+            {"id": "db", "kind": "simulated", "service": "db", "url": "http://x"} | routes.json: upstreams[0].url is not a field of a simulated upstream (its fields: id, kind, latency, failureRate, breaker, retry, service, value, data, key)
             {"id": "db", "kind": "simulated", "service": "file", "value": "x"} | routes.json: upstreams[0].value is only for the text services (db, cache, ...), not file; got 'x'
             {"kind": "simulated", "service": "db"} | routes.json: upstreams[0].id is missing; it must be a string
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"window": 0}} | routes.json: upstreams[0].breaker.window must be a whole number from 1 to 100000; got 0
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'soon'
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"trip": 3}} | routes.json: upstreams[0].breaker.trip is not a field of a circuit breaker (its fields: consecutiveFailures, failureRate, window, coolDown)
-            {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// URL with a host and no user info or fragment (https is not supported); got 'ftp://x/y'
+            {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// or https:// URL with a host and no user info or fragment; got 'ftp://x/y'
             {"id": "h", "kind": "http", "url": "http://x/users/{user.id}"} | routes.json: upstreams[0].url may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not {user.id} (a call's answer is for a compose call's path); got 'http://x/users/{user.id}'
             {"id": "h", "kind": "http", "url": "http://{host}/x"} | routes.json: upstreams[0].url may hold placeholders in its path and query, not in its host or port; got 'http://{host}/x'
             {"id": "h", "kind": "http", "url": "http://x/users/{id"} | routes.json: upstreams[0].url must not have a '{' that is never closed (write {{ for a literal brace); got 'http://x/users/{id'
@@ -197,7 +197,7 @@ class RouteFileTest {
                 + " {\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"}], \"routes\": []}";
         assertEquals("routes.json: upstreams[1].id 'a' is declared twice (first at upstreams[0])",
                 assertThrows(RouteFileException.class, () -> parse(dup)).getMessage());
-        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes, clientKnobs)",
+        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors)",
                 assertThrows(RouteFileException.class, () -> parse(file("[]").replace("}", ", \"extra\": 1}"))).getMessage());
         assertEquals("routes.json: $.routes is missing; it must be an array",
                 assertThrows(RouteFileException.class, () -> parse("{" + UPSTREAMS + "}")).getMessage());

@@ -57,6 +57,8 @@ public final class ApiUpstream implements AutoCloseable {
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> mostRunning = new ConcurrentHashMap<>();
     private final AtomicInteger connections = new AtomicInteger();
+    private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    private final Map<String, Integer> failWith = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> serverNames = new ConcurrentLinkedQueue<>();
 
     private ApiUpstream(ServerSocket server) {
@@ -91,6 +93,22 @@ public final class ApiUpstream implements AutoCloseable {
     public ApiUpstream answer(String path, String json) {
         return answer(path, 200, json);
     }
+
+    /**
+     * The first {@code times} requests to {@code path} fail as {@code how} says: an HTTP status (503),
+     * {@link #DROP} (the connection closed without an answer) or {@link #HANG} (no answer until
+     * loomgate closes the connection); the requests after them get the path's answer.
+     */
+    public ApiUpstream failFirst(String path, int times, int how) {
+        failures.put(path, new java.util.concurrent.atomic.AtomicInteger(times));
+        failWith.put(path, how);
+        return this;
+    }
+
+    /** For {@link #failFirst}: close the connection without answering. */
+    public static final int DROP = 0;
+    /** For {@link #failFirst}: answer nothing until the connection is closed. */
+    public static final int HANG = -1;
 
     /** Requests to {@code path} get no answer: the connection is closed as soon as the request is read. */
     public ApiUpstream drop(String path) {
@@ -170,6 +188,16 @@ public final class ApiUpstream implements AutoCloseable {
                     }
                     Answer a = answers.getOrDefault(r.target(), answers.getOrDefault(path,
                             answers.getOrDefault(prefix, new Answer(404, "{\"error\":\"no such path\"}"))));
+                    AtomicInteger left = failures.get(path);
+                    if (left != null && left.getAndDecrement() > 0) {
+                        int how = failWith.get(path);
+                        if (how == HANG) {
+                            hang(socket, in);
+                            events.add("closed " + r.target());
+                            return;
+                        }
+                        a = new Answer(how, "{\"error\":\"failing on purpose\"}");
+                    }
                     if (a.status() == 0) {
                         events.add("dropped " + r.target());
                         return;
@@ -186,6 +214,18 @@ public final class ApiUpstream implements AutoCloseable {
             }
         } catch (IOException | InterruptedException gone) {
             // loomgate went away; the log says what happened before
+        }
+    }
+
+    /** Reads until loomgate closes the connection (at most a minute). */
+    private static void hang(Socket socket, InputStream in) throws IOException {
+        socket.setSoTimeout(60_000);
+        try {
+            while (in.read() >= 0) {
+                // whatever it sends, no answer comes
+            }
+        } catch (IOException closed) {
+            // what we waited for
         }
     }
 

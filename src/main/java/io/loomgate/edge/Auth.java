@@ -1,0 +1,115 @@
+package io.loomgate.edge;
+
+import com.sun.net.httpserver.Headers;
+import io.loomgate.http.Caller;
+import io.loomgate.http.HttpError;
+import io.loomgate.json.JsonWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who may call a route: anyone, the holder of an API key, or the bearer of a valid JWT. A caller
+ * who is not is refused with 401 (and {@code WWW-Authenticate}), or 403 for a valid token that
+ * lacks a required claim; the request never reaches admission, let alone an upstream.
+ */
+public sealed interface Auth {
+
+    /** Who is calling, as far as the route cares. */
+    Caller authenticate(Headers headers);
+
+    /** {@code "auth": "none"}, and every route that says nothing. */
+    record None() implements Auth {
+        @Override
+        public Caller authenticate(Headers headers) {
+            return Caller.ANONYMOUS;
+        }
+    }
+
+    /**
+     * {@code "auth": "apiKey"}: a key from {@code --api-keys}, sent as {@code X-Api-Key} or
+     * {@code Authorization: Bearer}. The key itself never reaches an upstream; its name does, in
+     * {@code nameHeader} when the route file names one, and in the access log.
+     */
+    record ApiKey(ApiKeys keys, Optional<String> nameHeader) implements Auth {
+        @Override
+        public Caller authenticate(Headers headers) {
+            List<String> sent = headers.getOrDefault("X-Api-Key", List.of());
+            String bearer = bearer(headers);
+            if (sent.size() > 1) {
+                throw unauthorized("send one X-Api-Key header, not " + sent.size(), "invalid_request");
+            }
+            String key = !sent.isEmpty() ? sent.getFirst().strip() : bearer;
+            if (key == null || key.isEmpty()) {
+                throw unauthorized("this route needs an API key: send it as X-Api-Key or Authorization: Bearer", null);
+            }
+            String name = keys.nameOf(key).orElseThrow(() -> unauthorized("the API key is not valid", "invalid_token"));
+            List<String[]> upstream = nameHeader.map(h -> List.<String[]>of(new String[] {h, name})).orElse(List.of());
+            return new Caller(Optional.of(name), Map.of(), upstream,
+                    sent.isEmpty() ? Set.of("authorization") : bearer != null ? Set.of("x-api-key", "authorization") : Set.of("x-api-key"));
+        }
+    }
+
+    /**
+     * {@code "auth": {"jwt": {...}}}: a token in {@code Authorization: Bearer}, verified by
+     * {@link JwtVerifier}. Its {@code sub} names the caller; {@code forwardClaims} (claim to header)
+     * tell upstreams more, and templates may use any claim as {@code {jwt.NAME}}. The token itself is
+     * passed on as it came, for upstreams that check it again.
+     */
+    record Jwt(JwtVerifier verifier, Map<String, String> forwardClaims) implements Auth {
+        public Jwt {
+            forwardClaims = Map.copyOf(forwardClaims);
+        }
+
+        @Override
+        public Caller authenticate(Headers headers) {
+            String token = bearer(headers);
+            if (token == null || token.isEmpty()) {
+                throw unauthorized("this route needs a token: send it as Authorization: Bearer", null);
+            }
+            Map<String, Object> claims;
+            try {
+                claims = verifier.verify(token);
+            } catch (JwtVerifier.Rejected r) {
+                throw r.status() == 403
+                        ? new HttpError(403, "forbidden", r.getMessage(), Map.of(), Map.of("WWW-Authenticate",
+                                challenge("insufficient_scope", r.getMessage())))
+                        : unauthorized(r.getMessage(), "invalid_token");
+            }
+            List<String[]> upstream = new ArrayList<>();
+            for (Map.Entry<String, String> f : forwardClaims.entrySet()) {
+                Object v = claims.get(f.getKey());
+                if (v != null) {
+                    String text = v instanceof String s ? s : new JsonWriter(64).tree(v).toString();
+                    if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                        throw unauthorized("the token's " + f.getKey() + " claim cannot be sent as a header", "invalid_token");
+                    }
+                    upstream.add(new String[] {f.getValue(), text});
+                }
+            }
+            Optional<String> sub = claims.get("sub") instanceof String s ? Optional.of(s) : Optional.empty();
+            return new Caller(sub, claims, upstream, Set.of());
+        }
+    }
+
+    /** The token of {@code Authorization: Bearer TOKEN}, or null when there is none. */
+    private static String bearer(Headers headers) {
+        String value = headers.getFirst("Authorization");
+        if (value == null || value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        return value.substring(7).strip();
+    }
+
+    private static HttpError unauthorized(String why, String error) {
+        return new HttpError(401, "unauthorized", why, Map.of(), Map.of("WWW-Authenticate", challenge(error, why)));
+    }
+
+    /** {@code Bearer realm="loomgate"}, with RFC 6750's error and description when there is one. */
+    private static String challenge(String error, String why) {
+        return error == null ? "Bearer realm=\"loomgate\""
+                : "Bearer realm=\"loomgate\", error=\"" + error + "\", error_description=\"" + why.replace('"', '\'') + "\"";
+    }
+}

@@ -1,0 +1,47 @@
+package io.loomgate.http;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who is calling, as the route's authentication found out: the name of an API key, the claims of a
+ * verified JWT, and the headers the route file says upstreams are told about them
+ * ({@code X-Consumer: mobile-app}, {@code X-User: 42}). Anonymous on routes that require nothing.
+ *
+ * @param name     the API key's name, or the token's subject; empty when anonymous
+ * @param claims   a verified JWT's claims (JSON values); empty otherwise
+ * @param upstream headers for every upstream call made for the request, name and value; a client's
+ *                 own headers of these names are never passed on
+ * @param consumed the request headers that carried a credential loomgate checked and keeps to itself
+ *                 (an API key), lower case: never passed on to an upstream
+ */
+public record Caller(Optional<String> name, Map<String, Object> claims, List<String[]> upstream, Set<String> consumed) {
+
+    public static final Caller ANONYMOUS = new Caller(Optional.empty(), Map.of(), List.of(), Set.of());
+
+    public Caller {
+        Objects.requireNonNull(name, "name");
+        claims = Map.copyOf(claims);
+        upstream = List.copyOf(upstream);
+        consumed = Set.copyOf(consumed);
+    }
+
+    /**
+     * False for a client header that must not reach an upstream: one that carried a credential
+     * loomgate consumed, or one of the names loomgate itself sets about the caller.
+     */
+    public boolean passesOn(String lowerName) {
+        if (consumed.contains(lowerName)) {
+            return false;
+        }
+        for (String[] h : upstream) {
+            if (h[0].equalsIgnoreCase(lowerName)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

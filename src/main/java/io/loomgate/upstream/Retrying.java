@@ -1,0 +1,170 @@
+package io.loomgate.upstream;
+
+import io.loomgate.call.Attempts;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.ServiceId;
+import io.loomgate.call.UpstreamFailure;
+import io.loomgate.call.Value;
+import io.loomgate.http.Response;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Retries an upstream's calls, but only those it is safe to retry:
+ * <ul>
+ *   <li>an idempotent call: a plain call, a compose call whose method is GET, HEAD or OPTIONS or
+ *       that is marked idempotent, never one that carries the client's body; a proxied GET, HEAD or
+ *       OPTIONS without a body;</li>
+ *   <li>that failed on its own: no connection, no complete answer within its own timeout, or a
+ *       502, 503 or 504 (never a 4xx, a malformed answer, or a breaker that refused it);</li>
+ *   <li>with time left before the request's deadline for the pause and another try;</li>
+ *   <li>and a token from the upstream's {@link RetryBudget}, which hedge backups draw on too.</li>
+ * </ul>
+ * The tries of a retried call are kept for the request's timeline; the budget's refusals are counted.
+ */
+final class Retrying implements Upstream {
+
+    private static final Set<Integer> RETRIED_STATUSES = Set.of(502, 503, 504);
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS");
+
+    private final ServiceId id;
+    private final Upstream inner;
+    private final RetrySettings settings;
+    private final RetryBudget budget;
+    private final RetryStats stats;
+
+    Retrying(ServiceId id, Upstream inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
+        this.id = id;
+        this.inner = inner;
+        this.settings = settings;
+        this.budget = budget;
+        this.stats = stats;
+    }
+
+    /** One try, whose failure may or may not be worth another. */
+    @FunctionalInterface
+    private interface Try<T> {
+        T run() throws UpstreamFailure, InterruptedException;
+    }
+
+    @Override
+    public Value call() throws UpstreamFailure, InterruptedException {
+        return retried(inner::call, true);
+    }
+
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
+        boolean idempotent = call.body() == null && (IDEMPOTENT.contains(call.method()) || call.idempotent());
+        return retried(() -> inner.call(call), idempotent);
+    }
+
+    /**
+     * A proxied request is retried like a call. A 502, 503 or 504 answer is thrown away (its body
+     * unread) and the request sent again only when another try is sure to go out; otherwise the
+     * client gets that answer as it came.
+     */
+    @Override
+    public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
+        String length = forward.request().headers().getFirst("Content-Length");
+        boolean bodiless = (length == null || length.strip().equals("0"))
+                && !forward.request().headers().containsKey("Transfer-Encoding");
+        boolean idempotent = bodiless && IDEMPOTENT.contains(forward.request().method());
+        budget.firstTrySent();
+        if (settings.attempts() == 1 || !idempotent) {
+            return inner.forward(forward);
+        }
+        RequestContext ctx = RequestContext.current();
+        for (int n = 1; ; n++) {
+            long start = System.nanoTime();
+            Response r;
+            try {
+                r = inner.forward(forward);
+            } catch (UpstreamFailure f) {
+                failed(ctx, n, start, f);
+                continue;
+            }
+            if (RETRIED_STATUSES.contains(r.status()) && r.stream() != null && another(ctx, n)) {
+                r.stream().writer().discard();
+                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), "failed",
+                        id + ": answered HTTP " + r.status()));
+                pause();
+                continue;
+            }
+            if (n > 1) {
+                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(),
+                        r.status() < 500 ? "success" : "failed", r.status() < 500 ? "" : id + ": answered HTTP " + r.status()));
+            }
+            return r;
+        }
+    }
+
+    @Override
+    public void check(RequestContext request) {
+        inner.check(request);
+    }
+
+    private <T> T retried(Try<T> attempt, boolean idempotent) throws UpstreamFailure, InterruptedException {
+        budget.firstTrySent();
+        if (settings.attempts() == 1 || !idempotent) {
+            return attempt.run();
+        }
+        RequestContext ctx = RequestContext.current();
+        for (int n = 1; ; n++) {
+            long start = System.nanoTime();
+            try {
+                T value = attempt.run();
+                if (n > 1) {
+                    ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), "success", ""));
+                }
+                return value;
+            } catch (UpstreamFailure f) {
+                failed(ctx, n, start, f);
+            }
+        }
+    }
+
+    /** After try {@code n} failed with {@code f}: records it, and returns after the pause when another try goes, else throws. */
+    private void failed(RequestContext ctx, int n, long start, UpstreamFailure f) throws UpstreamFailure, InterruptedException {
+        long end = System.nanoTime();
+        boolean again = retryable(f) && another(ctx, n);
+        if (n > 1 || again) {
+            ctx.attempts().add(new Attempts.Attempt(id, n, start, end, f.timedOut() ? "timeout" : "failed", f.getMessage()));
+        }
+        if (!again) {
+            throw n > 1 ? f.with(" (after " + n + " tries)") : f;
+        }
+        pause();
+    }
+
+    /** True, and a token spent, when try {@code n} may be followed by another: tries and time left, and the budget allows. */
+    private boolean another(RequestContext ctx, int n) {
+        if (n >= settings.attempts() || !timeLeft(ctx)) {
+            return false;
+        }
+        if (!budget.trySpend()) {
+            stats.refused();
+            return false;
+        }
+        stats.sent();
+        return true;
+    }
+
+    private void pause() throws InterruptedException {
+        if (settings.backoff().isPositive()) {
+            Thread.sleep(settings.backoff());
+        }
+    }
+
+    private static boolean retryable(UpstreamFailure f) {
+        if (f.refused()) {
+            return false;
+        }
+        return f.status().isEmpty() || RETRIED_STATUSES.contains(f.status().getAsInt());
+    }
+
+    /** Room before the deadline for the pause and a try at least as long as the pause. */
+    private boolean timeLeft(RequestContext ctx) {
+        Duration left = ctx.remaining();
+        return left.compareTo(settings.backoff().multipliedBy(2).plusMillis(1)) > 0;
+    }
+}

@@ -1,0 +1,178 @@
+package io.loomgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.api.Endpoints;
+import io.loomgate.config.AddressRanges;
+import io.loomgate.config.CommandLine;
+import io.loomgate.config.Config;
+import io.loomgate.demo.SimulatedKind;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.remote.HttpKind;
+import io.loomgate.routefile.RouteFile;
+import io.loomgate.testing.Background;
+import io.loomgate.testing.TestCertificates;
+import io.loomgate.testing.TestClient;
+import io.loomgate.tls.PemFiles;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The edge examples the docs walk through, against the bundled backend: every example file reads,
+ * the demo API keys and the demo JWT key (its committed public half) let their holders in, the
+ * rate limit holds, CORS answers its origin, and retries make the flaky service whole.
+ */
+class EdgeExamplesTest {
+
+    private static Loomgate backend;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Config config = ((CommandLine.Run) CommandLine.parse(List.of("backend", "--port", "0", "--seed", "1"), Map.of())).config();
+        backend = Loomgate.start(config);
+    }
+
+    @AfterAll
+    static void stop() {
+        backend.close();
+    }
+
+    /** {@code examples/NAME}, copied beside the files it names and pointed at this test's backend. */
+    private static Path example(Path dir, String name) throws Exception {
+        Path examples = Files.createDirectories(dir.resolve("examples"));
+        Files.createDirectories(examples.resolve("jwt"));
+        Files.copy(MainIT.HOME.resolve("examples/jwt/jwks.json"), examples.resolve("jwt/jwks.json"));
+        String text = Files.readString(MainIT.HOME.resolve("examples/" + name))
+                .replace("127.0.0.1:9090", "127.0.0.1:" + backend.baseUri().getPort());
+        Path file = examples.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private static Loomgate gate(Path routes, String... flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--routes", routes.toString()));
+        args.addAll(List.of(flags));
+        return Loomgate.start(CommandLine.config(args.toArray(String[]::new)));
+    }
+
+    @Test
+    void everyExampleFileReads(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("certs"));
+        Files.copy(TestCertificates.ca().caPem(), dir.resolve("certs/ca.pem"));
+        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind(AddressRanges.NONE);
+             Stream<Path> files = Files.list(MainIT.HOME.resolve("examples"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+                Path copy = example(dir.resolve(f.getFileName().toString().replace(".json", "")), f.getFileName().toString());
+                Files.createDirectories(copy.getParent().resolveSibling("certs"));
+                Files.copy(dir.resolve("certs/ca.pem"), copy.getParent().resolveSibling("certs/ca.pem"));
+                RouteFile.read(copy, List.of(simulated, http), Endpoints.OPERATOR_PATHS);
+            }
+        }
+    }
+
+    /** A token for examples/auth.json, signed with the committed demo key, as scripts/demo-token makes one. */
+    private static String demoToken(String sub, String scope) throws Exception {
+        PrivateKey key = PemFiles.privateKey(MainIT.HOME.resolve("examples/jwt/demo-private-key.pem"));
+        Map<String, Object> claims = new java.util.LinkedHashMap<>(Map.of("iss", "https://demo.loomgate", "aud", "loomgate-demo",
+                "sub", sub, "iat", Instant.now().getEpochSecond(), "exp", Instant.now().getEpochSecond() + 600));
+        if (scope != null) {
+            claims.put("scope", scope);
+        }
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String head = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"demo-1\"}".getBytes(StandardCharsets.UTF_8))
+                + "." + b64.encodeToString(new JsonWriter(128).tree(claims).toString().getBytes(StandardCharsets.UTF_8));
+        Signature s = Signature.getInstance("SHA256withRSA");
+        s.initSign(key);
+        s.update(head.getBytes(StandardCharsets.US_ASCII));
+        return head + "." + b64.encodeToString(s.sign());
+    }
+
+    private static HttpResponse<String> get(TestClient c, Loomgate g, String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(g.uri(path));
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return c.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theAuthExampleLetsTheDemoKeyAndTheDemoTokenIn(@TempDir Path dir) throws Exception {
+        try (Loomgate g = gate(example(dir, "auth.json"), "--api-keys", MainIT.HOME.resolve("examples/api-keys.txt").toString());
+             TestClient c = new TestClient(g.baseUri())) {
+            assertEquals(401, get(c, g, "/data").statusCode());
+            assertEquals("{\"data\":\"hello from the loomgate backend\"}", get(c, g, "/data", "X-Api-Key", "demo-key-mobile").body());
+            HttpResponse<String> me = get(c, g, "/me", "Authorization", "Bearer " + demoToken("7", null));
+            assertEquals(200, me.statusCode(), me.body());
+            assertTrue(me.body().startsWith("{\"name\":\"Ada Lovelace\",\"orders\":[{\"sku\":\"a1\""), me.body());
+            assertEquals(403, get(c, g, "/me/orders", "Authorization", "Bearer " + demoToken("7", "profile")).statusCode());
+            assertEquals(200, get(c, g, "/me/orders", "Authorization", "Bearer " + demoToken("7", "profile orders:read")).statusCode());
+        }
+    }
+
+    @Test
+    void theRateLimitExampleLetsTheBurstAndTheRateThrough(@TempDir Path dir) throws Exception {
+        try (Loomgate g = gate(example(dir, "rate-limits.json"), "--api-keys", MainIT.HOME.resolve("examples/api-keys.txt").toString());
+             TestClient c = new TestClient(g.baseUri())) {
+            long start = System.nanoTime();
+            List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                all.add(Background.supply(() -> c.get("/data")));
+            }
+            long ok = 0;
+            for (CompletableFuture<HttpResponse<String>> f : all) {
+                ok += f.get().statusCode() == 200 ? 1 : 0;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(ok >= 10, "the burst of 10 went through: " + ok);
+            assertTrue(ok <= 10 + Math.ceil(5 * seconds), ok + " passed in " + seconds + " s, over 10 + 5 a second");
+        }
+    }
+
+    @Test
+    void theCorsExampleAnswersItsOriginsPreflight(@TempDir Path dir) throws Exception {
+        try (Loomgate g = gate(example(dir, "cors.json")); TestClient c = new TestClient(g.baseUri())) {
+            HttpRequest preflight = HttpRequest.newBuilder(g.uri("/users/7")).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                    .header("Origin", "http://localhost:3000").header("Access-Control-Request-Method", "GET")
+                    .header("Access-Control-Request-Headers", "authorization").build();
+            HttpResponse<String> r = c.http().send(preflight, HttpResponse.BodyHandlers.ofString());
+            assertEquals(204, r.statusCode());
+            assertEquals("http://localhost:3000", r.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+            HttpResponse<String> user = get(c, g, "/users/7", "Origin", "http://localhost:3000");
+            assertEquals("http://localhost:3000", user.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+            assertTrue(get(c, g, "/internal/data", "Origin", "http://localhost:3000").headers()
+                    .firstValue("Access-Control-Allow-Origin").isEmpty(), "a route's own cors replaces the file's");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theRetriesExampleMakesTheFlakyServiceAnswerMoreOften(@TempDir Path dir) throws Exception {
+        try (Loomgate g = gate(example(dir, "retries.json")); TestClient c = new TestClient(g.baseUri())) {
+            int ok = 0;
+            for (int i = 0; i < 20; i++) {
+                ok += c.get("/flaky").statusCode() == 200 ? 1 : 0;
+            }
+            Map<String, Object> retries = (Map<String, Object>) ((Map<String, Object>) c.getJson("/metrics?format=json")
+                    .get("retries")).get("flaky");
+            assertTrue((Long) retries.get("sent") >= 1, "the backend's 30% failures were retried: " + retries);
+            assertTrue(ok >= 18, "with three tries, 20 requests mostly succeed: " + ok);
+        }
+    }
+}
