@@ -160,7 +160,7 @@ final class StructuredFanOut implements FanOut {
                     public void fork(int id, String name, Callable<Value> task, Optional<Duration> timeout) {
                         threads.nameNext(name + "@" + ctx.requestId());
                         scope.fork(() -> {
-                            ended.add(runTask(id, task, timeout));
+                            ended.add(DrivenTask.run(id, task, timeout));
                             return null;
                         });
                     }
@@ -197,25 +197,6 @@ final class StructuredFanOut implements FanOut {
         List<DrivenScope.Ended> late = new ArrayList<>();
         ended.drainTo(late);
         return new DrivenScope.Finish(interrupted, late);
-    }
-
-    /** Runs one driven task on its own thread, under its own timeout if it has one. */
-    private static DrivenScope.Ended runTask(int id, Callable<Value> task, Optional<Duration> timeout) {
-        long began = System.nanoTime();
-        DeadlineTimer.Deadline own = timeout.map(t -> DeadlineTimer.shared().arm(Thread.currentThread(), began + t.toNanos()))
-                .orElse(null);
-        Value value = null;
-        Throwable failure = null;
-        try {
-            value = task.call();
-        } catch (Throwable t) {
-            failure = t;
-        } finally {
-            if (own != null && own.disarm() && value == null) {
-                failure = new DrivenScope.TimedOut(timeout.get());
-            }
-        }
-        return new DrivenScope.Ended(id, value, failure, began, System.nanoTime());
     }
 
     /** Never cancels on its own; cancels the scope at the first fork after {@link #stop}. */

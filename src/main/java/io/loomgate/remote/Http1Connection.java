@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -108,23 +107,10 @@ final class Http1Connection implements AutoCloseable {
 
     /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
     void send(OutgoingRequest r, boolean close) throws IOException {
-        StringBuilder head = new StringBuilder(256).append(r.method()).append(' ').append(r.target())
-                .append(" HTTP/1.1\r\nHost: ").append(r.origin().authority()).append("\r\n");
-        for (String[] h : r.headers()) {
-            head.append(h[0]).append(": ").append(h[1]).append("\r\n");
-        }
-        if (close) {
-            head.append("Connection: close\r\n");
-        }
-        boolean chunked = r.body() != null && r.length() < 0;
-        if (chunked) {
-            head.append("Transfer-Encoding: chunked\r\n");
-        } else if (r.body() != null || OutgoingRequest.needsLength(r.method())) {
-            head.append("Content-Length: ").append(r.body() == null ? 0 : r.length()).append("\r\n");
-        }
+        boolean chunked = r.chunked();
         watchdog.watch(this);
         try {
-            write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+            write(r.head(close));
             if (r.body() != null) {
                 writeBody(r.body(), r.length(), chunked);
             }
@@ -299,43 +285,11 @@ final class Http1Connection implements AutoCloseable {
 
     /**
      * For a pooled connection about to be reused: true when nothing arrived while it sat idle. A
-     * close, or bytes no request asked for, mean it must not carry another exchange. Never blocks.
+     * close, or bytes no request asked for, mean it must not carry another exchange. Never blocks
+     * (over TLS, at most a millisecond: see {@link IdleProbe}).
      */
     boolean stillIdle() {
-        if (pos < limit || !channel.isOpen()) {
-            return false;
-        }
-        try {
-            if (tls != null && (tls.getInputStream().available() > 0 || channel.socket().getInputStream().available() > 0)) {
-                return tlsStillIdle();
-            }
-            // Nothing to read: a non-blocking read can only see a close (-1) or nothing (0). Over TLS a
-            // byte that came in between is consumed and breaks the stream, but the connection is then
-            // not reused, which is all this decides.
-            channel.configureBlocking(false);
-            try {
-                return channel.read(ByteBuffer.allocate(1)) == 0;
-            } finally {
-                channel.configureBlocking(true);
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /**
-     * TLS bytes came while the connection sat idle: a TLS 1.3 session ticket, which the TLS layer
-     * takes in without giving the reader anything, or a close or stray answer bytes, which make
-     * the connection unusable. A read of at most a millisecond tells them apart.
-     */
-    private boolean tlsStillIdle() throws IOException {
-        tls.setSoTimeout(1);
-        try {
-            tls.getInputStream().read();   // a byte no request asked for, or the end of the stream
-            return false;
-        } catch (SocketTimeoutException onlyTlsMessages) {
-            return true;
-        }
+        return pos == limit && channel.isOpen() && IdleProbe.stillIdle(channel, tls);
     }
 
     boolean isOpen() {

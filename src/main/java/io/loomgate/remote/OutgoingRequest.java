@@ -1,6 +1,7 @@
 package io.loomgate.remote;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -58,5 +59,28 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
     /** Methods that carry a {@code Content-Length: 0} when they have no body. */
     static boolean needsLength(String method) {
         return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+    }
+
+    /** True when the body goes chunked: its length is not known. */
+    boolean chunked() {
+        return body != null && length < 0;
+    }
+
+    /** The request line and headers, ending with the empty line; {@code close} asks the upstream to close afterwards. */
+    byte[] head(boolean close) {
+        StringBuilder head = new StringBuilder(256).append(method).append(' ').append(target)
+                .append(" HTTP/1.1\r\nHost: ").append(origin.authority()).append("\r\n");
+        for (String[] h : headers) {
+            head.append(h[0]).append(": ").append(h[1]).append("\r\n");
+        }
+        if (close) {
+            head.append("Connection: close\r\n");
+        }
+        if (chunked()) {
+            head.append("Transfer-Encoding: chunked\r\n");
+        } else if (body != null || needsLength(method)) {
+            head.append("Content-Length: ").append(body == null ? 0 : length).append("\r\n");
+        }
+        return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 }
