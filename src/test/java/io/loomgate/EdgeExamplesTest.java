@@ -104,25 +104,17 @@ class EdgeExamplesTest {
         return head + "." + b64.encodeToString(s.sign());
     }
 
-    private static HttpResponse<String> get(TestClient c, Loomgate g, String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(g.uri(path));
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        return c.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     @Test
     void theAuthExampleLetsTheDemoKeyAndTheDemoTokenIn(@TempDir Path dir) throws Exception {
         try (Loomgate g = gate(example(dir, "auth.json"), "--api-keys", MainIT.HOME.resolve("examples/api-keys.txt").toString());
              TestClient c = new TestClient(g.baseUri())) {
-            assertEquals(401, get(c, g, "/data").statusCode());
-            assertEquals("{\"data\":\"hello from the loomgate backend\"}", get(c, g, "/data", "X-Api-Key", "demo-key-mobile").body());
-            HttpResponse<String> me = get(c, g, "/me", "Authorization", "Bearer " + demoToken("7", null));
+            assertEquals(401, c.get("/data").statusCode());
+            assertEquals("{\"data\":\"hello from the loomgate backend\"}", c.get("/data", "X-Api-Key", "demo-key-mobile").body());
+            HttpResponse<String> me = c.get("/me", "Authorization", "Bearer " + demoToken("7", null));
             assertEquals(200, me.statusCode(), me.body());
             assertTrue(me.body().startsWith("{\"name\":\"Ada Lovelace\",\"orders\":[{\"sku\":\"a1\""), me.body());
-            assertEquals(403, get(c, g, "/me/orders", "Authorization", "Bearer " + demoToken("7", "profile")).statusCode());
-            assertEquals(200, get(c, g, "/me/orders", "Authorization", "Bearer " + demoToken("7", "profile orders:read")).statusCode());
+            assertEquals(403, c.get("/me/orders", "Authorization", "Bearer " + demoToken("7", "profile")).statusCode());
+            assertEquals(200, c.get("/me/orders", "Authorization", "Bearer " + demoToken("7", "profile orders:read")).statusCode());
         }
     }
 
@@ -154,9 +146,9 @@ class EdgeExamplesTest {
             HttpResponse<String> r = c.http().send(preflight, HttpResponse.BodyHandlers.ofString());
             assertEquals(204, r.statusCode());
             assertEquals("http://localhost:3000", r.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
-            HttpResponse<String> user = get(c, g, "/users/7", "Origin", "http://localhost:3000");
+            HttpResponse<String> user = c.get("/users/7", "Origin", "http://localhost:3000");
             assertEquals("http://localhost:3000", user.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
-            assertTrue(get(c, g, "/internal/data", "Origin", "http://localhost:3000").headers()
+            assertTrue(c.get("/internal/data", "Origin", "http://localhost:3000").headers()
                     .firstValue("Access-Control-Allow-Origin").isEmpty(), "a route's own cors replaces the file's");
         }
     }

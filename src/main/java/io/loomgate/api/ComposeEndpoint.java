@@ -3,10 +3,7 @@ package io.loomgate.api;
 import io.loomgate.aggregate.Aggregation;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.aggregate.PartResult;
-import io.loomgate.call.Propagation;
-import io.loomgate.call.Attempts;
 import io.loomgate.call.RequestContext;
-import io.loomgate.call.RequestTrace;
 import io.loomgate.call.ServiceId;
 import io.loomgate.compose.CallResult;
 import io.loomgate.compose.ComposeAnswer;
@@ -59,15 +56,9 @@ final class ComposeEndpoint implements Handler {
 
     @Override
     public Response handle(Request request) throws InterruptedException {
-        Knobs knobs = Knobs.parse(request.query(), route.path(), route.upstreams(),
-                route.timeout().orElse(options.timeout()), options.maxTimeout(), route.clientKnobs());
-        Duration timeout = CallerDeadline.cap(request.headers(), knobs.timeout());
-        RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
-                timeout, request.query(), request.params(), knobs.overrides(), request.headers(),
-                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)), request.caller(), new Attempts());
-        for (ServiceId id : route.upstreams()) {
-            upstreams.get(id).check(ctx);
-        }
+        RequestContext ctx = RequestContexts.checked(request, route.path(), route.upstreams(), route.timeout(),
+                route.clientKnobs(), options, upstreams);
+        Duration timeout = ctx.timeout();
         byte[] body = route.readsBody() ? body(request.body()) : null;
         Optional<String> contentType = Optional.ofNullable(request.headers().getFirst("Content-Type"));
         long fork = System.nanoTime();

@@ -2,17 +2,13 @@ package io.loomgate.api;
 
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.call.Overrides;
-import io.loomgate.call.Propagation;
-import io.loomgate.call.Attempts;
 import io.loomgate.call.RequestContext;
-import io.loomgate.call.RequestTrace;
 import io.loomgate.call.UpstreamFailure;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Forward;
-import java.time.Duration;
 
 /**
  * A reverse-proxy route ({@code "policy": "proxy"}): forwards the method, the raw path below the
@@ -34,10 +30,7 @@ final class ProxyEndpoint implements Handler {
 
     @Override
     public Response handle(Request request) throws InterruptedException {
-        Duration timeout = CallerDeadline.cap(request.headers(), route.timeout());
-        RequestContext ctx = new RequestContext(request.id(), route.path(), request.arrivalNanos() + timeout.toNanos(),
-                timeout, request.query(), request.params(), Overrides.NONE, request.headers(),
-                new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)), request.caller(), new Attempts());
+        RequestContext ctx = RequestContexts.of(request, route.path(), route.timeout(), Overrides.NONE);
         Forward forward = new Forward(request, target(request));
         return RequestContext.callWith(ctx, () -> forward(forward));
     }

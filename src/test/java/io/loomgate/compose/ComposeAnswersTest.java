@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
 import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.FileGate;
 import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +28,7 @@ class ComposeAnswersTest {
     @TempDir
     Path dir;
     private ApiUpstream api;
+    private FileGate served;
     private Loomgate gate;
     private TestClient client;
 
@@ -42,22 +42,19 @@ class ComposeAnswersTest {
 
     /** The routes, with upstreams {@code users} and {@code orders} on the test's upstream and {@code gone} refusing connections. */
     private void serve(String... routes) throws Exception {
-        String upstreams = """
-                [{"id": "users", "kind": "http", "url": "%s"}, {"id": "orders", "kind": "http", "url": "%s"},
-                 {"id": "gone", "kind": "http", "url": "http://127.0.0.1:%d"},
-                 {"id": "clock", "kind": "simulated", "service": "cache", "latency": "5ms", "value": {"tick": 1}}]"""
-                .formatted(api.url(), api.url(), MisbehavingUpstream.refusedPort());
-        Path file = dir.resolve("routes.json");
-        Files.writeString(file, "{\"upstreams\": " + upstreams + ", \"routes\": [" + String.join(",", routes) + "]}");
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
-        client = new TestClient(gate.baseUri());
+        served = FileGate.start(dir, """
+                {"id": "users", "kind": "http", "url": "%s"}, {"id": "orders", "kind": "http", "url": "%s"},
+                {"id": "gone", "kind": "http", "url": "http://127.0.0.1:%d"},
+                {"id": "clock", "kind": "simulated", "service": "cache", "latency": "5ms", "value": {"tick": 1}}"""
+                .formatted(api.url(), api.url(), MisbehavingUpstream.refusedPort()), List.of(routes));
+        gate = served.gate();
+        client = served.client();
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (client != null) {
-            client.close();
-            gate.close();
+        if (served != null) {
+            served.close();
         }
         api.close();
     }

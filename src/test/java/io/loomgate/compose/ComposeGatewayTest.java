@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
 import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.FileGate;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +40,7 @@ class ComposeGatewayTest {
     @TempDir
     Path dir;
     private ApiUpstream api;
-    private Loomgate gate;
+    private FileGate served;
     private TestClient client;
 
     @BeforeEach
@@ -57,19 +55,15 @@ class ComposeGatewayTest {
     }
 
     private void serve(String... routes) throws Exception {
-        String upstreams = "[" + String.join(",", List.of("users", "orders", "catalog").stream()
-                .map(id -> "{\"id\":\"" + id + "\",\"kind\":\"http\",\"url\":\"" + api.url() + "\"}").toList()) + "]";
-        Path file = dir.resolve("routes.json");
-        Files.writeString(file, "{\"upstreams\": " + upstreams + ", \"routes\": [" + String.join(",", routes) + "]}");
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()));
-        client = new TestClient(gate.baseUri());
+        served = FileGate.start(dir, String.join(",", List.of("users", "orders", "catalog").stream()
+                .map(id -> "{\"id\":\"" + id + "\",\"kind\":\"http\",\"url\":\"" + api.url() + "\"}").toList()), List.of(routes));
+        client = served.client();
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (client != null) {
-            client.close();
-            gate.close();
+        if (served != null) {
+            served.close();
         }
         api.close();
     }

@@ -86,12 +86,8 @@ class EdgeGatewayTest {
         api.close();
     }
 
-    private HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(gate.uri(path));
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        return client.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String path, String... headers) {
+        return client.get(path, headers);
     }
 
     @Test

@@ -36,6 +36,22 @@ public final class TestClient implements AutoCloseable {
         return send("GET", pathAndQuery);
     }
 
+    /** GETs with request headers, given as name, value, name, value, ... */
+    public HttpResponse<String> get(String pathAndQuery, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(30));
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        try {
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public HttpResponse<String> send(String method, String pathAndQuery) {
         try {
             return sendChecked(method, pathAndQuery);

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.config.CommandLine;
 import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.FileGate;
 import io.loomgate.testing.TestClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +28,7 @@ class RetryGatewayTest {
     @TempDir
     Path dir;
     private ApiUpstream api;
+    private FileGate served;
     private Loomgate gate;
     private TestClient client;
 
@@ -40,16 +40,15 @@ class RetryGatewayTest {
     }
 
     private void serveWith(String upstreams, String routes) throws Exception {
-        Files.writeString(dir.resolve("routes.json"), "{\"upstreams\": [" + upstreams + "], \"routes\": [" + routes + "]}");
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", dir.resolve("routes.json").toString()));
-        client = new TestClient(gate.baseUri());
+        served = FileGate.start(dir, upstreams, List.of(routes));
+        gate = served.gate();
+        client = served.client();
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (client != null) {
-            client.close();
-            gate.close();
+        if (served != null) {
+            served.close();
         }
         if (api != null) {
             api.close();

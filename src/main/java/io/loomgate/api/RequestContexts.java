@@ -1,0 +1,49 @@
+package io.loomgate.api;
+
+import io.loomgate.call.Attempts;
+import io.loomgate.call.Overrides;
+import io.loomgate.call.Propagation;
+import io.loomgate.call.RequestContext;
+import io.loomgate.call.RequestTrace;
+import io.loomgate.call.ServiceId;
+import io.loomgate.config.ServiceOptions;
+import io.loomgate.http.Request;
+import io.loomgate.upstream.Upstreams;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A request's context for the route that serves it, made the same way by every endpoint: its
+ * deadline from its arrival (capped by a calling loomgate's {@code X-Loomgate-Deadline-Ms}), its
+ * trace, its caller, and a fresh record of retried tries.
+ */
+final class RequestContexts {
+
+    private RequestContexts() {
+    }
+
+    /** For a route with a fixed deadline and no client knobs (a proxy route). */
+    static RequestContext of(Request request, String route, Duration timeout, Overrides overrides) {
+        Duration capped = CallerDeadline.cap(request.headers(), timeout);
+        return new RequestContext(request.id(), route, request.arrivalNanos() + capped.toNanos(), capped, request.query(),
+                request.params(), overrides, request.headers(), new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)),
+                request.caller(), new Attempts());
+    }
+
+    /**
+     * For a fan-out or composed route: its client knobs read ({@code ?timeout=}, and with
+     * {@code clientKnobs} {@code ?fail=} and {@code ?delay=}), then every upstream asked whether it
+     * can serve the request at all ({@link io.loomgate.upstream.Upstream#check}).
+     */
+    static RequestContext checked(Request request, String route, List<ServiceId> called, Optional<Duration> routeTimeout,
+                                  boolean clientKnobs, ServiceOptions options, Upstreams upstreams) {
+        Knobs knobs = Knobs.parse(request.query(), route, called, routeTimeout.orElse(options.timeout()), options.maxTimeout(),
+                clientKnobs);
+        RequestContext ctx = of(request, route, knobs.timeout(), knobs.overrides());
+        for (ServiceId id : called) {
+            upstreams.get(id).check(ctx);
+        }
+        return ctx;
+    }
+}
