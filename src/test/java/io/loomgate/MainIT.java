@@ -76,11 +76,13 @@ class MainIT {
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods)
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods, auth, rateLimit, cors)
             {"path": "/a", "policy": "all", "upstreams": ["nope"]}                | routes[0].upstreams[0] must be a declared upstream (db); got 'nope'
             {"path": "/health", "policy": "all", "upstreams": ["db"]}             | routes[0].path is taken by an operator endpoint (/, /dashboard, /debug/threads, /health, /livez, /metrics, /readyz, /debug/...); got '/health'
             {"path": "/a", "policy": "all", "upstreams": ["db"], "timeout": "2x"} | routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '2x'
             {"path": "/a", "policy": "first", "upstreams": ["db"]}                | routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'first'
+            {"path": "/a", "policy": "compose", "calls": {"x": {"upstream": "db", "forEach": "y.list"}, "y": {"upstream": "db", "forEach": "x.list"}}} | routes[0].calls has a cycle: x -> y -> x
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "rateLimit": {"perSecond": 5, "by": "apiKey"}} | routes[0].rateLimit.by apiKey needs the route to require one ("auth": "apiKey"); got 'apiKey'
             """)
     void everyKindOfBadRouteFileExitsTwo(String route, String problem, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.json");
@@ -97,6 +99,27 @@ class MainIT {
         try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
             assertEquals(2, p.awaitExit(Duration.ofSeconds(20)), "a second route on the same path");
             assertEquals(1, p.stderr().size(), p.stderr().toString());
+        }
+    }
+
+    @Test
+    void anEdgeThatCannotServeExitsTwoWithOneLine(@TempDir Path dir) throws Exception {
+        Path routes = dir.resolve("keys.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "db", "kind": "simulated", "service": "db"}],
+                 "routes": [{"path": "/a", "policy": "all", "upstreams": ["db"], "auth": "apiKey"}]}""");
+        try (ChildProcess p = jar("--port", "0", "--routes", routes.toString())) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: " + routes + ": route /a requires an API key (\"auth\": \"apiKey\"), but no --api-keys"
+                    + " file was given"), p.stderr());
+        }
+        Path notACertificate = dir.resolve("cert.pem");
+        Files.writeString(notACertificate, "hello");
+        try (ChildProcess p = jar("--port", "0", "--tls-cert", notACertificate.toString(), "--tls-key", notACertificate.toString())) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: " + notACertificate + ": holds no PEM certificate (-----BEGIN CERTIFICATE-----)"),
+                    p.stderr());
+            assertEquals(List.of(), p.stdout(), "nothing was bound");
         }
     }
 
