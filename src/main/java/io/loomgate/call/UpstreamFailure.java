@@ -14,6 +14,7 @@ public final class UpstreamFailure extends Exception {
     private final OptionalInt status;
     private final boolean timedOut;
     private final boolean refused;
+    private final boolean malformed;
     private final Optional<String> body;
 
     public UpstreamFailure(ServiceId service, String reason) {
@@ -22,43 +23,57 @@ public final class UpstreamFailure extends Exception {
 
     /** @param status the upstream's own HTTP status, when it answered with one */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status) {
-        this(service, reason, status, false, false, Optional.empty());
+        this(service, reason, status, false, false, false, Optional.empty());
     }
 
     /** @param body the upstream's JSON answer (an error document), which a composing route may pass on */
     public UpstreamFailure(ServiceId service, String reason, OptionalInt status, Optional<String> body) {
-        this(service, reason, status, false, false, body);
+        this(service, reason, status, false, false, false, body);
     }
 
     private UpstreamFailure(ServiceId service, String reason, OptionalInt status, boolean timedOut, boolean refused,
-                            Optional<String> body) {
+                            boolean malformed, Optional<String> body) {
         super(Objects.requireNonNull(service, "service") + ": " + reason, null, false, false);
         this.service = service;
         this.status = Objects.requireNonNull(status, "status");
         this.timedOut = timedOut;
         this.refused = refused;
+        this.malformed = malformed;
         this.body = Objects.requireNonNull(body, "body");
     }
 
     /** No (complete) answer came in time; a proxy route answers such a failure with 504 rather than 502. */
     public static UpstreamFailure timedOut(ServiceId service, String reason) {
-        return new UpstreamFailure(service, reason, OptionalInt.empty(), true, false, Optional.empty());
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), true, false, false, Optional.empty());
     }
 
     /** The call was not made at all (an open circuit breaker): trying again at once would not make it either. */
     public static UpstreamFailure refused(ServiceId service, String reason) {
-        return new UpstreamFailure(service, reason, OptionalInt.empty(), false, true, Optional.empty());
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), false, true, false, Optional.empty());
+    }
+
+    /**
+     * The upstream answered, but its answer broke HTTP/1.1's rules (its framing, its head): it was
+     * sent and read, so sending it again could repeat whatever the upstream did, and is not done.
+     */
+    public static UpstreamFailure malformed(ServiceId service, String reason) {
+        return new UpstreamFailure(service, reason, OptionalInt.empty(), false, false, true, Optional.empty());
     }
 
     /** The same failure, its reason followed by {@code more} ({@code " (after 3 tries)"}). */
     public UpstreamFailure with(String more) {
         String reason = getMessage().substring(service.value().length() + 2);
-        return new UpstreamFailure(service, reason + more, status, timedOut, refused, body);
+        return new UpstreamFailure(service, reason + more, status, timedOut, refused, malformed, body);
     }
 
     /** True when the call was never made (see {@link #refused(ServiceId, String)}). */
     public boolean refused() {
         return refused;
+    }
+
+    /** True when the upstream's answer broke HTTP (see {@link #malformed(ServiceId, String)}). */
+    public boolean malformed() {
+        return malformed;
     }
 
     /** The upstream's JSON answer when it answered with an error document. */

@@ -194,7 +194,7 @@ final class HttpUpstream implements Upstream {
         }
         if (e instanceof MalformedResponse) {
             LOG.log(Level.WARNING, "request " + ctx.requestId() + ": " + id + ": " + e.getMessage() + "; connection closed");
-            return new UpstreamFailure(id, e.getMessage());
+            return UpstreamFailure.malformed(id, e.getMessage());
         }
         LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
         return new UpstreamFailure(id, NetworkErrors.reason(e, origin));

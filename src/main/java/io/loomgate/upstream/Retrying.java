@@ -156,7 +156,7 @@ final class Retrying implements Upstream {
     }
 
     private static boolean retryable(UpstreamFailure f) {
-        if (f.refused()) {
+        if (f.refused() || f.malformed()) {
             return false;
         }
         return f.status().isEmpty() || RETRIED_STATUSES.contains(f.status().getAsInt());

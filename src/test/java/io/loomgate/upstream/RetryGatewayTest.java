@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.FileGate;
+import io.loomgate.testing.ScriptedUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -152,6 +153,32 @@ class RetryGatewayTest {
         assertEquals(503, exhausted.statusCode(), "out of tries: the upstream's own last answer, as it came");
         assertEquals("{\"error\":\"failing on purpose\"}", exhausted.body());
         assertEquals(5L, counts().get("/p"));
+    }
+
+    @Test
+    void anAnswerThatBreaksHttpIsNeverRetriedWhereAWellFormed503Is() throws Exception {
+        String retry = "\"retry\": {\"attempts\": 3, \"backoff\": \"0ms\"}";
+        try (ScriptedUpstream raw = ScriptedUpstream.start()
+                .raw("framing", "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}")
+                .raw("clean", "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")) {
+            serveWith("""
+                    {"id": "framing", "kind": "http", "url": "%s", %s},
+                    {"id": "clean", "kind": "http", "url": "%s", %s},
+                    {"id": "site", "kind": "http", "url": "%s", %s}""".formatted(raw.url("/case/framing"), retry,
+                    raw.url("/case/clean"), retry, raw.url("/case/"), retry), """
+                    {"path": "/fan", "policy": "all", "upstreams": ["framing"]},
+                    {"path": "/read", "policy": "compose", "calls": {"r": {"upstream": "framing"}}},
+                    {"path": "/px/*", "policy": "proxy", "upstreams": ["site"]},
+                    {"path": "/control", "policy": "all", "upstreams": ["clean"]}""");
+
+            assertEquals(502, client.get("/fan").statusCode());
+            assertEquals(502, client.get("/read").statusCode());
+            assertEquals(502, client.get("/px/framing").statusCode());
+            assertEquals(3, raw.count("/case/framing"), "one request for each route: an answer that breaks HTTP was"
+                    + " read, so it is not sent again");
+            assertEquals(502, client.get("/control").statusCode());
+            assertEquals(3, raw.count("/case/clean"), "a well-formed 503 is tried three times");
+        }
     }
 
     private Map<String, Long> counts() {
