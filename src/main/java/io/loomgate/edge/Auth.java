@@ -5,7 +5,9 @@ import io.loomgate.http.Caller;
 import io.loomgate.http.HttpError;
 import io.loomgate.json.JsonWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -55,8 +57,10 @@ public sealed interface Auth {
     /**
      * {@code "auth": {"jwt": {...}}}: a token in {@code Authorization: Bearer}, verified by
      * {@link JwtVerifier}. Its {@code sub} names the caller; {@code forwardClaims} (claim to header)
-     * tell upstreams more, and templates may use any claim as {@code {jwt.NAME}}. The token itself is
-     * passed on as it came, for upstreams that check it again.
+     * tell upstreams more, and templates may use any claim as {@code {jwt.NAME}}. Those headers are
+     * loomgate's alone: a client's own header of such a name never reaches an upstream, even when
+     * the token lacks the claim. The token itself is passed on as it came, for upstreams that check
+     * it again.
      */
     record Jwt(JwtVerifier verifier, Map<String, String> forwardClaims) implements Auth {
         public Jwt {
@@ -79,7 +83,9 @@ public sealed interface Auth {
                         : unauthorized(r.getMessage(), "invalid_token");
             }
             List<String[]> upstream = new ArrayList<>();
+            Set<String> claimHeaders = new HashSet<>();
             for (Map.Entry<String, String> f : forwardClaims.entrySet()) {
+                claimHeaders.add(f.getValue().toLowerCase(Locale.ROOT));
                 Object v = claims.get(f.getKey());
                 if (v != null) {
                     String text = v instanceof String s ? s : new JsonWriter(64).tree(v).toString();
@@ -90,7 +96,7 @@ public sealed interface Auth {
                 }
             }
             Optional<String> sub = claims.get("sub") instanceof String s ? Optional.of(s) : Optional.empty();
-            return new Caller(sub, claims, upstream, Set.of());
+            return new Caller(sub, claims, upstream, claimHeaders);
         }
     }
 

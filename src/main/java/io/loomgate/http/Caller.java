@@ -15,8 +15,9 @@ import java.util.Set;
  * @param claims   a verified JWT's claims (JSON values); empty otherwise
  * @param upstream headers for every upstream call made for the request, name and value; a client's
  *                 own headers of these names are never passed on
- * @param consumed the request headers that carried a credential loomgate checked and keeps to itself
- *                 (an API key), lower case: never passed on to an upstream
+ * @param consumed request headers, lower case, never passed on to an upstream: one that carried a
+ *                 credential loomgate checked and keeps to itself (an API key), or one the route
+ *                 fills from a claim, whether or not this token held the claim
  */
 public record Caller(Optional<String> name, Map<String, Object> claims, List<String[]> upstream, Set<String> consumed) {
 
@@ -31,7 +32,7 @@ public record Caller(Optional<String> name, Map<String, Object> claims, List<Str
 
     /**
      * False for a client header that must not reach an upstream: one that carried a credential
-     * loomgate consumed, or one of the names loomgate itself sets about the caller.
+     * loomgate consumed, one a claim may fill, or one of the names loomgate itself sets about the caller.
      */
     public boolean passesOn(String lowerName) {
         if (consumed.contains(lowerName)) {

@@ -65,7 +65,9 @@ class EdgeGatewayTest {
                     "auth": "apiKey", "rateLimit": {"perSecond": 0.01, "burst": 3, "by": "apiKey"}},
                    {"path": "/limited-ip", "policy": "single", "upstreams": ["api"], "answer": "value",
                     "rateLimit": {"perSecond": 0.01, "burst": 1, "by": "ip"}},
-                   {"path": "/slow", "policy": "single", "upstreams": ["slow"], "timeout": "10s"}]}
+                   {"path": "/slow", "policy": "single", "upstreams": ["slow"], "timeout": "10s"},
+                   {"path": "/px/*", "policy": "proxy", "upstreams": ["users"],
+                    "auth": {"jwt": {"jwksFile": "jwks.json", "forwardClaims": {"sub": "X-User", "email": "X-Email"}}}}]}
                 """.formatted(api.url(), api.url(), api.url()));
     }
 
@@ -145,6 +147,23 @@ class EdgeGatewayTest {
         assertEquals(before, api.requests().size(), "no refused token reached the upstream");
         assertEquals(200, get("/scoped", "Authorization", "Bearer " + TOKENS.rs256(TestTokens.claims("ada",
                 Map.of("scope", "profile orders:read")))).statusCode());
+    }
+
+    @Test
+    void aClaimsHeaderIsNeverTheClientsOwnEvenWhenTheTokenLacksTheClaim() throws Exception {
+        start();
+        String token = TOKENS.es256(TestTokens.claims("ada", Map.of()));
+
+        HttpResponse<String> r = get("/px/users/1", "Authorization", "Bearer " + token, "X-User", "root",
+                "X-Email", "boss@example.com", "X-Other", "kept");
+
+        assertEquals(200, r.statusCode(), r.body());
+        ApiUpstream.Request seen = api.requests().getLast();
+        assertEquals("/users/1", seen.target());
+        assertEquals("ada", seen.headers().get("x-user"), "the token's sub, not the client's X-User");
+        assertNull(seen.headers().get("x-email"), "the token has no email, and the client's own X-Email is not passed on"
+                + " in its place");
+        assertEquals("kept", seen.headers().get("x-other"), "other headers are proxied as usual");
     }
 
     @Test
