@@ -100,9 +100,17 @@ public sealed interface Auth {
         }
     }
 
-    /** The token of {@code Authorization: Bearer TOKEN}, or null when there is none. */
+    /**
+     * The token of {@code Authorization: Bearer TOKEN}, or null when there is none. Two
+     * {@code Authorization} headers are refused: an upstream that reads the other one would see a
+     * credential loomgate never checked.
+     */
     private static String bearer(Headers headers) {
-        String value = headers.getFirst("Authorization");
+        List<String> values = headers.getOrDefault("Authorization", List.of());
+        if (values.size() > 1) {
+            throw unauthorized("send one Authorization header, not " + values.size(), "invalid_request");
+        }
+        String value = values.isEmpty() ? null : values.getFirst();
         if (value == null || value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }

@@ -87,6 +87,9 @@ public final class JwtVerifier {
                     + ") are not accepted: this route's keys are public keys, and only their issuer may sign");
             default -> throw new Rejected(401, "alg " + alg + " is not accepted (RS256 or ES256)");
         }
+        if (header.containsKey("crit")) {
+            throw new Rejected(401, "the token's header names critical extensions (crit), and none is understood here");
+        }
         byte[] signature = decode(parts[2], "signature");
         byte[] signed = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII);
         if (!verified(alg, header.get("kid") instanceof String k ? k : null, signed, signature)) {

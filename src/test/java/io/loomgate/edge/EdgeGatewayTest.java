@@ -164,6 +164,12 @@ class EdgeGatewayTest {
         assertNull(seen.headers().get("x-email"), "the token has no email, and the client's own X-Email is not passed on"
                 + " in its place");
         assertEquals("kept", seen.headers().get("x-other"), "other headers are proxied as usual");
+
+        int before = api.requests().size();
+        HttpResponse<String> two = get("/px/users/1", "Authorization", "Bearer " + token, "Authorization", "Basic cm9vdDpyb290");
+        assertEquals(401, two.statusCode(), "a second Authorization header would reach the upstream unchecked");
+        assertTrue(two.body().contains("send one Authorization header, not 2"), two.body());
+        assertEquals(before, api.requests().size());
     }
 
     @Test

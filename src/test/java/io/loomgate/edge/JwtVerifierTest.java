@@ -89,6 +89,8 @@ class JwtVerifierTest {
         assertEquals("the token's header is not a JSON object", rejected("bm90IGpzb24.e30.c2ln"));
         assertEquals("the token's signature is not base64url without padding", rejected(TOKENS.rs256(good(Map.of())) + "=="));
         assertEquals("the token is longer than 8192 characters", rejected("a".repeat(9000)));
+        assertEquals("the token's header names critical extensions (crit), and none is understood here", rejected(
+                TOKENS.es256WithHeader("{\"alg\":\"ES256\",\"kid\":\"ec-1\",\"crit\":[\"exp2\"],\"exp2\":1}", good(Map.of()))));
     }
 
     @Test

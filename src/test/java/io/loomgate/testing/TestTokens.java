@@ -82,6 +82,11 @@ public final class TestTokens {
         return signed("{\"alg\":\"ES256\",\"typ\":\"JWT\",\"kid\":\"ec-1\"}", claims, "SHA256withECDSAinP1363Format", ec);
     }
 
+    /** ES256 with a header of the test's own, signed properly: for header fields such as {@code crit}. */
+    public String es256WithHeader(String header, Map<String, Object> claims) {
+        return signed(header, claims, "SHA256withECDSAinP1363Format", ec);
+    }
+
     /** A token signed by a key the key set does not hold. */
     public static String foreignRs256(Map<String, Object> claims) {
         return new TestTokens().rs256(claims);
