@@ -92,7 +92,10 @@ class BackendTest {
                 example(dir, "http-aggregate.json", slowBackend).toString()));
              TestClient client = new TestClient(gate.baseUri())) {
             HttpResponse<String> r = client.get("/aggregate?timeout=120ms");
-            assertEquals(504, r.statusCode(), r.body());
+            // the backend got a deadline a little shorter than the gateway's own, so two endings race: the
+            // gateway's deadline (504), or the backend's 504 arriving first (a failed db call, 502); both are right
+            assertTrue(r.statusCode() == 504 || (r.statusCode() == 502 && r.body().contains("db: answered HTTP 504")),
+                    r.statusCode() + " " + r.body());
             String id = r.headers().firstValue("X-Request-Id").orElseThrow();
             CallLog calls = slowBackend.upstreams().calls();
             Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> calls.callsOf(id).size() == 2);
