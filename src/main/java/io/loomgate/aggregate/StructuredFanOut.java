@@ -2,7 +2,6 @@ package io.loomgate.aggregate;
 
 import io.loomgate.call.Outcome;
 import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
 import io.loomgate.call.Value;
 import io.loomgate.config.ThreadMode;
 import java.time.Duration;
@@ -11,16 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,14 +24,11 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Forks one subtask per part in a scope with a thread factory for the server's thread mode and a
  * name that thread dumps show. A {@link RecordingJoiner} records each subtask's result as it
- * completes and cancels the scope when the {@link StopWhen} rule says so (the built-in joiners lose
- * the parts that had already finished once a deadline passes).
+ * completes ({@link PartOutcomes}) and cancels the scope when the {@link StopWhen} rule says so.
  *
- * <p><b>The deadline.</b> The {@link DeadlineTimer}'s one thread interrupts the owner at the
- * request's deadline: {@code join()} then throws, and closing the scope cancels every subtask still
- * running. This replaces {@code withTimeout}, which JDK 25 fires through the common ForkJoinPool (a
- * blocked common pool delayed every deadline: a 100 ms deadline fired after 3 s behind ten 300 ms
- * tasks), and the backstop thread per request that used to guard against that.
+ * <p><b>The deadline.</b> The {@link DeadlineTimer} interrupts the owner at the request's deadline
+ * (not {@code withTimeout}, which JDK 25 fires through the common pool): {@code join()} then
+ * throws, and closing the scope cancels every subtask still running.
  *
  * <p><b>One part, no fork.</b> A fan-out of a single part that starts at once (a {@code single}
  * route) runs on the request's own thread ({@link InlinePart}).
@@ -83,34 +74,32 @@ final class StructuredFanOut implements FanOut {
         if (parts.size() == 1 && parts.getFirst().immediate()) {
             return InlinePart.run(parts.getFirst(), ctx, start, deadline);
         }
-        int n = parts.size();
-        AtomicLongArray began = new AtomicLongArray(n);
-        AtomicLongArray ended = new AtomicLongArray(n);
-        RecordingJoiner joiner = new RecordingJoiner(parts, stopWhen);
+        PartClock clock = new PartClock(start, parts.size());
+        PartOutcomes outcomes = new PartOutcomes(parts, stopWhen);
+        RecordingJoiner joiner = new RecordingJoiner(outcomes);
         ForkThreads threads = new ForkThreads(mode, virtualStarted);
         boolean interrupted = false;
-        RuntimeException thrown = null;
         boolean fired;
         try {
             try (var scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads)
                     .withName(ctx.endpoint() + " " + ctx.requestId()))) {
-                for (int i = 0; i < n; i++) {
+                for (int i = 0; i < parts.size(); i++) {
                     Part part = parts.get(i);
                     int index = i;
                     threads.nameNext(part.service() + "@" + ctx.requestId());
                     long forkedAt = System.nanoTime();
                     scope.fork(() -> {
                         if (!part.immediate()) {
-                            joiner.awaitStartOrFailure(forkedAt + part.after().toNanos());
+                            outcomes.awaitStartOrFailure(forkedAt + part.after().toNanos());
                             if (!part.admit().getAsBoolean()) {
-                                throw new NotAdmitted();
+                                throw new PartOutcomes.NotAdmitted();
                             }
                         }
-                        began.set(index, System.nanoTime());
+                        clock.began(index);
                         try {
                             return part.task().call();
                         } finally {
-                            ended.set(index, System.nanoTime());
+                            clock.ended(index);
                         }
                     });
                 }
@@ -127,17 +116,9 @@ final class StructuredFanOut implements FanOut {
             throw new InterruptedException("the request was interrupted");
         }
         boolean deadlineHit = interrupted;
-        Outcome stopped = !joiner.ruleMet() && deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
-        List<PartResult> results = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            long from = began.get(i);
-            Outcome recorded = joiner.recorded(i);
-            Outcome outcome = recorded != null ? recorded : stopped;
-            Duration took = from == 0 ? Duration.ZERO : Duration.ofNanos(ended.get(i) - from);
-            Optional<Duration> startedAt = from == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(from - start));
-            results.add(new PartResult(parts.get(i).service(), outcome, startedAt, took));
-        }
-        return new FanOutResult(results, deadlineHit, ctx.timeout(), Duration.ofNanos(System.nanoTime() - start));
+        Outcome stopped = !outcomes.ruleMet() && deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+        return new FanOutResult(clock.results(parts, outcomes::recorded, stopped), deadlineHit, ctx.timeout(),
+                Duration.ofNanos(System.nanoTime() - start));
     }
 
     /** {@link DrivenScope#run}: the owner forks as it goes; a joiner that never cancels until the owner says stop. */
@@ -218,38 +199,19 @@ final class StructuredFanOut implements FanOut {
         }
     }
 
-    /** A delayed part that was not admitted when its wait was over: not a failure of its upstream. */
-    private static final class NotAdmitted extends Exception {
-        NotAdmitted() {
-            super("not admitted", null, false, false);
-        }
-    }
-
     /**
-     * Records each part's outcome as it completes, and cancels the scope when the rule is met.
-     * Subtasks that finish after the scope is cancelled are never reported to it: they stay unrecorded.
+     * Hands each part's completion to its {@link PartOutcomes}, and cancels the scope when they say
+     * the answer is decided (the built-in joiners lose the parts that had finished once a deadline
+     * passes). Subtasks that finish after the scope is cancelled are never reported to it.
      */
     private static final class RecordingJoiner implements Joiner<Value, Void> {
 
-        private final List<Part> parts;
-        private final StopWhen stopWhen;
+        private final PartOutcomes outcomes;
         private final Map<Subtask<?>, Integer> indexes = new ConcurrentHashMap<>();
-        private final AtomicReferenceArray<Outcome> results;
-        private final AtomicInteger successes = new AtomicInteger();
-        private final AtomicInteger failures = new AtomicInteger();
-        private final CountDownLatch firstFailure;   // only when a part waits for it: most fan-outs have none
-        private volatile boolean ruleMet;
         private int forked;
 
-        RecordingJoiner(List<Part> parts, StopWhen stopWhen) {
-            this.parts = parts;
-            this.stopWhen = stopWhen;
-            this.results = new AtomicReferenceArray<>(parts.size());
-            boolean delayed = false;
-            for (Part p : parts) {
-                delayed |= !p.immediate();
-            }
-            this.firstFailure = delayed ? new CountDownLatch(1) : null;
+        RecordingJoiner(PartOutcomes outcomes) {
+            this.outcomes = outcomes;
         }
 
         @Override
@@ -261,46 +223,13 @@ final class StructuredFanOut implements FanOut {
         @Override
         public boolean onComplete(Subtask<? extends Value> subtask) {
             int index = indexes.get(subtask);
-            boolean succeeded = subtask.state() == Subtask.State.SUCCESS;
-            results.set(index, succeeded ? new Outcome.Success(subtask.get()) : failed(index, subtask.exception()));
-            if (!succeeded && firstFailure != null) {
-                firstFailure.countDown();
-            }
-            int ok = succeeded ? successes.incrementAndGet() : successes.get();
-            int bad = succeeded ? failures.get() : failures.incrementAndGet();
-            if (stopWhen.decided(ok, bad, parts.size())) {
-                ruleMet = true;
-                return true;
-            }
-            return false;
-        }
-
-        private Outcome failed(int index, Throwable error) {
-            ServiceId service = parts.get(index).service();
-            return error instanceof NotAdmitted ? new Outcome.Failed(service + ": not sent") : Failures.failed(service, error);
+            return subtask.state() == Subtask.State.SUCCESS ? outcomes.succeeded(index, subtask.get())
+                    : outcomes.failed(index, subtask.exception());
         }
 
         @Override
         public Void result() {
             return null;
-        }
-
-        /**
-         * A delayed part's wait: until {@code atNanos}, or until a part fails. The scope's
-         * cancellation interrupts it, and the part never starts.
-         */
-        void awaitStartOrFailure(long atNanos) throws InterruptedException {
-            firstFailure.await(atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
-
-        /** The part's outcome, or null if it had not finished when the scope stopped. */
-        Outcome recorded(int index) {
-            return results.get(index);
-        }
-
-        /** True when the parts decided the answer (a failure under "all", a success under "any", k under "quorum"). */
-        boolean ruleMet() {
-            return ruleMet;
         }
     }
 }

@@ -55,17 +55,12 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
             Map<String, Object> data = fields.optionalObject("data")
                     .orElseThrow(() -> fields.bad("data", "is needed by a dataset: an object of entries by key", "nothing"));
             String key = fields.optionalString("key").orElse("{id}");
-            try {
-                Template t = Template.parse(key);
-                for (Placeholder p : t.placeholders()) {
-                    boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? !p.fields().isEmpty()
-                            : p.fields().isEmpty();
-                    if (!request) {
-                        throw new IllegalArgumentException("has " + p + ", which is not {name}, {query.NAME} or {header.NAME}");
-                    }
+            for (Placeholder p : fields.template("key", key).placeholders()) {
+                boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? !p.fields().isEmpty()
+                        : p.fields().isEmpty();
+                if (!request) {
+                    throw fields.bad("key", "must not have " + p + ", which is not {name}, {query.NAME} or {header.NAME}", key);
                 }
-            } catch (IllegalArgumentException e) {
-                throw fields.bad("key", e.getMessage().replaceFirst("^has ", "must not have "), key);
             }
             settings.put("data", data);
             settings.put("key", key);

@@ -107,13 +107,9 @@ final class Http1Connection implements AutoCloseable {
 
     /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
     void send(OutgoingRequest r, boolean close) throws IOException {
-        boolean chunked = r.chunked();
         watchdog.watch(this);
         try {
-            write(r.head(close));
-            if (r.body() != null) {
-                writeBody(r.body(), r.length(), chunked);
-            }
+            r.writeTo(watched, close);
             writingSince = System.nanoTime();
             try {
                 out.flush();
@@ -126,36 +122,18 @@ final class Http1Connection implements AutoCloseable {
         }
     }
 
-    private void writeBody(InputStream body, long length, boolean chunked) throws IOException {
-        byte[] chunk = new byte[8192];
-        long left = length;
-        while (chunked || left > 0) {
-            int n = body.read(chunk, 0, chunked ? chunk.length : (int) Math.min(chunk.length, left));
-            if (n < 0) {
-                break;
-            }
-            if (chunked) {
-                write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                write(chunk, 0, n);
-                write(CRLF);
-            } else {
-                write(chunk, 0, n);
-                left -= n;
-            }
+    /** The connection's output as a stream, each write timed for the {@link WriteWatchdog}. */
+    private final OutputStream watched = new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
         }
-        if (chunked) {
-            write(LAST_CHUNK);
-        } else if (left > 0) {
-            throw new EOFException("the request body ended " + left + " bytes early");
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Http1Connection.this.write(b, off, len);
         }
-    }
-
-    private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
-
-    private void write(byte[] b) throws IOException {
-        write(b, 0, b.length);
-    }
+    };
 
     private void write(byte[] b, int off, int len) throws IOException {
         writingSince = System.nanoTime();

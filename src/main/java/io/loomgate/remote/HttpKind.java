@@ -118,12 +118,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
      */
     private static void url(Fields fields, String url) throws RouteFileException {
         String accepted = "must be an absolute http:// or https:// URL with a host and no user info or fragment";
-        Template template;
-        try {
-            template = Template.parse(url);
-        } catch (IllegalArgumentException e) {
-            throw fields.bad("url", e.getMessage().replaceFirst("^has ", "must not have "), url);
-        }
+        Template template = fields.template("url", url);
         try {
             URI uri = new URI(url.replaceAll("\\{[^}]*}", "x"));
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null || uri.getRawFragment() != null

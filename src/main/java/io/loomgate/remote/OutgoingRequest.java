@@ -1,13 +1,17 @@
 package io.loomgate.remote;
 
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A request to send upstream.
+ * A request to send upstream, and its bytes on the wire: the head, then the body as it is read,
+ * either with its length or chunked.
  *
  * @param method  the method, as sent
  * @param origin  where it goes
@@ -82,5 +86,42 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
             head.append("Content-Length: ").append(body == null ? 0 : length).append("\r\n");
         }
         return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    /**
+     * Writes the head, then streams the body, if there is one, as it reads it.
+     *
+     * @throws EOFException when a body of known length ends early
+     */
+    void writeTo(OutputStream out, boolean close) throws IOException {
+        out.write(head(close));
+        if (body == null) {
+            return;
+        }
+        boolean chunked = chunked();
+        byte[] chunk = new byte[8192];
+        long left = length;
+        while (chunked || left > 0) {
+            int n = body.read(chunk, 0, chunked ? chunk.length : (int) Math.min(chunk.length, left));
+            if (n < 0) {
+                break;
+            }
+            if (chunked) {
+                out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.write(chunk, 0, n);
+                out.write(CRLF);
+            } else {
+                out.write(chunk, 0, n);
+                left -= n;
+            }
+        }
+        if (chunked) {
+            out.write(LAST_CHUNK);
+        } else if (left > 0) {
+            throw new EOFException("the request body ended " + left + " bytes early");
+        }
     }
 }

@@ -192,12 +192,7 @@ final class ComposeReader {
     private static Template template(Fields f, String field, String text, String self, List<String> names,
                                      List<String> params, boolean isEach, Set<String> needs, boolean claims)
             throws RouteFileException {
-        Template t;
-        try {
-            t = Template.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw f.bad(field, e.getMessage().replaceFirst("^has ", "must not have "), text);
-        }
+        Template t = f.template(field, text);
         for (Placeholder p : t.placeholders()) {
             noClaimsWithoutJwt(f, field, text, p, claims);
             if (Bindings.ofRequest(p, params)) {
@@ -225,12 +220,7 @@ final class ComposeReader {
                                     boolean claims) throws RouteFileException {
         switch (json) {
             case String s -> {
-                Template t;
-                try {
-                    t = Template.parse(s);
-                } catch (IllegalArgumentException e) {
-                    throw route.bad(field, e.getMessage().replaceFirst("^has ", "must not have "), s);
-                }
+                Template t = route.template(field, s);
                 for (Placeholder p : t.placeholders()) {
                     noClaimsWithoutJwt(route, field, s, p, claims);
                     boolean ok = Bindings.ofRequest(p, params) || names.contains(p.head())

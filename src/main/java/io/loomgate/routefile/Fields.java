@@ -2,6 +2,7 @@ package io.loomgate.routefile;
 
 import io.loomgate.config.Durations;
 import io.loomgate.config.Printable;
+import io.loomgate.template.Template;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -183,6 +184,15 @@ public final class Fields {
                 throw error(path + "." + Printable.shorten(name, 40) + " is not a field of " + what
                         + " (its fields: " + String.join(", ", allowed) + ")");
             }
+        }
+    }
+
+    /** {@code text}, the value of field {@code name}, as a template; its syntax errors are this field's. */
+    public Template template(String name, String text) throws RouteFileException {
+        try {
+            return Template.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw bad(name, e.getMessage().replaceFirst("^has ", "must not have "), text);
         }
     }
 
