@@ -12,6 +12,8 @@ import io.loomgate.template.UnsafeValue;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Upstreams;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -189,7 +191,7 @@ final class GraphRun implements DrivenScope.Body {
         state.itemsRunning--;
         state.itemsDone++;
         if (state.itemsDone == state.items.size()) {
-            succeed(i, List.of(state.answers));
+            succeed(i, Collections.unmodifiableList(Arrays.asList(state.answers)));   // an element may answer null
         } else if (state.nextItem < state.items.size()) {
             forkItem(scope, i);
         }

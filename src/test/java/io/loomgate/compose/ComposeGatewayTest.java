@@ -142,6 +142,18 @@ class ComposeGatewayTest {
     }
 
     @Test
+    void aForEachElementThatAnswersNullOrNothingIsNullInTheArray() throws Exception {
+        serve(OVERVIEW);
+        api.answer("/orders", "{\"items\":[{\"sku\":\"a\"},{\"sku\":\"n\"},{\"sku\":\"e\"}]}")
+                .answer("/items/n", "null").answer("/items/e", 204, "");
+
+        HttpResponse<String> r = client.get("/users/7/overview");
+
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("\"items\":[{\"price\":10},null,null]"), r.body());
+    }
+
+    @Test
     void aForEachOverItsMaxItemsIsRefusedWithoutCallingAnything() throws Exception {
         serve("""
                 {"path": "/users/{id}/items", "policy": "compose",
