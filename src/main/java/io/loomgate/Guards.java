@@ -5,30 +5,42 @@ import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
 import io.loomgate.edge.ApiKeys;
 import io.loomgate.edge.Auth;
+import io.loomgate.edge.AuthFailures;
 import io.loomgate.edge.EdgeException;
 import io.loomgate.edge.EdgePolicy;
 import io.loomgate.edge.JwtVerifier;
 import io.loomgate.edge.RateLimiter;
+import io.loomgate.metrics.LimitStats;
 import io.loomgate.routefile.EdgeDecl;
 import io.loomgate.routefile.RouteDecl;
 import io.loomgate.routefile.RouteTable;
 import io.loomgate.routing.Guard;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Makes each route's {@link Guard} from its declared edge: the API keys of {@code --api-keys}
- * (read once, and only when a route asks for them), a verifier per JWT route, a rate limiter per
- * limited route, and CORS.
+ * (read once, and only when a route asks for them), a verifier per JWT route, a rate limiter and a
+ * pre-auth limiter per limited route, CORS, and one count of refused credentials per client address
+ * shared by every route that authenticates. It keeps every limiter it made, for the metrics.
  */
 final class Guards {
 
     private final Optional<ApiKeys> keys;
     private final AddressRanges trustedProxies;
+    private final Optional<AuthFailures> failures;
+    private final List<Named> limiters = new CopyOnWriteArrayList<>();
 
-    private Guards(Optional<ApiKeys> keys, AddressRanges trustedProxies) {
+    private record Named(String limit, String route, RateLimiter limiter) {
+    }
+
+    private Guards(Optional<ApiKeys> keys, AddressRanges trustedProxies, Optional<AuthFailures> failures) {
         this.keys = keys;
         this.trustedProxies = trustedProxies;
+        this.failures = failures;
     }
 
     /**
@@ -48,10 +60,13 @@ final class Guards {
             throw new UsageException(table.source() + ": route " + needsKeys.get().path()
                     + " requires an API key (\"auth\": \"apiKey\"), but no --api-keys file was given");
         }
-        return new Guards(keys, config.edge().trustedProxies());
+        Optional<AuthFailures> failures = table.authenticates()
+                ? table.authFailures().map(s -> new AuthFailures(s, System::nanoTime)) : Optional.empty();
+        return new Guards(keys, config.edge().trustedProxies(), failures);
     }
 
-    Guard of(EdgeDecl edge) {
+    /** The guard of the route at {@code path}. */
+    Guard of(String path, EdgeDecl edge) {
         if (edge.isEmpty()) {
             return Guard.NONE;
         }
@@ -60,7 +75,23 @@ final class Guards {
             case EdgeDecl.AuthDecl.ApiKey k -> new Auth.ApiKey(keys.orElseThrow(), k.nameHeader());
             case EdgeDecl.AuthDecl.Jwt j -> new Auth.Jwt(new JwtVerifier(j.settings(), Instant::now), j.forwardClaims());
         };
-        Optional<RateLimiter> limiter = edge.rateLimit().map(s -> new RateLimiter(s, System::nanoTime));
-        return new EdgePolicy(edge.cors(), auth, limiter, trustedProxies);
+        Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, new RateLimiter(s, System::nanoTime)));
+        Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, new RateLimiter(s, System::nanoTime)));
+        return new EdgePolicy(edge.cors(), preAuth, auth, failures, limiter, trustedProxies);
+    }
+
+    private RateLimiter kept(String limit, String route, RateLimiter limiter) {
+        limiters.add(new Named(limit, route, limiter));
+        return limiter;
+    }
+
+    /** Every limit's keys, evictions and refusals now. */
+    List<LimitStats> stats() {
+        List<LimitStats> stats = new ArrayList<>();
+        failures.ifPresent(f -> stats.add(new LimitStats("auth_failures", "*", f.keys(), f.evictions(), f.refused())));
+        for (Named n : limiters) {
+            stats.add(new LimitStats(n.limit(), n.route(), n.limiter().keys(), n.limiter().evictions(), n.limiter().refused()));
+        }
+        return stats;
     }
 }

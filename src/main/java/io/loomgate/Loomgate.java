@@ -3,6 +3,7 @@ package io.loomgate;
 import io.loomgate.aggregate.Aggregator;
 import io.loomgate.aggregate.FanOut;
 import io.loomgate.api.Endpoints;
+import io.loomgate.api.OperatorPages;
 import io.loomgate.api.Wiring;
 import io.loomgate.call.ServiceId;
 import io.loomgate.compose.Composer;
@@ -117,11 +118,11 @@ public final class Loomgate implements AutoCloseable {
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, listenerTls(config));
             ObservabilityOptions o = config.observability();
             if (o.adminPort().isPresent()) {
-                admin = GatewayServer.bindAdmin(config.server(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
+                admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
             }
             virtualThreads = VirtualThreads.start(virtualStarted);
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
-                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version());
+                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version(), guards::stats);
 
             Map<String, FanOut> engines = new LinkedHashMap<>();
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
@@ -132,7 +133,9 @@ public final class Loomgate implements AutoCloseable {
             Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
             Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
                     served.composes(), composer, source, new RecentRequests());
-            List<Route> routes = new ArrayList<>(Endpoints.main(wiring, admin == null));
+            OperatorPages pages = OperatorPages.of(admin != null, table.authenticates());
+            LOG.log(Level.INFO, pages.describe());
+            List<Route> routes = new ArrayList<>(Endpoints.main(wiring, pages));
             routes.addAll(extraRoutes);
             List<Route> adminRoutes = admin == null ? List.of() : Endpoints.admin(wiring);
             metrics.registerRoutes(routes.stream().map(Route::path).toList());
@@ -140,9 +143,9 @@ public final class Loomgate implements AutoCloseable {
 
             RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
             if (admin != null) {
-                admin.start(Router.of(adminRoutes), observer);
+                admin.start(Router.of(adminRoutes), observer, config.edge().trustedProxies());
             }
-            server.start(Router.of(routes), observer);
+            server.start(Router.of(routes), observer, config.edge().trustedProxies());
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
             return new Loomgate(server, admin, upstreams, simulated, http, virtualThreads, logger);
         } catch (IOException | UsageException | RuntimeException e) {

@@ -9,6 +9,7 @@ import io.loomgate.config.UsageException;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.remote.HttpKind;
 import io.loomgate.routefile.RouteTableJson;
+import io.loomgate.tls.ServerTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,6 +30,7 @@ public final class Main {
     public static void main(String[] args) {
         // One line per log record, on stderr, before any logger exists.
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        ServerTls.refuseClientRenegotiation();
         Invocation invocation;
         try {
             invocation = CommandLine.parse(List.of(args), System.getenv());

@@ -31,13 +31,13 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
      */
     static ServedRoutes of(RouteTable table, Map<String, FanOut> engines, Duration defaultTimeout, Guards guards) {
         List<FanOutRoute> fanOuts = table.routes().stream().filter(r -> !r.isProxy() && !r.isCompose())
-                .map(r -> fanOut(r, engines, guards.of(r.edge()))).toList();
+                .map(r -> fanOut(r, engines, guards.of(r.path(), r.edge()))).toList();
         List<ComposeRoute> composes = table.routes().stream().filter(RouteDecl::isCompose)
                 .map(r -> new ComposeRoute(r.path(), r.graph().orElseThrow(), r.methods(), r.upstreams(), r.timeout(),
-                        r.clientKnobs(), guards.of(r.edge()))).toList();
+                        r.clientKnobs(), guards.of(r.path(), r.edge()))).toList();
         List<ProxyRoute> proxies = table.routes().stream().filter(RouteDecl::isProxy)
                 .map(r -> new ProxyRoute(r.path(), r.upstreams().getFirst(), r.timeout().orElse(defaultTimeout),
-                        guards.of(r.edge()))).toList();
+                        guards.of(r.path(), r.edge()))).toList();
         return new ServedRoutes(fanOuts, proxies, composes);
     }
 

@@ -86,7 +86,9 @@ class BackendTest {
 
     @Test
     void aLoomgateBehindALoomgateNeverWorksPastItsCallersDeadline(@TempDir Path dir) throws Exception {
-        Config slowDb = ((CommandLine.Run) CommandLine.parse(List.of("backend", "--port", "0", "--latency", "db=5s"), Map.of())).config();
+        // The backend trusts the gateway in front of it, so it takes the gateway's X-Request-Id as its own id.
+        Config slowDb = ((CommandLine.Run) CommandLine.parse(List.of("backend", "--port", "0", "--latency", "db=5s",
+                "--trusted-proxies", "127.0.0.1"), Map.of())).config();
         try (Loomgate slowBackend = Loomgate.start(slowDb);
              Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes",
                 example(dir, "http-aggregate.json", slowBackend).toString()));

@@ -50,7 +50,7 @@ final class AggregateEndpoint implements Handler {
         Response response = AggregationJson.response(route, aggregation, timeout, threads, request.id());
         String policy = route.engine().executor().isPresent() ? route.engine().name() : aggregation.policy();
         Timeline timeline = Timeline.of(request.id(), route.path(), policy, aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
+                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all()).withClientId(request.clientId());
         recent.record(timeline);
         return response.withHeader("Server-Timing", ServerTiming.header(timeline));
     }

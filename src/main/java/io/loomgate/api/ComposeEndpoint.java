@@ -79,7 +79,7 @@ final class ComposeEndpoint implements Handler {
         Aggregation aggregation = new Aggregation("compose", c.status(), parts,
                 error.isEmpty() ? Optional.empty() : Optional.of(error), c.took());
         Timeline timeline = Timeline.of(request.id(), route.path(), "compose", aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
+                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all()).withClientId(request.clientId());
         recent.record(timeline);
         return response.withHeader("Server-Timing", ServerTiming.header(timeline));
     }

@@ -8,10 +8,12 @@ import java.util.Set;
 
 /**
  * The route tables of a running loomgate. The main listener serves {@code /health}, one fan-out
- * endpoint per route of the route file, in its order, the proxy routes (every method but CONNECT and
- * TRACE) and the index. The operator endpoints ({@code /metrics}, {@code /livez}, {@code /readyz},
- * {@code /dashboard}, {@code /debug/*}) join them there, or, with {@code --admin-port}, get the
- * admin listener to themselves (with {@code /health} too).
+ * endpoint per route of the route file, in its order, the composed routes and the proxy routes
+ * (every method but CONNECT and TRACE). The operator pages ({@code /metrics}, {@code /dashboard},
+ * {@code /debug/*}, the index {@code /}) and the probes {@code /livez} and {@code /readyz} join them
+ * there ({@link OperatorPages#MAIN}), or get the admin listener to themselves, with {@code /health}
+ * ({@link OperatorPages#ADMIN}); when the route file checks who calls and there is no admin port,
+ * only the probes are served ({@link OperatorPages#OFF}).
  */
 public final class Endpoints {
 
@@ -25,17 +27,15 @@ public final class Endpoints {
     private Endpoints() {
     }
 
-    /**
-     * The main listener's routes.
-     *
-     * @param withOperator true when there is no admin listener, so the operator endpoints are here
-     */
-    public static List<Route> main(Wiring w, boolean withOperator) {
+    /** The main listener's routes, with the operator pages when {@code pages} puts them here. */
+    public static List<Route> main(Wiring w, OperatorPages pages) {
         ThreadMode threads = w.config().server().threads();
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), threads)));
-        if (withOperator) {
-            routes.addAll(operator(w));
+        switch (pages) {
+            case MAIN -> routes.addAll(operator(w));
+            case OFF -> routes.addAll(probes(w));
+            case ADMIN -> { }
         }
         for (FanOutRoute route : w.routes()) {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
@@ -54,24 +54,30 @@ public final class Endpoints {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.guard()));
             }
         }
-        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
+        if (pages == OperatorPages.MAIN) {
+            routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
+        }
         return routes;
     }
 
-    /** The admin listener's routes: {@code /health} and the operator endpoints. */
+    /** The admin listener's routes: {@code /health}, the probes, the operator pages and the index of every route. */
     public static List<Route> admin(Wiring w) {
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), w.config().server().threads())));
         routes.addAll(operator(w));
-        routes.add(Route.operator("/", new IndexEndpoint(List.of(), List.of(), List.of(), paths(routes))));
+        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
         return routes;
+    }
+
+    private static List<Route> probes(Wiring w) {
+        return List.of(Route.operator("/livez", ProbeEndpoints.live()),
+                Route.operator("/readyz", ProbeEndpoints.ready(w.lifecycle())));
     }
 
     private static List<Route> operator(Wiring w) {
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/metrics", new MetricsEndpoint(w.metrics())));
-        routes.add(Route.operator("/livez", ProbeEndpoints.live()));
-        routes.add(Route.operator("/readyz", ProbeEndpoints.ready(w.lifecycle())));
+        routes.addAll(probes(w));
         routes.add(Route.operator(DashboardEndpoint.PATH, new DashboardEndpoint()));
         DebugRequestsEndpoint requests = new DebugRequestsEndpoint(w.recent());
         routes.add(Route.operator(DebugRequestsEndpoint.PATH, requests));

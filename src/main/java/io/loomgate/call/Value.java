@@ -25,6 +25,14 @@ public interface Value {
         return JsonParser.parse(w.toString());
     }
 
+    /**
+     * About how many bytes this value holds, for a request that bounds what it keeps (a composed
+     * route's {@code maxBytes}); 0 for a value too small to count.
+     */
+    default long size() {
+        return 0;
+    }
+
     /** A JSON string value. */
     static Value text(String text) {
         return new Text(text);
@@ -49,6 +57,11 @@ public interface Value {
         @Override
         public Object tree() {
             return text;
+        }
+
+        @Override
+        public long size() {
+            return text.length();
         }
     }
 }

@@ -11,12 +11,20 @@ import java.util.List;
  * @param answer     the answer's template: JSON (maps, lists, strings, numbers, booleans, null) in which
  *                   every string that holds a placeholder is a {@link io.loomgate.template.Template}
  * @param parameters the route's path parameters
+ * @param maxBytes   the most bytes of answers one request may hold, across all its calls and every
+ *                   element of a forEach; past it the request stops with a 502
  */
-public record CallGraph(List<CallSpec> calls, Object answer, List<String> parameters) {
+public record CallGraph(List<CallSpec> calls, Object answer, List<String> parameters, long maxBytes) {
+
+    /** What one composed request may hold in answers unless its route says otherwise: 8 MiB. */
+    public static final long DEFAULT_MAX_BYTES = 8L * 1024 * 1024;
 
     public CallGraph {
         calls = List.copyOf(calls);
         parameters = List.copyOf(parameters);
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be >= 1: " + maxBytes);
+        }
     }
 
     /** The index of the call named {@code name}, or -1. */

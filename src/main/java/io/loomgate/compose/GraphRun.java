@@ -38,6 +38,8 @@ final class GraphRun implements DrivenScope.Body {
     private final Optional<String> contentType;
     final CallState[] states;
     private int running;
+    /** Bytes of answers held so far, against the graph's maxBytes. */
+    private long held;
     /** The required call whose failure stopped the graph, or -1. */
     int stoppedBy = -1;
 
@@ -180,6 +182,13 @@ final class GraphRun implements DrivenScope.Body {
         }
         if (!e.succeeded()) {
             fail(i, reason(graph.calls().get(i), item, e.failure()), e.failure());
+            return;
+        }
+        held += e.value().size();
+        if (held > graph.maxBytes()) {
+            String label = item < 0 ? graph.calls().get(i).name() : graph.calls().get(i).name() + "[" + item + "]";
+            fail(i, label + ": the answers of this request passed the route's maxBytes (" + graph.maxBytes() + " bytes)", null);
+            stoppedBy = stoppedBy < 0 ? i : stoppedBy;   // the request's memory, not the call's: an optional call stops it too
             return;
         }
         Object answer = e.value().tree();

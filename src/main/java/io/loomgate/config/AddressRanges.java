@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A set of IP addresses given as literal addresses and CIDR blocks ({@code 10.0.0.0/8, ::1}), for
@@ -74,6 +75,18 @@ public record AddressRanges(List<String> written, List<byte[]> networks, List<In
             return contains(InetAddress.getByAddress(literal(text)));
         } catch (IllegalArgumentException | UnknownHostException notAnAddress) {
             return false;
+        }
+    }
+
+    /**
+     * {@code text} as an IP address when it is an IPv4 or IPv6 literal, never looked up as a name;
+     * empty for anything else (a name, a port, garbage a client wrote in a header).
+     */
+    public static Optional<InetAddress> address(String text) {
+        try {
+            return Optional.of(InetAddress.getByAddress(literal(text)));
+        } catch (IllegalArgumentException | UnknownHostException notAnAddress) {
+            return Optional.empty();
         }
     }
 

@@ -125,7 +125,8 @@ public final class CommandLine {
                 s.get(Flag.DRAIN_DELAY).duration(Duration.ZERO, MAX_DURATION),
                 s.get(Flag.MAX_INFLIGHT).integer(0, 10_000_000),
                 s.get(Flag.READ_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
-                s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION));
+                s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
+                maxConnections(s));
 
         Duration maxTimeout = s.get(Flag.MAX_TIMEOUT).duration(Duration.ofMillis(1), MAX_DURATION);
         Setting timeoutSetting = s.get(Flag.TIMEOUT);
@@ -149,8 +150,19 @@ public final class CommandLine {
             throw metricsLog.bad("must be 0 (off) or at least 100ms");
         }
         ObservabilityOptions observability = new ObservabilityOptions(
-                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server));
+                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server),
+                s.get(Flag.ADMIN_HOST).text());
         return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role);
+    }
+
+    /** {@code --max-connections}, or what the heap and the file-descriptor limit allow ({@link ConnectionBudget}). */
+    private static int maxConnections(Map<Flag, Setting> s) throws UsageException {
+        Setting max = s.get(Flag.MAX_CONNECTIONS);
+        if (!max.value().equals("auto")) {
+            return max.integer(1, 10_000_000);
+        }
+        boolean tls = !s.get(Flag.TLS_CERT).value().isEmpty() || !s.get(Flag.TLS_KEYSTORE).value().isEmpty();
+        return ConnectionBudget.forThisJvm(tls);
     }
 
     private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {

@@ -2,8 +2,9 @@ package io.loomgate.config;
 
 /**
  * Client or user input made safe to echo in a message or a log line: at most {@code limit}
- * characters (then {@code ...}), control characters replaced by {@code ?}. Bounded, so a long value
- * cannot make a long message; printable, so it cannot forge a log line. Also numbers as people
+ * characters (then {@code ...}), anything but printable ASCII replaced by {@code ?}. Bounded, so a
+ * long value cannot make a long message; printable ASCII, so it cannot forge a log line or break a
+ * header, whatever bytes it came as. Also numbers as people
  * write them, for messages and listings.
  */
 public final class Printable {
@@ -24,7 +25,7 @@ public final class Printable {
         StringBuilder sb = new StringBuilder(n + 3);
         for (int i = 0; i < n; i++) {
             char c = raw.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+            sb.append(c < 0x20 || c >= 0x7f ? '?' : c);
         }
         if (raw.length() > limit) {
             sb.append("...");

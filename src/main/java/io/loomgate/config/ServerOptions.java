@@ -15,12 +15,14 @@ import java.util.Objects;
  * @param drainDelay    how long the server keeps accepting and serving after shutdown begins, while
  *                      {@code /readyz} already says 503, so load balancers stop sending first
  * @param maxInflight   requests served at once before new ones are shed with 503; 0 is no limit
- * @param readTimeout   time a client has to send its request head (whole seconds)
+ * @param readTimeout   time a new connection has to finish its TLS handshake and send a request head
+ *                      (whole seconds; the JDK server times the body with it too)
  * @param idleTimeout   idle keep-alive connections are closed after this (whole seconds)
+ * @param maxConnections connections held at once; past it a new one is closed at once
  */
 public record ServerOptions(String host, int port, ThreadMode threads, int pool, int backlog,
                             Duration shutdownGrace, Duration drainDelay, int maxInflight, Duration readTimeout,
-                            Duration idleTimeout) {
+                            Duration idleTimeout, int maxConnections) {
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -40,6 +42,9 @@ public record ServerOptions(String host, int port, ThreadMode threads, int pool,
         }
         if (maxInflight < 0) {
             throw new IllegalArgumentException("maxInflight must be >= 0: " + maxInflight);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be >= 1: " + maxConnections);
         }
     }
 

@@ -2,6 +2,7 @@ package io.loomgate.edge;
 
 import com.sun.net.httpserver.Headers;
 import io.loomgate.http.Caller;
+import io.loomgate.http.FieldText;
 import io.loomgate.http.HttpError;
 import io.loomgate.json.JsonWriter;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ public sealed interface Auth {
                     if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
                         throw unauthorized("the token's " + f.getKey() + " claim cannot be sent as a header", "invalid_token");
                     }
-                    upstream.add(new String[] {f.getValue(), text});
+                    upstream.add(new String[] {f.getValue(), FieldText.wire(text)});
                 }
             }
             Optional<String> sub = claims.get("sub") instanceof String s ? Optional.of(s) : Optional.empty();
@@ -121,9 +122,17 @@ public sealed interface Auth {
         return new HttpError(401, "unauthorized", why, Map.of(), Map.of("WWW-Authenticate", challenge(error, why)));
     }
 
-    /** {@code Bearer realm="loomgate"}, with RFC 6750's error and description when there is one. */
-    private static String challenge(String error, String why) {
-        return error == null ? "Bearer realm=\"loomgate\""
-                : "Bearer realm=\"loomgate\", error=\"" + error + "\", error_description=\"" + why.replace('"', '\'') + "\"";
+    /**
+     * {@code Bearer realm="loomgate"}, with RFC 6750's error and description when there is one. The
+     * description is loomgate's own words, never the token's text; it is still cut to printable
+     * ASCII without quotes or backslashes, so nothing can end the quoted string or the header line.
+     */
+    static String challenge(String error, String why) {
+        if (error == null) {
+            return "Bearer realm=\"loomgate\"";
+        }
+        StringBuilder description = new StringBuilder(why.length());
+        why.chars().forEach(c -> description.append(c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? (char) c : '\''));
+        return "Bearer realm=\"loomgate\", error=\"" + error + "\", error_description=\"" + description + "\"";
     }
 }

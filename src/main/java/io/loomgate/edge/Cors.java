@@ -75,18 +75,31 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
         return new Response(204, Response.TEXT, new byte[0], h);
     }
 
-    /** {@code response}, with the headers that let a page from {@code origin} read it, when it is allowed. */
+    /**
+     * {@code response}, with the headers that let a page from {@code origin} read it, when it is
+     * allowed. The route owns these headers: whatever {@code Access-Control-*} or
+     * {@code Timing-Allow-Origin} an upstream sent (one that reflects any Origin, say) is dropped, and
+     * {@code Origin} is added to the upstream's {@code Vary}, never put in its place.
+     */
     Response decorate(String origin, Response response) {
+        List<String> vary = new ArrayList<>();
+        for (String v : response.values("Vary")) {
+            List.of(v.split(",")).stream().map(String::strip).filter(t -> !t.isEmpty()).forEach(vary::add);
+        }
+        if (vary.stream().noneMatch(t -> t.equalsIgnoreCase("Origin") || t.equals("*"))) {
+            vary.add("Origin");
+        }
+        Response owned = response.withoutStreamed(n -> n.startsWith("access-control-") || n.equals("timing-allow-origin")
+                || n.equals("vary")).withHeader("Vary", String.join(", ", vary));
         if (!allows(origin)) {
-            return response.withHeader("Vary", "Origin");
+            return owned;
         }
         Map<String, String> h = allowOrigin(origin);
         List<String> readable = new ArrayList<>(DEFAULT_EXPOSE);
         expose.stream().filter(e -> readable.stream().noneMatch(r -> r.equalsIgnoreCase(e))).forEach(readable::add);
         h.put("Access-Control-Expose-Headers", String.join(", ", readable));
         h.put("Timing-Allow-Origin", h.get("Access-Control-Allow-Origin"));
-        h.put("Vary", "Origin");
-        Response r = response;
+        Response r = owned;
         for (Map.Entry<String, String> e : h.entrySet()) {
             r = r.withHeader(e.getKey(), e.getValue());
         }

@@ -1,36 +1,50 @@
 package io.loomgate.edge;
 
 import io.loomgate.config.AddressRanges;
+import io.loomgate.http.ClientAddress;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Guard;
 import java.net.InetAddress;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A route's edge, in its fixed order: a CORS preflight is answered; the caller is authenticated
- * ({@link Auth}); its rate limit is taken. Only then does the request meet the server's admission
- * limit and the route. Every answer of the route, refusals included, gets the CORS headers.
+ * A route's edge, in its fixed order, cheapest and most anonymous first:
+ * <ol>
+ *   <li>a CORS preflight is answered;</li>
+ *   <li>the route's pre-auth limit, per client address, is taken ({@code "preAuthLimit"});</li>
+ *   <li>an address whose refused credentials ran out ({@link AuthFailures}) is refused with 429,
+ *       before its credentials cost a lookup or a signature check;</li>
+ *   <li>the caller is authenticated ({@link Auth}); a credential that was sent and refused counts
+ *       against its address;</li>
+ *   <li>its rate limit is taken, by the key the route names.</li>
+ * </ol>
+ * Only then does the request meet the server's admission limit and the route. Every answer of the
+ * route, refusals included, gets the CORS headers.
  *
  * <pre>{@code
- * Guard guard = new EdgePolicy(Optional.of(cors), auth, Optional.of(limiter), trustedProxies);
+ * Guard guard = new EdgePolicy(Optional.of(cors), Optional.empty(), auth, failures, Optional.of(limiter), trustedProxies);
  * Route route = Route.get("/orders", handler).guardedBy(guard);
  * }</pre>
  */
 public final class EdgePolicy implements Guard {
 
     private final Optional<Cors> cors;
+    private final Optional<RateLimiter> preAuth;
     private final Auth auth;
+    private final Optional<AuthFailures> failures;
     private final Optional<RateLimiter> limiter;
     private final AddressRanges trustedProxies;
 
-    public EdgePolicy(Optional<Cors> cors, Auth auth, Optional<RateLimiter> limiter, AddressRanges trustedProxies) {
+    public EdgePolicy(Optional<Cors> cors, Optional<RateLimiter> preAuth, Auth auth, Optional<AuthFailures> failures,
+                      Optional<RateLimiter> limiter, AddressRanges trustedProxies) {
         this.cors = cors;
+        this.preAuth = preAuth;
         this.auth = auth;
+        this.failures = auth instanceof Auth.None ? Optional.empty() : failures;
         this.limiter = limiter;
         this.trustedProxies = trustedProxies;
     }
@@ -43,22 +57,48 @@ public final class EdgePolicy implements Guard {
             return new Verdict.Answer(cors.get().preflight(origin, asked.strip(),
                     request.headers().getFirst("Access-Control-Request-Headers")));
         }
-        Request who = request.by(auth.authenticate(request.headers()));
+        InetAddress client = ClientAddress.of(request.remote(), request.headers(), trustedProxies);
+        byte[] address = ClientAddress.limitKey(client);
+        if (preAuth.isPresent()) {
+            refuseWhenEmpty(preAuth.get(), preAuth.get().take(address), "client address");
+        }
+        failures.ifPresent(f -> f.check(address));
+        Request who;
+        try {
+            who = request.by(auth.authenticate(request.headers()));
+        } catch (HttpError refused) {
+            if (refused.status() == 401 && failures.isPresent() && sentCredentials(request)) {
+                failures.get().failed(address);
+            }
+            throw refused;
+        }
         if (limiter.isEmpty()) {
             return new Verdict.Pass(who);
         }
-        RateLimiter.Decision d = limiter.get().take(key(limiter.get().settings().by(), who));
+        RateLimiter l = limiter.get();
+        String by = l.settings().by();
+        RateLimiter.Decision d = by.equals("ip") ? l.take(address) : l.take(key(by, who));
+        return new Verdict.Pass(who, refuseWhenEmpty(l, d, describe(by)));
+    }
+
+    /** The RateLimit headers of {@code d}; a 429 with them and {@code Retry-After} when it was refused. */
+    private static Map<String, String> refuseWhenEmpty(RateLimiter limiter, RateLimiter.Decision d, String per) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("RateLimit-Limit", String.valueOf(d.limit()));
         headers.put("RateLimit-Remaining", String.valueOf(d.remaining()));
         headers.put("RateLimit-Reset", String.valueOf(d.resetSeconds()));
         if (!d.allowed()) {
             headers.put("Retry-After", String.valueOf(d.retryAfterSeconds()));
-            throw new HttpError(429, "rate_limited", "more than " + fmt(limiter.get().settings().perSecond())
-                    + " requests a second (bursts of " + d.limit() + ") for this " + describe(limiter.get().settings().by())
+            throw new HttpError(429, "rate_limited", "more than " + fmt(limiter.settings().perSecond())
+                    + " requests a second (bursts of " + d.limit() + ") for this " + per
                     + "; retry after " + d.retryAfterSeconds() + " s", Map.of(), headers);
         }
-        return new Verdict.Pass(who, headers);
+        return headers;
+    }
+
+    /** True when the request carried a credential (a key or a token), so its refusal was a guess that failed. */
+    private static boolean sentCredentials(Request request) {
+        return request.headers().containsKey("Authorization") || request.headers().containsKey("X-Api-Key");
     }
 
     @Override
@@ -71,34 +111,15 @@ public final class EdgePolicy implements Guard {
         return cors.isPresent();
     }
 
-    /** What the bucket is keyed by: the caller's name, its address, or a header's value. */
-    private String key(String by, Request request) {
+    /** What the bucket is keyed by: the caller's name or a header's value (a digest of it is what is held). */
+    private static String key(String by, Request request) {
         return switch (by) {
             case "apiKey", "jwt.sub" -> request.caller().name().orElse("");
-            case "ip" -> clientAddress(request);
             default -> {
                 String value = request.headers().getFirst(by.substring("header.".length()));
                 yield value == null ? "" : value;
             }
         };
-    }
-
-    /** The peer's address; behind a trusted proxy, the last address in X-Forwarded-For that is not a trusted proxy. */
-    private String clientAddress(Request request) {
-        InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
-        if (peer == null) {
-            return "";
-        }
-        if (trustedProxies.contains(peer)) {
-            List<String> hops = request.headers().getOrDefault("X-Forwarded-For", List.of()).stream()
-                    .flatMap(v -> List.of(v.split(",")).stream()).map(String::strip).filter(s -> !s.isEmpty()).toList();
-            for (int i = hops.size() - 1; i >= 0; i--) {
-                if (!trustedProxies.containsLiteral(hops.get(i))) {
-                    return hops.get(i);
-                }
-            }
-        }
-        return peer.getHostAddress();
     }
 
     private static String describe(String by) {

@@ -83,9 +83,9 @@ public final class JwtVerifier {
         switch (alg) {
             case "RS256", "ES256" -> { }
             case "none", "" -> throw new Rejected(401, "unsigned tokens (alg none) are not accepted");
-            case "HS256", "HS384", "HS512" -> throw new Rejected(401, "HMAC tokens (alg " + alg
-                    + ") are not accepted: this route's keys are public keys, and only their issuer may sign");
-            default -> throw new Rejected(401, "alg " + alg + " is not accepted (RS256 or ES256)");
+            case "HS256", "HS384", "HS512" -> throw new Rejected(401, "HMAC tokens (alg HS256, HS384 or HS512) are not"
+                    + " accepted: this route's keys are public keys, and only their issuer may sign");
+            default -> throw new Rejected(401, "the token's alg is not accepted (RS256 or ES256)");
         }
         if (header.containsKey("crit")) {
             throw new Rejected(401, "the token's header names critical extensions (crit), and none is understood here");
@@ -134,28 +134,36 @@ public final class JwtVerifier {
         long now = clock.get().getEpochSecond();
         long skew = settings.clockSkew().toSeconds();
         long exp = seconds(claims, "exp").orElseThrow(() -> new Rejected(401, "the token has no exp: it would never expire"));
-        if (now > exp + skew) {
-            throw new Rejected(401, "the token expired at " + Instant.ofEpochSecond(exp));
+        if (now - skew > exp) {
+            throw new Rejected(401, "the token expired at " + instant(exp));
         }
         Optional<Long> nbf = seconds(claims, "nbf");
         if (nbf.isPresent() && now + skew < nbf.get()) {
-            throw new Rejected(401, "the token is not valid before " + Instant.ofEpochSecond(nbf.get()));
+            throw new Rejected(401, "the token is not valid before " + instant(nbf.get()));
         }
         Optional<Long> iat = seconds(claims, "iat");
         if (iat.isPresent() && now + skew < iat.get()) {
-            throw new Rejected(401, "the token was issued in the future (" + Instant.ofEpochSecond(iat.get()) + ")");
+            throw new Rejected(401, "the token was issued in the future (" + instant(iat.get()) + ")");
         }
     }
 
+    /**
+     * A NumericDate claim in whole seconds: fractions are cut, and a value past what a long holds
+     * (1e19, as some identity providers write "never") is held at the nearest end, never an error.
+     */
     private static Optional<Long> seconds(Map<String, Object> claims, String name) throws Rejected {
-        Object v = claims.get(name);
-        if (v == null) {
-            return Optional.empty();
-        }
-        if (v instanceof Number n) {
-            return Optional.of(n.longValue());
-        }
-        throw new Rejected(401, "the token's " + name + " is not a number of seconds");
+        return switch (claims.get(name)) {
+            case null -> Optional.empty();
+            case Long l -> Optional.of(l);
+            case Double d when !d.isNaN() -> Optional.of((long) Math.floor(d));   // saturates at the long range
+            default -> throw new Rejected(401, "the token's " + name + " is not a number of seconds");
+        };
+    }
+
+    /** A time as a message shows it; one beyond what {@link Instant} holds is shown at its end. */
+    private static String instant(long epochSeconds) {
+        long held = Math.clamp(epochSeconds, Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond());
+        return Instant.ofEpochSecond(held).toString();
     }
 
     /** True when {@code claim} is {@code value}, an array holding it, or (if {@code listed}) a space-separated string naming it. */

@@ -1,16 +1,17 @@
 package io.loomgate.edge;
 
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * A route's rate limit: a token bucket per key (an API key's name, a client address, a header's
- * value), holding up to {@code burst} tokens and refilled at {@code perSecond}; each request takes
- * one. Memory is bounded: at most {@link #MAX_KEYS} buckets; past that, buckets that have refilled
- * to full (which are no different from a new one) are dropped, and if the table is still full, the
- * newcomers share one overflow bucket, which is stricter, never looser.
+ * A rate limit: a token bucket per key (an API key's name, a client address, a header's value),
+ * holding up to {@code burst} tokens and refilled at {@code perSecond}; each request takes one.
+ *
+ * <p>Memory is bounded by bytes, not only by count: a key is held as its 16-byte {@link KeyDigest},
+ * whatever its length, in a {@link KeyTable} of at most {@code maxKeys} keys that evicts the least
+ * recently used. A new key therefore always gets a bucket of its own, full: a flood of new keys
+ * evicts the flood's own older keys and never locks a newcomer out.
  *
  * <pre>{@code
  * RateLimiter limiter = new RateLimiter(new RateLimiter.Settings(50, 100, "ip"), System::nanoTime);
@@ -20,22 +21,29 @@ import java.util.function.LongSupplier;
  */
 public final class RateLimiter {
 
-    /** The most keys with a bucket of their own. */
-    public static final int MAX_KEYS = 100_000;
-    private static final String OVERFLOW = "\u0000overflow";
+    /** Keys with a bucket of their own, unless a route says otherwise ({@code "maxKeys"}). */
+    public static final int DEFAULT_MAX_KEYS = 100_000;
     private static final long SECOND = 1_000_000_000L;
 
     /**
      * @param perSecond tokens added each second
      * @param burst     the most tokens a bucket holds, and what a new key starts with
-     * @param by        what the buckets are per: {@code apiKey}, {@code ip}, or {@code header.NAME}
+     * @param by        what the buckets are per: {@code apiKey}, {@code jwt.sub}, {@code ip}, or {@code header.NAME}
+     * @param maxKeys   the most keys held at once; past it, the least recently used is evicted
      */
-    public record Settings(double perSecond, int burst, String by) {
+    public record Settings(double perSecond, int burst, String by, int maxKeys) {
         public Settings {
             if (!(perSecond > 0) || burst < 1) {
                 throw new IllegalArgumentException("perSecond must be > 0 and burst >= 1: " + perSecond + ", " + burst);
             }
             Objects.requireNonNull(by, "by");
+            if (maxKeys < 1) {
+                throw new IllegalArgumentException("maxKeys must be >= 1: " + maxKeys);
+            }
+        }
+
+        public Settings(double perSecond, int burst, String by) {
+            this(perSecond, burst, by, DEFAULT_MAX_KEYS);
         }
     }
 
@@ -61,12 +69,13 @@ public final class RateLimiter {
 
     private final Settings settings;
     private final LongSupplier clock;
-    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
-    private volatile long sweptAt;
+    private final KeyTable<Bucket> buckets;
+    private final LongAdder refused = new LongAdder();
 
     public RateLimiter(Settings settings, LongSupplier nanoClock) {
         this.settings = settings;
         this.clock = nanoClock;
+        this.buckets = new KeyTable<>(settings.maxKeys());
     }
 
     public Settings settings() {
@@ -75,25 +84,47 @@ public final class RateLimiter {
 
     /** Takes a token from {@code key}'s bucket, if there is one. */
     public Decision take(String key) {
+        return take(KeyDigest.of(key));
+    }
+
+    /** Takes a token from the bucket of a key given as bytes (an address). */
+    public Decision take(byte[] key) {
+        return take(KeyDigest.of(key));
+    }
+
+    private Decision take(KeyDigest key) {
         long now = clock.getAsLong();
-        Bucket b = buckets.get(key);
-        if (b == null) {
-            if (buckets.size() >= MAX_KEYS) {
-                sweep(now);
-            }
-            b = buckets.size() >= MAX_KEYS ? buckets.computeIfAbsent(OVERFLOW, k -> new Bucket(settings.burst(), now))
-                    : buckets.computeIfAbsent(key, k -> new Bucket(settings.burst(), now));
-        }
-        synchronized (b) {
+        Decision d = buckets.with(key, k -> new Bucket(settings.burst(), now), b -> {
             refill(b, now);
             boolean allowed = b.tokens >= 1;
             if (allowed) {
                 b.tokens -= 1;
             }
-            long reset = (long) Math.ceil((settings.burst() - b.tokens) / settings.perSecond());
-            long retry = allowed ? 0 : Math.max(1, (long) Math.ceil((1 - b.tokens) / settings.perSecond()));
-            return new Decision(allowed, settings.burst(), (int) Math.floor(b.tokens), reset, retry);
+            return decision(b, allowed);
+        });
+        if (!d.allowed()) {
+            refused.increment();
         }
+        return d;
+    }
+
+    /**
+     * What taking a token would meet, without taking it: a refusal when the key's bucket is empty,
+     * else an allowance (also for a key with no bucket yet).
+     */
+    public Decision check(byte[] key) {
+        long now = clock.getAsLong();
+        Decision d = buckets.peek(KeyDigest.of(key), b -> {
+            refill(b, now);
+            return decision(b, b.tokens >= 1);
+        });
+        return d != null ? d : new Decision(true, settings.burst(), settings.burst(), 0, 0);
+    }
+
+    private Decision decision(Bucket b, boolean allowed) {
+        long reset = (long) Math.ceil((settings.burst() - b.tokens) / settings.perSecond());
+        long retry = allowed ? 0 : Math.max(1, (long) Math.ceil((1 - b.tokens) / settings.perSecond()));
+        return new Decision(allowed, settings.burst(), (int) Math.floor(b.tokens), reset, retry);
     }
 
     private void refill(Bucket b, long now) {
@@ -102,22 +133,18 @@ public final class RateLimiter {
         b.updated = now;
     }
 
-    /** Drops the buckets that have refilled to full; at most once a second, so a flood of new keys costs one pass. */
-    private void sweep(long now) {
-        if (now - sweptAt < SECOND) {
-            return;
-        }
-        sweptAt = now;
-        buckets.entrySet().removeIf(e -> {
-            synchronized (e.getValue()) {
-                refill(e.getValue(), now);
-                return e.getValue().tokens >= settings.burst() && !e.getKey().equals(OVERFLOW);
-            }
-        });
-    }
-
-    /** Buckets held now (for tests and metrics). */
+    /** Keys with a bucket now. */
     public int keys() {
         return buckets.size();
+    }
+
+    /** Requests that found their bucket empty since start. */
+    public long refused() {
+        return refused.sum();
+    }
+
+    /** Buckets evicted to make room for new keys since start. */
+    public long evictions() {
+        return buckets.evictions();
     }
 }

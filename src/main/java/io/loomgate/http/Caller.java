@@ -1,5 +1,7 @@
 package io.loomgate.http;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,7 +27,7 @@ public record Caller(Optional<String> name, Map<String, Object> claims, List<Str
 
     public Caller {
         Objects.requireNonNull(name, "name");
-        claims = Map.copyOf(claims);
+        claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));   // a claim may be JSON null
         upstream = List.copyOf(upstream);
         consumed = Set.copyOf(consumed);
     }

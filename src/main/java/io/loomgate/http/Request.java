@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param remote       the client's address
  * @param body         the request body, for routes that read it; empty for the others
  * @param caller       who is calling, as the route's authentication found out; anonymous by default
+ * @param clientId     the client's own {@code X-Request-Id}, kept beside {@code id} for correlation when it
+ *                     was not taken as the id (only a trusted proxy's is); empty when there was none
  */
 public record Request(String id, String method, String path, QueryParams query, Map<String, String> params,
                       Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body,
-                      Caller caller) {
+                      Caller caller, String clientId) {
 
     public Request {
         Objects.requireNonNull(id, "id");
@@ -36,10 +38,11 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(caller, "caller");
+        Objects.requireNonNull(clientId, "clientId");
     }
 
     /** The same request, from {@code who}. */
     public Request by(Caller who) {
-        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who);
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId);
     }
 }

@@ -4,10 +4,13 @@ import io.loomgate.json.JsonWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * A response: status, content type, body and extra headers. Usually complete before anything is
@@ -99,6 +102,41 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
             }
         };
         return new Response(status, contentType, body, headers, new Stream(stream.headers(), stream.length(), told));
+    }
+
+    /**
+     * A copy without the streamed headers (an upstream's own, which may come in any case) whose
+     * lower-case name {@code dropped} accepts; loomgate's own headers stay.
+     */
+    public Response withoutStreamed(Predicate<String> dropped) {
+        if (stream == null) {
+            return this;
+        }
+        Map<String, List<String>> streamed = new LinkedHashMap<>();
+        stream.headers().forEach((name, values) -> {
+            if (!dropped.test(name.toLowerCase(Locale.ROOT))) {
+                streamed.put(name, values);
+            }
+        });
+        return new Response(status, contentType, body, headers, new Stream(streamed, stream.length(), stream.writer()));
+    }
+
+    /** Every value of header {@code name} (any case): a stream's first, then the complete headers'. */
+    public List<String> values(String name) {
+        List<String> values = new ArrayList<>();
+        if (stream != null) {
+            stream.headers().forEach((n, v) -> {
+                if (n.equalsIgnoreCase(name)) {
+                    values.addAll(v);
+                }
+            });
+        }
+        headers.forEach((n, v) -> {
+            if (n.equalsIgnoreCase(name)) {
+                values.add(v);
+            }
+        });
+        return values;
     }
 
     /** A copy with one more header (replacing one of the same name). */

@@ -13,7 +13,11 @@ import java.util.Map;
  */
 public final class JsonParser {
 
-    private static final int MAX_DEPTH = 256;
+    /**
+     * The deepest nesting read, for every JSON loomgate reads: route files, tokens, upstream answers.
+     * An upstream answer nested deeper is refused as invalid JSON (a 502 naming the upstream).
+     */
+    public static final int MAX_DEPTH = 64;
 
     private final String text;
     private int pos;

@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * A small streaming JSON writer over a {@link StringBuilder}: no reflection, no intermediate tree,
  * commas placed for you. Nesting is tracked in a bit stack, so a writer allocates nothing but its
- * buffer.
+ * buffer (and, past 64 levels, a few more words). It nests as deep as {@link #MAX_DEPTH}: twice the
+ * parser's limit and a margin, since loomgate writes documents it read inside documents it read (a
+ * composed answer's template, from a route file, holding an upstream's answer), so anything the
+ * parser accepted can be written.
  *
  * <pre>{@code
  * String json = new JsonWriter().beginObject()
@@ -16,10 +19,12 @@ import java.nio.charset.StandardCharsets;
 public final class JsonWriter {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
-    private static final int MAX_DEPTH = 63;
+    /** The deepest nesting written. */
+    public static final int MAX_DEPTH = 2 * JsonParser.MAX_DEPTH + 16;
 
     private final StringBuilder out;
-    private long hasElements;  // bit d: the container at depth d already holds an element
+    private long hasElements;  // bit d: the container at depth d already holds an element, for d < 64
+    private long[] deeper;     // the same bits for depths from 64 on, made when first needed
     private int depth;
     private boolean afterName;
 
@@ -226,7 +231,7 @@ public final class JsonWriter {
         }
         out.append(bracket);
         depth++;
-        hasElements &= ~(1L << depth);
+        mark(depth, false);
         return this;
     }
 
@@ -244,10 +249,28 @@ public final class JsonWriter {
             afterName = false;
             return;
         }
-        long bit = 1L << depth;
-        if ((hasElements & bit) != 0) {
+        if (marked(depth)) {
             out.append(',');
         }
-        hasElements |= bit;
+        mark(depth, true);
+    }
+
+    private boolean marked(int d) {
+        if (d < 64) {
+            return (hasElements & (1L << d)) != 0;
+        }
+        return (deeper[(d - 64) >> 6] & (1L << d)) != 0;
+    }
+
+    private void mark(int d, boolean holds) {
+        if (d < 64) {
+            hasElements = holds ? hasElements | (1L << d) : hasElements & ~(1L << d);
+            return;
+        }
+        if (deeper == null) {
+            deeper = new long[(MAX_DEPTH - 64 >> 6) + 1];
+        }
+        int w = (d - 64) >> 6;
+        deeper[w] = holds ? deeper[w] | (1L << d) : deeper[w] & ~(1L << d);
     }
 }

@@ -69,6 +69,10 @@ final class JsonFormat {
         s.retries().forEach((name, r) -> w.name(name.value()).beginObject().field("sent", r.sent())
                 .field("refusedByBudget", r.refusedByBudget()).endObject());
         w.endObject();
+        w.name("limits").beginArray();
+        s.limits().forEach(l -> w.beginObject().field("limit", l.limit()).field("route", l.route()).field("keys", l.keys())
+                .field("evictions", l.evictions()).field("refused", l.refused()).endObject());
+        w.endArray();
         w.name("breakers").beginObject();
         s.breakers().forEach((name, b) -> w.name(name.value()).beginObject().field("state", b.state().wire())
                 .field("opened", b.opened()).field("halfOpened", b.halfOpened()).field("closed", b.closed()).endObject());

@@ -3,6 +3,7 @@ package io.loomgate.metrics;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.call.ServiceId;
 import io.loomgate.upstream.Breaker;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,12 +15,17 @@ import java.util.Map;
  * @param maxInflight the admission limit (0: none)
  * @param pool        the platform request pool, or null in virtual mode
  * @param breakers    the circuit breakers, by upstream (only upstreams that have one)
+ * @param limits      the limits kept per key: rate limits, pre-auth limits, refused credentials per address
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<ServiceId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
-                       Map<ServiceId, Breaker.Snapshot> breakers, Map<ServiceId, Retries> retries) {
+                       Map<ServiceId, Breaker.Snapshot> breakers, Map<ServiceId, Retries> retries, List<LimitStats> limits) {
+
+    MetricsSnapshot {
+        limits = List.copyOf(limits);
+    }
 
     /** An upstream's retries: sent, and refused by its retry budget. */
     record Retries(long sent, long refusedByBudget) {

@@ -4,8 +4,10 @@ import io.loomgate.call.ServiceId;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.upstream.Upstreams;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
 public final class MetricsSource {
@@ -17,9 +19,11 @@ public final class MetricsSource {
     private final ThreadMode threads;
     private final LongSupplier uptimeMillis;
     private final String version;
+    private final Supplier<List<LimitStats>> limits;
 
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
-                         ThreadMode threads, LongSupplier uptimeMillis, String version) {
+                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
+        this.limits = limits;
         this.metrics = metrics;
         this.server = server;
         this.upstreams = upstreams;
@@ -42,7 +46,8 @@ public final class MetricsSource {
     MetricsSnapshot snapshot() {
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries());
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries(),
+                limits.get());
     }
 
     private Map<ServiceId, MetricsSnapshot.Retries> retries() {

@@ -26,6 +26,7 @@ final class PrometheusFormat {
         p.services(s);
         p.breakers(s);
         p.retries(s);
+        p.limits(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
         if (s.pool() != null) {
@@ -81,6 +82,18 @@ final class PrometheusFormat {
             sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
             sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
         });
+    }
+
+    private void limits(MetricsSnapshot s) {
+        if (s.limits().isEmpty()) {
+            return;
+        }
+        family("loomgate_limit_keys", "gauge", "Keys a limit holds now (16-byte digests, bounded by its maxKeys), by limit and route.");
+        s.limits().forEach(l -> sample("loomgate_limit_keys", "limit", l.limit(), "route", l.route(), l.keys()));
+        family("loomgate_limit_evictions_total", "counter", "Keys evicted, least recently used first, to make room for new ones.");
+        s.limits().forEach(l -> sample("loomgate_limit_evictions_total", "limit", l.limit(), "route", l.route(), l.evictions()));
+        family("loomgate_limit_refused_total", "counter", "Requests a limit refused with 429.");
+        s.limits().forEach(l -> sample("loomgate_limit_refused_total", "limit", l.limit(), "route", l.route(), l.refused()));
     }
 
     private void breakers(MetricsSnapshot s) {

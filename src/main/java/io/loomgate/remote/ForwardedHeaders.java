@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import io.loomgate.call.Propagation;
 import io.loomgate.call.RequestContext;
 import io.loomgate.config.AddressRanges;
+import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Request;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -19,8 +20,9 @@ import java.util.Set;
  *
  * <p>What a client says about where it came from is believed only from a trusted proxy
  * ({@code --trusted-proxies}): from one, its {@code X-Forwarded-For} is extended with its address
- * and its {@code X-Forwarded-Proto} kept; from anyone else both are replaced, so an upstream that
- * reads them learns the real peer and scheme.
+ * when every hop in it is an IP literal, and its {@code X-Forwarded-Proto} kept when it is
+ * {@code http} or {@code https}; from anyone else, or when a value is anything else, both are
+ * replaced, so an upstream that reads them learns the real peer and scheme.
  */
 final class ForwardedHeaders {
 
@@ -46,10 +48,12 @@ final class ForwardedHeaders {
         InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
         String client = peer == null ? "unknown" : peer.getHostAddress();
         boolean trust = peer != null && trusted.contains(peer);
-        List<String> forwardedFor = trust ? in.getOrDefault("X-Forwarded-For", List.of()) : List.of();
+        List<InetAddress> hops = trust ? ClientAddress.hops(in).orElse(List.of()) : List.of();
         String proto = trust ? in.getFirst("X-Forwarded-Proto") : null;
-        out.add(new String[] {"X-Forwarded-For", forwardedFor.isEmpty() ? client : String.join(", ", forwardedFor) + ", " + client});
-        out.add(new String[] {"X-Forwarded-Proto", proto == null ? scheme : proto});
+        StringBuilder forwardedFor = new StringBuilder();
+        hops.forEach(h -> forwardedFor.append(h.getHostAddress()).append(", "));
+        out.add(new String[] {"X-Forwarded-For", forwardedFor.append(client).toString()});
+        out.add(new String[] {"X-Forwarded-Proto", "http".equals(proto) || "https".equals(proto) ? proto : scheme});
         out.add(new String[] {"Via", via(in.get("Via"))});
         out.addAll(Propagation.headers(ctx));
         return out;

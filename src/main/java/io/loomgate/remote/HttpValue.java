@@ -14,4 +14,9 @@ public record HttpValue(int status, String json, Object tree) implements Value.W
     public void writeTo(JsonWriter w) {
         w.raw(json);
     }
+
+    @Override
+    public long size() {
+        return json.length();
+    }
 }

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import io.loomgate.http.FieldText;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -35,11 +37,14 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(headers, "headers");
         for (String[] h : headers) {
-            if (!HeadReader.isToken(h[0]) || h[1].chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-                throw new IllegalArgumentException("not a header that may be sent: " + h[0]);
+            if (!FieldText.isToken(h[0]) || !FieldText.isValue(h[1]) || FRAMING.contains(h[0].toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(h[0]));
             }
         }
     }
+
+    /** Headers the codec writes itself: one given by anyone else would let it choose how the upstream frames the stream. */
+    private static final Set<String> FRAMING = Set.of("host", "connection", "content-length", "transfer-encoding");
 
     /** A {@code GET} without a body. */
     static OutgoingRequest get(Origin origin, String target, List<String[]> headers) {

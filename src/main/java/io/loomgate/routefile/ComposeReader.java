@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,9 +30,6 @@ final class ComposeReader {
             "fallback", "timeout", "forEach", "concurrency", "maxItems", "idempotent");
     private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH");
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
-    private static final Set<String> WRITTEN_BY_LOOMGATE = Set.of("host", "content-length", "transfer-encoding",
-            "connection", "keep-alive", "te", "trailer", "upgrade", "expect", "proxy-connection");
-
     private ComposeReader() {
     }
 
@@ -77,7 +73,9 @@ final class ComposeReader {
         if (answer != null) {
             checkAnswer(route, "answer", answer, names, params, claims);
         }
-        return new CallGraph(specs, answer == null ? ComposeAnswer.defaultTemplate(names) : ComposeAnswer.compile(answer), params);
+        long maxBytes = route.optionalInteger("maxBytes", 1024, 1L << 31).orElse(CallGraph.DEFAULT_MAX_BYTES);
+        return new CallGraph(specs, answer == null ? ComposeAnswer.defaultTemplate(names) : ComposeAnswer.compile(answer), params,
+                maxBytes);
     }
 
     private static CallSpec call(Fields f, String name, List<String> names, List<String> params, List<String> methods,
@@ -122,9 +120,8 @@ final class ComposeReader {
         Map<String, Template> headers = new LinkedHashMap<>();
         for (var h : headerTexts.orElse(Map.of()).entrySet()) {
             String field = "headers." + h.getKey();
-            if (!isToken(h.getKey()) || WRITTEN_BY_LOOMGATE.contains(h.getKey().toLowerCase(Locale.ROOT))) {
-                throw f.bad(field, "must be a header name loomgate does not write itself (not Host, Content-Length,"
-                        + " Transfer-Encoding, Connection, ...)", h.getKey());
+            if (!HeaderNames.isFillable(h.getKey())) {
+                throw f.bad(field, HeaderNames.REFUSED, h.getKey());
             }
             if (!(h.getValue() instanceof String value)) {
                 throw f.bad(field, "must be a string", h.getValue());
@@ -251,9 +248,5 @@ final class ComposeReader {
         if (p.head().equals(Bindings.JWT) && !claims) {
             throw f.bad(field, "uses " + p + ", but this route verifies no JWT (\"auth\": {\"jwt\": ...})", text);
         }
-    }
-
-    private static boolean isToken(String s) {
-        return !s.isEmpty() && s.chars().allMatch(c -> c > 0x20 && c < 0x7f && "()<>@,;:\\\"/[]?={} ".indexOf(c) < 0);
     }
 }

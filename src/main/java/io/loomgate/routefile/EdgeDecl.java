@@ -16,24 +16,28 @@ import java.util.Optional;
  * @param auth      the authentication it requires; empty for none
  * @param rateLimit its rate limit; empty for none
  * @param cors      its CORS settings; empty for none (browsers then keep its answers from other origins' pages)
- * @param written   the route's {@code auth}, {@code rateLimit} and {@code cors} as the file wrote them (its own,
- *                  or the file's it inherits), for {@code --print-routes}
+ * @param preAuth   its limit per client address taken before authentication ({@code "preAuthLimit"}); empty for none
+ * @param written   the route's {@code auth}, {@code rateLimit}, {@code preAuthLimit} and {@code cors} as the file
+ *                  wrote them (its own, or the file's it inherits), for {@code --print-routes}
  */
 public record EdgeDecl(Optional<AuthDecl> auth, Optional<RateLimiter.Settings> rateLimit, Optional<Cors> cors,
-                       Map<String, Object> written) {
+                       Optional<RateLimiter.Settings> preAuth, Map<String, Object> written) {
 
-    public static final EdgeDecl NONE = new EdgeDecl(Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
+    public static final EdgeDecl NONE = new EdgeDecl(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+            Map.of());
 
     public EdgeDecl {
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(rateLimit, "rateLimit");
         Objects.requireNonNull(cors, "cors");
+        Objects.requireNonNull(preAuth, "preAuth");
         written = Collections.unmodifiableMap(new LinkedHashMap<>(written));
     }
 
     /** True when the route checks anything at the edge. */
     public boolean isEmpty() {
-        return (auth.isEmpty() || auth.get() instanceof AuthDecl.None) && rateLimit.isEmpty() && cors.isEmpty();
+        return (auth.isEmpty() || auth.get() instanceof AuthDecl.None) && rateLimit.isEmpty() && cors.isEmpty()
+                && preAuth.isEmpty();
     }
 
     /** True when the route verifies a JWT, so templates may use {@code {jwt.NAME}}. */

@@ -1,5 +1,6 @@
 package io.loomgate.routefile;
 
+import io.loomgate.edge.AuthFailures;
 import io.loomgate.edge.Cors;
 import io.loomgate.edge.EdgeException;
 import io.loomgate.edge.Jwks;
@@ -41,13 +42,33 @@ final class EdgeReader {
         top.optionalValue("cors").ifPresent(v -> written.put("cors", v));
         Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(top)) : Optional.empty();
         Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(top)) : Optional.empty();
-        return new EdgeDecl(auth, Optional.empty(), cors, written);
+        return new EdgeDecl(auth, Optional.empty(), cors, Optional.empty(), written);
+    }
+
+    /** The file's {@code authFailures}: how many refused credentials a client address may send; empty when "off". */
+    static Optional<RateLimiter.Settings> authFailures(Fields top) throws RouteFileException {
+        Optional<Object> v = top.optionalValue("authFailures");
+        if (v.isEmpty()) {
+            return Optional.of(AuthFailures.DEFAULT);
+        }
+        if ("off".equals(v.get())) {
+            return Optional.empty();
+        }
+        if (!(v.get() instanceof Map<?, ?>)) {
+            throw top.bad("authFailures", "must be \"off\" or {\"burst\": N, \"perSecond\": R}", v.get());
+        }
+        Fields f = top.object("authFailures");
+        long burst = f.optionalInteger("burst", 1, 1_000_000).orElse((long) AuthFailures.DEFAULT.burst());
+        double perSecond = f.optionalNumber("perSecond", 0.001, 1_000_000).orElse(AuthFailures.DEFAULT.perSecond());
+        int maxKeys = maxKeys(f);
+        f.finish("authFailures", List.of("burst", "perSecond", "maxKeys"));
+        return Optional.of(new RateLimiter.Settings(perSecond, (int) burst, "ip", maxKeys));
     }
 
     /** A route's edge, over the file's defaults. */
     static EdgeDecl route(Fields f, EdgeDecl file) throws RouteFileException {
         Map<String, Object> written = new LinkedHashMap<>();
-        for (String name : List.of("auth", "rateLimit", "cors")) {
+        for (String name : List.of("auth", "rateLimit", "preAuthLimit", "cors")) {
             f.optionalValue(name).ifPresent(v -> written.put(name, v));
         }
         Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(f)) : file.auth();
@@ -57,7 +78,13 @@ final class EdgeReader {
         if (written.containsKey("rateLimit")) {
             limit = Optional.of(rateLimit(f, auth.orElse(new EdgeDecl.AuthDecl.None())));
         }
-        return new EdgeDecl(auth, limit, cors, written);
+        Optional<RateLimiter.Settings> preAuth = Optional.empty();
+        if (written.containsKey("preAuthLimit")) {
+            Fields p = f.object("preAuthLimit");
+            preAuth = Optional.of(new RateLimiter.Settings(perSecond(p), (int) burst(p, perSecond(p)), "ip", maxKeys(p)));
+            p.finish("a pre-auth limit", List.of("perSecond", "burst", "maxKeys"));
+        }
+        return new EdgeDecl(auth, limit, cors, preAuth, written);
     }
 
     private static EdgeDecl.AuthDecl auth(Fields f) throws RouteFileException {
@@ -78,8 +105,8 @@ final class EdgeReader {
         if (auth.optionalValue("apiKey").isPresent()) {
             Fields k = auth.object("apiKey");
             Optional<String> header = k.optionalString("nameHeader");
-            if (header.isPresent() && !Headers.isName(header.get())) {
-                throw k.bad("nameHeader", "must be a header name", header.get());
+            if (header.isPresent() && !HeaderNames.isFillable(header.get())) {
+                throw k.bad("nameHeader", HeaderNames.REFUSED, header.get());
             }
             k.finish("apiKey auth", List.of("nameHeader"));
             return new EdgeDecl.AuthDecl.ApiKey(header);
@@ -104,8 +131,8 @@ final class EdgeReader {
         Map<String, String> require = strings(j, "require", "a claim's value, as a string");
         Map<String, String> forward = strings(j, "forwardClaims", "a header name");
         for (Map.Entry<String, String> e : forward.entrySet()) {
-            if (!Headers.isName(e.getValue())) {
-                throw j.bad("forwardClaims." + e.getKey(), "must be a header name", e.getValue());
+            if (!HeaderNames.isFillable(e.getValue())) {
+                throw j.bad("forwardClaims." + e.getKey(), HeaderNames.REFUSED, e.getValue());
             }
         }
         j.finish("jwt auth", List.of("jwksFile", "issuer", "audience", "clockSkew", "require", "forwardClaims"));
@@ -125,11 +152,11 @@ final class EdgeReader {
 
     private static RateLimiter.Settings rateLimit(Fields f, EdgeDecl.AuthDecl auth) throws RouteFileException {
         Fields r = f.object("rateLimit");
-        double perSecond = r.optionalNumber("perSecond", 0.001, 1_000_000)
-                .orElseThrow(() -> r.missing("perSecond", "a number of requests a second, above 0"));
-        long burst = r.optionalInteger("burst", 1, 1_000_000).orElse((long) Math.max(1, Math.ceil(perSecond)));
+        double perSecond = perSecond(r);
+        long burst = burst(r, perSecond);
+        int maxKeys = maxKeys(r);
         String by = r.optionalString("by").orElse("ip");
-        boolean header = by.startsWith("header.") && Headers.isName(by.substring(7));
+        boolean header = by.startsWith("header.") && HeaderNames.isName(by.substring(7));
         if (!by.equals("ip") && !by.equals("apiKey") && !by.equals("jwt.sub") && !header) {
             throw r.bad("by", "must be apiKey, jwt.sub, ip or header.NAME", by);
         }
@@ -139,8 +166,22 @@ final class EdgeReader {
         if (by.equals("jwt.sub") && !(auth instanceof EdgeDecl.AuthDecl.Jwt)) {
             throw r.bad("by", "jwt.sub needs the route to require a token (\"auth\": {\"jwt\": ...})", by);
         }
-        r.finish("a rate limit", List.of("perSecond", "burst", "by"));
-        return new RateLimiter.Settings(perSecond, (int) burst, by);
+        r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys"));
+        return new RateLimiter.Settings(perSecond, (int) burst, by, maxKeys);
+    }
+
+    private static double perSecond(Fields r) throws RouteFileException {
+        return r.optionalNumber("perSecond", 0.001, 1_000_000)
+                .orElseThrow(() -> r.missing("perSecond", "a number of requests a second, above 0"));
+    }
+
+    private static long burst(Fields r, double perSecond) throws RouteFileException {
+        return r.optionalInteger("burst", 1, 1_000_000).orElse((long) Math.max(1, Math.ceil(perSecond)));
+    }
+
+    /** How many keys a limit holds at once: each about {@code 128} bytes, so 1,000,000 is about 128 MB. */
+    private static int maxKeys(Fields r) throws RouteFileException {
+        return (int) r.optionalInteger("maxKeys", 1, 1_000_000).orElse((long) RateLimiter.DEFAULT_MAX_KEYS).longValue();
     }
 
     private static Cors cors(Fields f) throws RouteFileException {
@@ -150,8 +191,8 @@ final class EdgeReader {
             throw c.missing("origins", "a non-empty array of origins");
         }
         List<String> methods = c.optionalStrings("methods", CORS_METHODS::contains, "one of " + String.join(", ", CORS_METHODS));
-        List<String> headers = c.optionalStrings("headers", h -> h.equals("*") || Headers.isName(h), "a header name, or *");
-        List<String> expose = c.optionalStrings("exposeHeaders", Headers::isName, "a header name");
+        List<String> headers = c.optionalStrings("headers", h -> h.equals("*") || HeaderNames.isName(h), "a header name, or *");
+        List<String> expose = c.optionalStrings("exposeHeaders", HeaderNames::isName, "a header name");
         Duration maxAge = c.optionalDuration("maxAge", Duration.ZERO, Duration.ofDays(1)).orElse(Duration.ofMinutes(10));
         boolean credentials = c.optionalBoolean("credentials").orElse(false);
         if (credentials && (origins.contains("*") || headers.contains("*"))) {
@@ -165,15 +206,5 @@ final class EdgeReader {
     /** {@code scheme://host[:port]}, as a browser sends it in Origin, or {@code *}. */
     private static boolean origin(String s) {
         return s.equals("*") || s.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?|https?://\\[[0-9a-fA-F:.]+](:\\d{1,5})?");
-    }
-
-    /** Header names: an HTTP token. */
-    static final class Headers {
-        private Headers() {
-        }
-
-        static boolean isName(String s) {
-            return !s.isEmpty() && s.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f && "()<>@,;:\\\"/[]?={} ".indexOf(ch) < 0);
-        }
     }
 }

@@ -4,6 +4,7 @@ import io.loomgate.aggregate.HedgeSettings;
 import io.loomgate.call.ServiceId;
 import io.loomgate.compose.CallGraph;
 import io.loomgate.compose.CallSpec;
+import io.loomgate.edge.RateLimiter;
 import io.loomgate.routing.PathPattern;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,7 @@ public final class RouteFile {
     static final List<String> ANSWERS = List.of("contract", "value");
     static final List<String> ENGINES = List.of("structured", "completable-future");
     static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
-    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors");
+    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors", "authFailures");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
@@ -117,6 +118,7 @@ public final class RouteFile {
         List<Object> routeList = top.array("routes");
         boolean knobs = top.optionalBoolean("clientKnobs").orElse(false);
         EdgeDecl fileEdge = EdgeReader.top(top);
+        Optional<RateLimiter.Settings> authFailures = EdgeReader.authFailures(top);
         top.finish("a route file", TOP);
 
         List<UpstreamDecl> upstreams = new ArrayList<>();
@@ -156,7 +158,7 @@ public final class RouteFile {
             }
             routes.add(r);
         }
-        return new RouteTable(source, upstreams, routes);
+        return new RouteTable(source, upstreams, routes, authFailures);
     }
 
     @SuppressWarnings("unchecked")

@@ -123,13 +123,14 @@ final class RouteReader {
         Map<String, Object> written = new LinkedHashMap<>();
         f.optionalValue("calls").ifPresent(c -> written.put("calls", c));
         f.optionalValue("answer").ifPresent(a -> written.put("answer", a));
+        f.optionalValue("maxBytes").ifPresent(m -> written.put("maxBytes", m));
         List<String> methods = ComposeReader.methods(f);
         EdgeDecl edge = EdgeReader.route(f, fileEdge);
         CallGraph graph = ComposeReader.read(f, source, params, methods, declared, kinds, edge.hasJwt());
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT);
         boolean knobs = f.optionalBoolean("clientKnobs").orElse(fileKnobs);
         f.finish("a compose route", List.of("path", "policy", "calls", "answer", "methods", "timeout", "clientKnobs",
-                "auth", "rateLimit", "cors"));
+                "maxBytes", "auth", "rateLimit", "cors"));
         List<ServiceId> upstreams = graph.calls().stream().map(CallSpec::upstream).distinct().toList();
         return new RouteDecl(path, "compose", "structured", Optional.empty(), upstreams, Map.of(), timeout, "policy",
                 "contract", 0, Optional.empty(), knobs, methods, Optional.of(graph), written, edge);

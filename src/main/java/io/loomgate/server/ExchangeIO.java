@@ -2,15 +2,20 @@ package io.loomgate.server;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
+import io.loomgate.http.FieldText;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Map;
 
 /** Reading request bodies and writing {@link Response}s on a JDK {@link HttpExchange}. */
 final class ExchangeIO {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
 
     /** Bodies up to this size are read and discarded; larger ones get 413 and the connection closes. */
     static final long MAX_BODY_BYTES = 1024 * 1024;
@@ -58,7 +63,7 @@ final class ExchangeIO {
         h.set("Content-Type", response.contentType());
         h.set("X-Request-Id", requestId);
         for (Map.Entry<String, String> e : response.headers().entrySet()) {
-            h.set(e.getKey(), e.getValue());
+            set(h, e.getKey(), List.of(e.getValue()), requestId);
         }
         byte[] body = response.body();
         if (head) {
@@ -86,9 +91,9 @@ final class ExchangeIO {
         boolean sent = false;
         try {
             Headers h = exchange.getResponseHeaders();
-            stream.headers().forEach((name, values) -> h.put(name, values));
+            stream.headers().forEach((name, values) -> set(h, name, values, requestId));
             h.set("X-Request-Id", requestId);
-            response.headers().forEach(h::set);
+            response.headers().forEach((name, value) -> set(h, name, List.of(value), requestId));
             long length = stream.length();
             if (head || length == 0) {
                 if (head && length >= 0) {
@@ -112,6 +117,25 @@ final class ExchangeIO {
             if (!sent) {
                 stream.writer().discard();
             }
+        }
+    }
+
+    /**
+     * Sets a header unless its name is not a token or a value holds a control character (CR, LF,
+     * NUL, ...) or a character beyond one byte: the last guard that no text, whoever wrote it, becomes
+     * a second header line or a folded one. Such a header is left out and logged; the JDK would
+     * otherwise refuse the whole response and the client would get no answer at all.
+     */
+    private static void set(Headers h, String name, List<String> values, String requestId) {
+        boolean sendable = FieldText.isToken(name);
+        for (String v : values) {
+            sendable &= FieldText.isValue(v);
+        }
+        if (sendable) {
+            h.put(name, values);
+        } else {
+            LOG.log(Level.WARNING, "request " + requestId + ": response header " + FieldText.printable(name)
+                    + " left out: its name or value is not sendable");
         }
     }
 

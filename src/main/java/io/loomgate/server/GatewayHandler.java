@@ -2,6 +2,7 @@ package io.loomgate.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.loomgate.config.AddressRanges;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Caller;
 import io.loomgate.http.ErrorMapper;
@@ -17,6 +18,7 @@ import io.loomgate.routing.Router;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -44,13 +46,15 @@ final class GatewayHandler implements HttpHandler {
     private final Lifecycle lifecycle;
     private final Admission admission;
     private final RequestObserver observer;
+    private final AddressRanges trustedProxies;
     private final RequestIds ids = new RequestIds();
     private final LongAdder served = new LongAdder();
     private final AtomicInteger handling = new AtomicInteger();
 
     GatewayHandler(Router router, RequestExecutor executor, Lifecycle lifecycle, Admission admission,
-                   RequestObserver observer) {
+                   RequestObserver observer, AddressRanges trustedProxies) {
         this.router = router;
+        this.trustedProxies = trustedProxies;
         this.executor = executor;
         this.lifecycle = lifecycle;
         this.admission = admission;
@@ -99,6 +103,7 @@ final class GatewayHandler implements HttpHandler {
         final long arrival;
         final String id;
         final String method;
+        String clientId = "";
         Route route;
         Request request;
         Response early;
@@ -129,7 +134,10 @@ final class GatewayHandler implements HttpHandler {
      * never throws; what it decides is in the visit.
      */
     private Visit prepare(HttpExchange exchange, long arrival) {
-        Visit v = new Visit(exchange, arrival, ids.keepOrNext(exchange.getRequestHeaders().getFirst("X-Request-Id")));
+        String offered = exchange.getRequestHeaders().getFirst("X-Request-Id");
+        InetSocketAddress peer = exchange.getRemoteAddress();
+        Visit v = new Visit(exchange, arrival, ids.idFor(offered, peer != null && trustedProxies.contains(peer.getAddress())));
+        v.clientId = RequestIds.clientId(offered, v.id);
         try {
             RequestHead.check(exchange.getProtocol(), exchange.getRequestHeaders());
             RequestTarget target = RequestTarget.of(exchange.getRequestURI());
@@ -144,7 +152,7 @@ final class GatewayHandler implements HttpHandler {
                         ExchangeIO.discardBody(exchange);
                     }
                     v.request = new Request(v.id, v.method, target.path(), target.query(), params, exchange.getRequestHeaders(),
-                            arrival, exchange.getRequestURI(), exchange.getRemoteAddress(), body, Caller.ANONYMOUS);
+                            arrival, exchange.getRequestURI(), peer, body, Caller.ANONYMOUS, v.clientId);
                     switch (route.guard().check(v.request)) {
                         case Guard.Verdict.Pass(Request admitted, Map<String, String> headers) -> {
                             v.request = admitted;
@@ -230,7 +238,7 @@ final class GatewayHandler implements HttpHandler {
             String caller = v.request == null ? "" : v.request.caller().name().orElse("");
             observer.finished(new RequestObserver.RequestSummary(v.routeKey, v.started, v.method,
                     exchange.getRequestURI().getRawPath(), v.status, v.written, v.cutOff, v.id,
-                    System.nanoTime() - v.arrival, caller));
+                    System.nanoTime() - v.arrival, caller, v.clientId));
         }
     }
 

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import io.loomgate.config.AddressRanges;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.routing.Route;
@@ -78,14 +79,15 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Binds the admin listener on {@code port}: the same host and tuning as {@code options}, always a
-     * virtual thread per request and no admission limit, so nothing the main listener does can delay
-     * it. It reports {@code lifecycle} but does not move it; the main server does.
+     * Binds the admin listener on {@code host} and {@code port}: the same tuning as {@code options},
+     * always a virtual thread per request and no admission limit, so nothing the main listener does
+     * can delay it. It reports {@code lifecycle} but does not move it; the main server does.
      */
-    public static GatewayServer bindAdmin(ServerOptions options, int port, Lifecycle lifecycle,
+    public static GatewayServer bindAdmin(ServerOptions options, String host, int port, Lifecycle lifecycle,
                                           LongAdder virtualStarted) throws IOException {
-        ServerOptions adminOptions = new ServerOptions(options.host(), port, ThreadMode.VIRTUAL, options.pool(),
-                options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout());
+        ServerOptions adminOptions = new ServerOptions(host, port, ThreadMode.VIRTUAL, options.pool(),
+                options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout(),
+                options.maxConnections());
         return bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), true);
     }
 
@@ -119,11 +121,16 @@ public final class GatewayServer implements AutoCloseable {
      * turns the lifecycle RUNNING: {@code /readyz} says ready from now on.
      */
     public synchronized void start(Router router, RequestObserver observer) {
+        start(router, observer, AddressRanges.NONE);
+    }
+
+    /** Like {@link #start(Router, RequestObserver)}, taking {@code X-Request-Id} as the id from {@code trustedProxies}. */
+    public synchronized void start(Router router, RequestObserver observer, AddressRanges trustedProxies) {
         if (handler != null) {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(router, executor, lifecycle, admission, observer);
+        this.handler = new GatewayHandler(router, executor, lifecycle, admission, observer, trustedProxies);
         server.createContext("/", handler);
         server.start();
         if (!admin) {

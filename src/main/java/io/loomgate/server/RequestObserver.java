@@ -45,13 +45,14 @@ public interface RequestObserver {
      * @param requestId the request id
      * @param nanos     from the first byte read to the end of the response
      * @param caller    the API key's name or the token's subject, when the route authenticated one; empty otherwise
+     * @param clientId  the client's own {@code X-Request-Id}, when it was kept beside the request id; empty otherwise
      */
     record RequestSummary(String route, boolean started, String method, String rawPath, int status,
-                          boolean delivered, boolean cutOff, String requestId, long nanos, String caller) {
+                          boolean delivered, boolean cutOff, String requestId, long nanos, String caller, String clientId) {
 
         public RequestSummary(String route, boolean started, String method, String rawPath, int status,
                               boolean delivered, boolean cutOff, String requestId, long nanos) {
-            this(route, started, method, rawPath, status, delivered, cutOff, requestId, nanos, "");
+            this(route, started, method, rawPath, status, delivered, cutOff, requestId, nanos, "", "");
         }
     }
 }

@@ -10,8 +10,11 @@ import java.util.Map;
 /**
  * Sets the JDK HttpServer's system properties before the first server is created. The defaults
  * break under load: more than 200 idle keep-alive connections are closed on sight
- * ({@code sun.net.httpserver.maxIdleConnections}), a request may take forever to arrive, and idle
- * timers only run every 10 s. A property the user set ({@code -Dsun.net.httpserver...}) is left alone.
+ * ({@code sun.net.httpserver.maxIdleConnections}), a request may take forever to arrive, idle
+ * timers only run every 10 s, and connections are not bounded at all, so a stranger's stalled ones
+ * could fill the heap ({@code jdk.httpserver.maxConnections}: past it the JDK closes a new
+ * connection as soon as it accepts it). A property the user set ({@code -Dsun.net.httpserver...})
+ * is left alone.
  *
  * <p>The JDK reads these once per JVM, when its server classes load; a second server in the same JVM
  * asking for other values gets a warning, not the values.
@@ -24,6 +27,7 @@ final class ServerTuning {
     static final String CLOCK_TICK = "sun.net.httpserver.clockTick";
     static final String NO_DELAY = "sun.net.httpserver.nodelay";
     static final String MAX_REQ_HEADER_SIZE = "sun.net.httpserver.maxReqHeaderSize";
+    static final String MAX_CONNECTIONS = "jdk.httpserver.maxConnections";
 
     /** Header blocks above this are cut off by the JDK closing the connection; ours answer 431 sooner. */
     static final int JDK_HEADER_LIMIT = 64 * 1024;
@@ -43,6 +47,7 @@ final class ServerTuning {
         props.put(CLOCK_TICK, "1000");
         props.put(NO_DELAY, "true");
         props.put(MAX_REQ_HEADER_SIZE, String.valueOf(JDK_HEADER_LIMIT));
+        props.put(MAX_CONNECTIONS, String.valueOf(options.maxConnections()));
         return props;
     }
 

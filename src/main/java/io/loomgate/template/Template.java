@@ -1,5 +1,6 @@
 package io.loomgate.template;
 
+import io.loomgate.http.FieldText;
 import io.loomgate.json.JsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -179,7 +180,7 @@ public final class Template {
                         throw new UnsafeValue(p, "cannot be a header value: it holds a control character");
                     }
                 }
-                yield s;
+                yield FieldText.wire(s);
             }
         };
     }

@@ -27,10 +27,11 @@ import java.util.OptionalDouble;
  * @param error      what went wrong, for failed and timed-out answers; empty otherwise
  * @param spans      one per part, in the route's order
  * @param attempts   each try of the calls that were retried, in the order they ended; empty when none was
+ * @param clientId   the client's own {@code X-Request-Id} when it was kept beside loomgate's id; empty otherwise
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
                        double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
-                       List<Span> spans, List<AttemptSpan> attempts) {
+                       List<Span> spans, List<AttemptSpan> attempts, String clientId) {
 
     public Timeline {
         Objects.requireNonNull(id, "id");
@@ -41,13 +42,20 @@ public record Timeline(String id, String route, String policy, String status, in
         error = Span.cut(error);
         spans = List.copyOf(spans);
         attempts = List.copyOf(attempts);
+        Objects.requireNonNull(clientId, "clientId");
     }
 
     /** A timeline without retried calls. */
     public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
                     double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
         this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
-                List.of());
+                List.of(), "");
+    }
+
+    /** This timeline, with the client's own request id beside loomgate's. */
+    public Timeline withClientId(String client) {
+        return new Timeline(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs,
+                error, spans, attempts, client);
     }
 
     /**
@@ -78,7 +86,7 @@ public record Timeline(String id, String route, String policy, String status, in
                 millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome(), a.reason())).toList();
         return new Timeline(id, route, policy, aggregation.status().wire(), httpStatus, arrivedAt, fork,
                 fork + millis(aggregation.duration().toNanos()), millis(timeout.toNanos()),
-                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries);
+                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries, "");
     }
 
     /** True for an answer that was not {@code ok}: the buffer keeps these longer. */

@@ -126,13 +126,14 @@ public final class TimelineJson {
     }
 
     private static JsonWriter summaryFields(JsonWriter w, Timeline t) {
-        return w.field("id", t.id())
+        w.field("id", t.id())
                 .field("route", t.route())
                 .field("policy", t.policy())
                 .field("status", t.status())
                 .field("httpStatus", t.httpStatus())
                 .field("arrivedAt", t.arrivedAtMs())
                 .field("answeredMs", t.answeredMs());
+        return t.clientId().isEmpty() ? w : w.field("clientId", t.clientId());
     }
 
     /** Opens one event object; the caller may add fields and must end it. {@code dur < 0}: none. */

@@ -23,12 +23,21 @@ import javax.net.ssl.SSLParameters;
 /**
  * The listener's TLS: an {@link SSLContext} made from PEM files or a PKCS#12 keystore, checked
  * before anything is bound, so a bad certificate or key stops the start with one line. TLS 1.2 and
- * 1.3 only ({@link #PROTOCOLS}), with the JDK's default cipher suites.
+ * 1.3 only ({@link #PROTOCOLS}), with the JDK's default cipher suites less the CBC suites with a
+ * SHA-1 MAC ({@link #suites}), and no renegotiation a client starts: each one is a full handshake
+ * a stranger can make the server compute again and again on one connection, and TLS 1.3 has none.
  */
 public final class ServerTls {
 
     /** The protocols loomgate speaks, on both sides. */
     public static final List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+
+    /** The JDK's switch for refusing renegotiation a client starts; it reads it once, when its first server handshake starts. */
+    static final String REJECT_RENEGOTIATION = "jdk.tls.rejectClientInitiatedRenegotiation";
+
+    static {
+        refuseClientRenegotiation();
+    }
 
     /** The password of the key store made in memory from PEM files; it never leaves this class. */
     private static final char[] IN_MEMORY = "loomgate".toCharArray();
@@ -53,11 +62,32 @@ public final class ServerTls {
         }
     }
 
-    /** The listener's parameters: the context's defaults, limited to {@link #PROTOCOLS}. */
+    /**
+     * Sets the JDK's switch that refuses client-initiated renegotiation, unless the user set it with
+     * {@code -D}. Must run before the JVM's first server-side TLS handshake: {@link io.loomgate.Main}
+     * calls it first thing, and loading this class does too.
+     */
+    public static void refuseClientRenegotiation() {
+        if (System.getProperty(REJECT_RENEGOTIATION) == null) {
+            System.setProperty(REJECT_RENEGOTIATION, "true");
+        }
+    }
+
+    /** The listener's parameters: the context's defaults, limited to {@link #PROTOCOLS} and {@link #suites}. */
     public static SSLParameters parameters(SSLContext context) {
         SSLParameters p = context.getDefaultSSLParameters();
         p.setProtocols(PROTOCOLS.toArray(String[]::new));
+        p.setCipherSuites(suites(p.getCipherSuites()));
         return p;
+    }
+
+    /**
+     * {@code defaults} without the CBC suites whose MAC is SHA-1 ({@code TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA}):
+     * MAC-then-encrypt with SHA-1, the family of Lucky Thirteen, kept by the JDK for old clients only.
+     * TLS 1.3's suites and the AEAD ones of TLS 1.2 stay.
+     */
+    static String[] suites(String[] defaults) {
+        return java.util.Arrays.stream(defaults).filter(s -> !s.endsWith("_CBC_SHA")).toArray(String[]::new);
     }
 
     private static KeyStore fromPem(Path certificates, Path keyFile) throws TlsException {

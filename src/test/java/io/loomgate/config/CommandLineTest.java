@@ -35,7 +35,7 @@ class CommandLineTest {
         assertEquals(4096, s.backlog());
         assertEquals(Duration.ofSeconds(10), s.shutdownGrace());
         assertEquals(10_000, s.maxInflight());
-        assertEquals(Duration.ofSeconds(10), s.readTimeout());
+        assertEquals(Duration.ofSeconds(5), s.readTimeout());
         assertEquals(Duration.ofSeconds(30), s.idleTimeout());
         assertEquals(Duration.ofSeconds(2), c.services().timeout());
         assertEquals(Duration.ofSeconds(30), c.services().maxTimeout());

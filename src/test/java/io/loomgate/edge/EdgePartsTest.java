@@ -71,19 +71,31 @@ class EdgePartsTest {
     }
 
     @Test
-    void manyKeysStayBoundedAndNewcomersShareOneStrictBucket() {
+    void aFullKeyTableEvictsTheLeastRecentlyUsedAndNeverLocksANewcomerOut() {
         AtomicLong now = new AtomicLong(0);
-        RateLimiter limiter = new RateLimiter(new RateLimiter.Settings(1, 1, "ip"), now::get);
-        for (int i = 0; i < RateLimiter.MAX_KEYS; i++) {
-            assertTrue(limiter.take("k" + i).allowed());
+        RateLimiter limiter = new RateLimiter(new RateLimiter.Settings(0.001, 1, "header.X-Key", 1_000), now::get);
+        assertTrue(limiter.take("victim").allowed());
+        assertFalse(limiter.take("victim").allowed(), "the victim's one token is spent");
+        for (int i = 0; i < 5_000; i++) {
+            assertTrue(limiter.take("flood-" + i).allowed(), "every new key starts with a full bucket: flood-" + i);
+            if (i % 100 == 0) {
+                assertFalse(limiter.take("victim").allowed(), "a key in use keeps its (empty) bucket while the flood evicts");
+            }
         }
-        assertEquals(RateLimiter.MAX_KEYS, limiter.keys());
-        assertTrue(limiter.take("late-1").allowed(), "the overflow bucket's one token");
-        assertFalse(limiter.take("late-2").allowed(), "shared with every other newcomer while the table is full");
-        assertTrue(limiter.keys() <= RateLimiter.MAX_KEYS + 1);
-        now.addAndGet(Duration.ofSeconds(2).toNanos());
-        assertTrue(limiter.take("late-3").allowed(), "after the old buckets refilled, a sweep makes room");
-        assertTrue(limiter.keys() < 10, "the full buckets were dropped: " + limiter.keys());
+        assertTrue(limiter.keys() <= 1_000, "bounded by maxKeys: " + limiter.keys());
+        assertTrue(limiter.evictions() >= 4_000, "the flood evicted its own old keys: " + limiter.evictions());
+        assertTrue(limiter.take("newcomer").allowed(), "a newcomer after the flood gets its own bucket, full");
+        assertEquals(51, limiter.refused(), "the victim's refusals, counted: its second request and 50 checks");
+    }
+
+    @Test
+    void aKeyCostsItsDigestWhateverItsLength() {
+        RateLimiter limiter = new RateLimiter(new RateLimiter.Settings(1, 1, "header.X-Key", 10), () -> 0);
+        String huge = "x".repeat(15_000);
+        assertTrue(limiter.take(huge).allowed());
+        assertFalse(limiter.take(huge).allowed(), "the same 15 KB value is the same key");
+        assertTrue(limiter.take(huge + "y").allowed(), "a different value is another key");
+        assertEquals(2, limiter.keys());
     }
 
     @Test

@@ -41,7 +41,8 @@ class MetricsFormatTest {
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
-                Map.of(db, new MetricsSnapshot.Retries(4, 1)));
+                Map.of(db, new MetricsSnapshot.Retries(4, 1)),
+                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)));
     }
 
     @Test
@@ -69,6 +70,10 @@ class MetricsFormatTest {
         assertEquals(0, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "half-open")));
         assertEquals(2, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "open")));
         assertEquals(1, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "half-open")));
+        assertEquals(3, p.value("loomgate_limit_keys", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(2, p.value("loomgate_limit_evictions_total", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(9, p.value("loomgate_limit_refused_total", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(4, p.value("loomgate_limit_refused_total", Map.of("limit", "auth_failures", "route", "*")));
     }
 
     @Test
@@ -87,6 +92,8 @@ class MetricsFormatTest {
                 db.get("calls"));
         assertEquals(Map.of("size", 8L, "active", 2L, "queued", 5L), j.get("platformPool"));
         assertEquals(Map.of("db", Map.of("state", "open", "opened", 2L, "halfOpened", 1L, "closed", 1L)), j.get("breakers"));
+        assertEquals(List.of(Map.of("limit", "rate_limit", "route", "/block", "keys", 3L, "evictions", 2L, "refused", 9L),
+                Map.of("limit", "auth_failures", "route", "*", "keys", 1L, "evictions", 0L, "refused", 4L)), j.get("limits"));
     }
 
     @Test

@@ -94,7 +94,8 @@ class HttpUpstreamTest {
                 .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").build();
         HttpResponse<String> r = client.http().send(request, HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
-        MisbehavingUpstream.Seen seen = upstream.seenBy("client-7").getFirst();
+        assertTrue(upstream.seenBy("client-7").isEmpty(), "a client's own id is not loomgate's: the upstream gets loomgate's");
+        MisbehavingUpstream.Seen seen = upstream.seenBy(id(r)).getFirst();
         assertEquals("Bearer t", seen.header("Authorization"));
         assertEquals("yes", seen.header("X-Custom"));
         assertNull(seen.header("X-Private"), "only the declared headers are forwarded");

@@ -197,7 +197,7 @@ class RouteFileTest {
                 + " {\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"}], \"routes\": []}";
         assertEquals("routes.json: upstreams[1].id 'a' is declared twice (first at upstreams[0])",
                 assertThrows(RouteFileException.class, () -> parse(dup)).getMessage());
-        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors)",
+        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors, authFailures)",
                 assertThrows(RouteFileException.class, () -> parse(file("[]").replace("}", ", \"extra\": 1}"))).getMessage());
         assertEquals("routes.json: $.routes is missing; it must be an array",
                 assertThrows(RouteFileException.class, () -> parse("{" + UPSTREAMS + "}")).getMessage());

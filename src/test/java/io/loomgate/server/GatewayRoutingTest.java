@@ -1,6 +1,7 @@
 package io.loomgate.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,13 +59,16 @@ class GatewayRoutingTest {
     }
 
     @Test
-    void aClientsRequestIdIsKeptAndEchoed() throws Exception {
-        HttpResponse<String> r = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");
-        assertEquals("trace-42.abc:Z", r.headers().firstValue("X-Request-Id").orElseThrow());
-        assertEquals("trace-42.abc:Z", TestClient.json(r).get("requestId"));
-        assertEquals(2, gate.upstreams().calls().callsOf("trace-42.abc:Z").size(), "the calls carry it too");
-        String longest = "x".repeat(64);
-        assertEquals(longest, getWithHeader("/health", "X-Request-Id", longest).headers().firstValue("X-Request-Id").orElseThrow());
+    void aClientsRequestIdIsKeptBesideAnIdOfLoomgatesOwnSoNoTwoRequestsShareOne() throws Exception {
+        HttpResponse<String> first = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");
+        HttpResponse<String> second = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");
+        String id = first.headers().firstValue("X-Request-Id").orElseThrow();
+        assertNotEquals("trace-42.abc:Z", id, "a client that is not a trusted proxy does not choose the id");
+        assertNotEquals(id, second.headers().firstValue("X-Request-Id").orElseThrow(), "two requests, two ids");
+        assertEquals(id, TestClient.json(first).get("requestId"));
+        assertEquals(2, gate.upstreams().calls().callsOf(id).size(), "the calls carry loomgate's id");
+        Map<String, Object> timeline = client.getJson("/debug/requests/" + id);
+        assertEquals("trace-42.abc:Z", timeline.get("clientId"), "the client's own id is kept beside it, for correlation");
     }
 
     @Test

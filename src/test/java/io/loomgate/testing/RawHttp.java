@@ -22,6 +22,18 @@ public final class RawHttp {
         public boolean closedWithoutAnswer() {
             return status == -1;
         }
+
+        /** The first value of header {@code name} in the first answer's head, or null. */
+        public String header(String name) {
+            int end = text.indexOf("\r\n\r\n");
+            for (String line : text.substring(0, end < 0 ? text.length() : end).split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).strip();
+                }
+            }
+            return null;
+        }
     }
 
     private RawHttp() {

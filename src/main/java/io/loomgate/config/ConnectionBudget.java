@@ -1,0 +1,50 @@
+package io.loomgate.config;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * How many connections loomgate holds at once unless {@code --max-connections} says: what half the
+ * heap holds when every connection costs what the worst one does, and below the file-descriptor
+ * limit. The worst is a connection that stalls part way through what it must send before it is
+ * served (measured on the JDK server, heap after GC, 2,000 connections each, 2026-11-25):
+ *
+ * <table>
+ *   <tr><th>a connection that</th><th>heap</th></tr>
+ *   <tr><td>sent nothing yet</td><td>0.8 KB</td></tr>
+ *   <tr><td>is idle between requests (keep-alive)</td><td>22 KB</td></tr>
+ *   <tr><td>sent part of a request head and stalls</td><td>32 KB</td></tr>
+ *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>79 KB</td></tr>
+ * </table>
+ *
+ * So a 512 MB heap holds 8,192 plain or 3,276 TLS connections at most, whatever they do.
+ */
+public final class ConnectionBudget {
+
+    /** Heap a connection may cost at worst, plain HTTP: a stalled request head (32 KB measured). */
+    public static final long PLAIN_BYTES = 32 * 1024;
+    /** Heap a connection may cost at worst, with TLS: a stalled handshake (79 KB measured). */
+    public static final long TLS_BYTES = 80 * 1024;
+    /** Descriptors kept for everything else: upstream connections, files, the JVM's own. */
+    private static final long RESERVED_DESCRIPTORS = 1024;
+    private static final int FLOOR = 256;
+
+    private ConnectionBudget() {
+    }
+
+    /** The default for this JVM's heap and descriptor limit. */
+    public static int forThisJvm(boolean tls) {
+        long descriptors = Long.MAX_VALUE;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
+            descriptors = unix.getMaxFileDescriptorCount();
+        }
+        return of(Runtime.getRuntime().maxMemory(), descriptors, tls);
+    }
+
+    /** Half of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
+    static int of(long maxHeap, long descriptors, boolean tls) {
+        long byHeap = maxHeap / 2 / (tls ? TLS_BYTES : PLAIN_BYTES);
+        long byDescriptors = descriptors - RESERVED_DESCRIPTORS;
+        return (int) Math.max(FLOOR, Math.min(Math.min(byHeap, byDescriptors), 10_000_000));
+    }
+}
