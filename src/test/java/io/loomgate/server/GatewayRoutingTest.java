@@ -59,6 +59,19 @@ class GatewayRoutingTest {
     }
 
     @Test
+    void aTrustedProxysRequestIdIsTakenAsTheIdSoOneIdFollowsARequestThroughAFleet() throws Exception {
+        try (Loomgate behind = Loomgate.start(CommandLine.config("--port", "0", "--trusted-proxies", "127.0.0.1"));
+             TestClient proxy = new TestClient(behind.baseUri())) {
+            HttpResponse<String> r = proxy.get("/aggregate?delay=db:1ms", "X-Request-Id", "edge-7f3");
+            assertEquals("edge-7f3", r.headers().firstValue("X-Request-Id").orElseThrow());
+            assertEquals(2, behind.upstreams().calls().callsOf("edge-7f3").size());
+            String tooLong = "x".repeat(65);
+            assertNotEquals(tooLong, proxy.get("/health", "X-Request-Id", tooLong).headers().firstValue("X-Request-Id").orElseThrow(),
+                    "even a trusted proxy's id must be 1 to 64 visible characters");
+        }
+    }
+
+    @Test
     void aClientsRequestIdIsKeptBesideAnIdOfLoomgatesOwnSoNoTwoRequestsShareOne() throws Exception {
         HttpResponse<String> first = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");
         HttpResponse<String> second = getWithHeader("/aggregate?delay=db:1ms", "X-Request-Id", "trace-42.abc:Z");

@@ -152,6 +152,7 @@ public final class ApiUpstream implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                s.setTcpNoDelay(true);   // an answer written in parts must not wait for the peer's delayed ACK
                 connections.incrementAndGet();
                 Thread.ofVirtual().start(() -> serve(s));
             } catch (IOException closed) {

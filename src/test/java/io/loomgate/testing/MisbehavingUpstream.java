@@ -102,6 +102,7 @@ public final class MisbehavingUpstream implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                s.setTcpNoDelay(true);   // an answer written in parts must not wait for the peer's delayed ACK
                 Thread.ofVirtual().start(() -> serve(s));
             } catch (IOException e) {
                 return;

@@ -38,6 +38,7 @@ public final class RawConnection implements AutoCloseable {
         socket = new Socket();
         socket.connect(address, 5_000);
         socket.setSoTimeout(10_000);
+        socket.setTcpNoDelay(true);   // a request is one write: no Nagle wait on its last segment
         in = socket.getInputStream();
         out = socket.getOutputStream();
     }

@@ -131,6 +131,7 @@ public final class ScriptedUpstream implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                s.setTcpNoDelay(true);   // an answer written in parts must not wait for the peer's delayed ACK
                 int number = connections.incrementAndGet();
                 Thread.ofVirtual().start(() -> serve(s, number));
             } catch (IOException e) {

@@ -50,6 +50,16 @@ public final class TestTokens {
         }
     }
 
+    /** The hex SHA-256 of an API key: what an {@code --api-keys} line holds for it. */
+    public static String sha256(String key) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Seconds since the epoch, {@code seconds} from now. */
     public static long inSeconds(long seconds) {
         return Instant.now().getEpochSecond() + seconds;
