@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
 # loomgate's container image: built with Maven on a JDK 25, run on a JRE 25 as a non-root user.
 #   docker build -t loomgate:0.1.0 .
-#   docker run --rm -p 8080:8080 -p 9091:9091 loomgate:0.1.0
+#   docker run --rm -p 8080:8080 loomgate:0.1.0
+# The admin port (9091: /metrics, /dashboard, /debug/*) binds the container's loopback, where the
+# HEALTHCHECK reaches it; to scrape it from outside, add --admin-host 0.0.0.0 and publish it on the
+# host's loopback only: docker run -p 8080:8080 -p 127.0.0.1:9091:9091 loomgate:0.1.0 ... --admin-host 0.0.0.0
 # Not built on the machines loomgate is developed on (no Docker engine there): see the README's
 # "Operating at scale" for what is tested and what is not.
 
@@ -17,7 +20,7 @@ RUN groupadd --system --gid 10001 loomgate \
  && useradd --system --uid 10001 --gid loomgate --no-create-home --shell /usr/sbin/nologin loomgate
 COPY --from=build /src/target/loomgate.jar /app/loomgate.jar
 USER 10001:10001
-EXPOSE 8080 9091
+EXPOSE 8080
 # A heap sized from the container's memory limit; exit on OutOfMemoryError so the runtime restarts it.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 # /livez on the admin port, with bash's /dev/tcp: the JRE image has no curl, and needs none.
