@@ -126,7 +126,7 @@ class AbuseIT {
 
     /**
      * 6,000 connections that each send 50 bytes of a TLS ClientHello and wait. At about 80 KB each
-     * that is more than the heap; the default connection cap (half the heap at that cost) closes the
+     * that is more than the heap; the default connection cap (a quarter of the heap at that cost) closes the
      * rest as they come, a client that was already connected goes on, and once the handshake deadline
      * (--read-timeout) has passed, new clients get in again.
      */
@@ -172,9 +172,9 @@ class AbuseIT {
         }
     }
 
-    /** The default cap of a 256 MB heap with TLS: half of it at 80 KB a connection. */
+    /** The default cap of a 256 MB heap with TLS: a quarter of it at 80 KB a connection. */
     private static int capFor256m() {
-        return (int) (256L * 1024 * 1024 / 2 / (80 * 1024));
+        return (int) (256L * 1024 * 1024 / 4 / (80 * 1024));
     }
 
     /** True when the server closed {@code s} without waiting for its handshake deadline: a read ends within 1 s. */

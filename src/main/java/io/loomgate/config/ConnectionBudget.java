@@ -4,9 +4,11 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
- * How many connections loomgate holds at once unless {@code --max-connections} says: what half the
- * heap holds when every connection costs what the worst one does, and below the file-descriptor
- * limit. The worst is a connection that stalls part way through what it must send before it is
+ * How many connections loomgate holds at once unless {@code --max-connections} says: what a quarter
+ * of the heap holds when every connection costs what the worst one does, and below the
+ * file-descriptor limit. A quarter, not more, because the rest is for the requests those
+ * connections make and for the collector's headroom: with half, a flood of stalled connections
+ * (scripts/load --scenario abuse) pinned half the heap and the gateway's RSS passed its -Xmx. The worst is a connection that stalls part way through what it must send before it is
  * served (measured on the JDK server, heap after GC, 2,000 connections each, 2026-11-25):
  *
  * <table>
@@ -17,7 +19,7 @@ import java.lang.management.ManagementFactory;
  *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>79 KB</td></tr>
  * </table>
  *
- * So a 512 MB heap holds 8,192 plain or 3,276 TLS connections at most, whatever they do.
+ * So a 512 MB heap holds 4,096 plain or 1,638 TLS connections at most, whatever they do.
  */
 public final class ConnectionBudget {
 
@@ -41,9 +43,9 @@ public final class ConnectionBudget {
         return of(Runtime.getRuntime().maxMemory(), descriptors, tls);
     }
 
-    /** Half of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
+    /** A quarter of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
     static int of(long maxHeap, long descriptors, boolean tls) {
-        long byHeap = maxHeap / 2 / (tls ? TLS_BYTES : PLAIN_BYTES);
+        long byHeap = maxHeap / 4 / (tls ? TLS_BYTES : PLAIN_BYTES);
         long byDescriptors = descriptors - RESERVED_DESCRIPTORS;
         return (int) Math.max(FLOOR, Math.min(Math.min(byHeap, byDescriptors), 10_000_000));
     }

@@ -22,7 +22,7 @@ final class RouteReader {
 
     private static final List<String> ROUTE_FIELDS = List.of("path", "policy", "engine", "executor", "upstreams",
             "fallbacks", "timeout", "status", "answer", "quorum", "hedge", "clientKnobs", "calls", "methods",
-            "auth", "rateLimit", "cors");
+            "auth", "rateLimit", "preAuthLimit", "cors");
 
     private final String source;
     private final Map<String, UpstreamKind> kinds;
@@ -130,7 +130,7 @@ final class RouteReader {
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT);
         boolean knobs = f.optionalBoolean("clientKnobs").orElse(fileKnobs);
         f.finish("a compose route", List.of("path", "policy", "calls", "answer", "methods", "timeout", "clientKnobs",
-                "maxBytes", "auth", "rateLimit", "cors"));
+                "maxBytes", "auth", "rateLimit", "preAuthLimit", "cors"));
         List<ServiceId> upstreams = graph.calls().stream().map(CallSpec::upstream).distinct().toList();
         return new RouteDecl(path, "compose", "structured", Optional.empty(), upstreams, Map.of(), timeout, "policy",
                 "contract", 0, Optional.empty(), knobs, methods, Optional.of(graph), written, edge);

@@ -69,6 +69,16 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--abuse")) {
+            Path dir = Path.of(args[1]);
+            AbuseReport report = new AbuseReport(runs(dir), JsonParser.parseObject(Files.readString(dir.resolve("attacker.json"))),
+                    machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println(report.attack());
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--saturation")) {
             Path dir = Path.of(args[1]);
             List<SaturationReport.Row> rows = new ArrayList<>();
@@ -100,6 +110,7 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --compose RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tls RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --ratelimit RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --abuse RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
