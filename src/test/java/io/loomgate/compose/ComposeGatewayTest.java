@@ -10,10 +10,12 @@ import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,6 +141,28 @@ class ComposeGatewayTest {
         assertEquals(2, api.mostAtOnce("/items/"), "concurrency 2, reached and never passed");
         List<String> events = api.events();
         assertTrue(events.indexOf("end /items/e") < events.indexOf("end /items/a"), events.toString());
+    }
+
+    /**
+     * Every element's call held open: the calls in progress at once are then exactly what loomgate
+     * started, so the bound is seen without any race. One more at once would be a fourth start.
+     */
+    @Test
+    void forEachNeverRunsMoreThanItsConcurrencyWhileEveryElementIsHeld() throws Exception {
+        serve(OVERVIEW.replace("\"concurrency\": 2", "\"concurrency\": 3"));
+        api.answer("/orders", "{\"items\":[" + "{\"sku\":\"x\"},".repeat(9) + "{\"sku\":\"x\"}]}").hold("/items/");
+        CompletableFuture<HttpResponse<String>> answer = Background.supply(() -> client.get("/users/7/overview"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> starts("/items/") >= 3);
+        Thread.sleep(1_000);   // a fourth call, were one allowed, has had a second to start
+        assertEquals(3, starts("/items/"), "three held at once, and no fourth started: " + api.events());
+        api.release("/items/");
+        assertEquals(200, answer.get().statusCode());
+        assertEquals(10, starts("/items/"), "then the other seven");
+        assertEquals(3, api.mostAtOnce("/items/"));
+    }
+
+    private long starts(String prefix) {
+        return api.events().stream().filter(e -> e.startsWith("start " + prefix)).count();
     }
 
     @Test

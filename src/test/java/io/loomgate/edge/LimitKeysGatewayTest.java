@@ -10,8 +10,10 @@ import io.loomgate.testing.RawConnection;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,10 @@ class LimitKeysGatewayTest {
                  "rateLimit": {"perSecond": 0.001, "burst": 1, "by": "header.X-Key", "maxKeys": 100}}""",
                 """
                 {"path": "/by-ip", "policy": "single", "upstreams": ["api"], "answer": "value",
-                 "rateLimit": {"perSecond": 0.001, "burst": 1, "by": "ip"}}"""),
+                 "rateLimit": {"perSecond": 0.001, "burst": 1, "by": "ip"}}""",
+                """
+                {"path": "/refills", "policy": "single", "upstreams": ["api"], "answer": "value",
+                 "rateLimit": {"perSecond": 2, "burst": 1, "by": "ip"}}"""),
                 "--trusted-proxies", "127.0.0.1");
     }
 
@@ -84,6 +89,16 @@ class LimitKeysGatewayTest {
         assertEquals(429, status("/by-ip", "X-Forwarded-For", "evil.example, another-name"),
                 "another text is not another client: it is the peer again");
         assertEquals(429, status("/by-ip", "X-Forwarded-For", "203.0.113.9, garbage"), "one bad hop spoils the header");
+    }
+
+    @Test
+    void anEmptyBucketRefillsAtItsRate() {
+        assertEquals(200, status("/refills"));
+        HttpResponse<String> refused = g.client().get("/refills");
+        assertEquals(429, refused.statusCode());
+        assertEquals("1", refused.headers().firstValue("Retry-After").orElseThrow(), "half a second rounds up to 1");
+        Awaitility.await("the token comes back, 2 a second").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> status("/refills") == 200);
     }
 
     @Test

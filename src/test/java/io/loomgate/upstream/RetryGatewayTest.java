@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -109,6 +111,33 @@ class RetryGatewayTest {
         assertEquals(502, late.statusCode(), late.body());
         assertEquals(Map.of("/w", 1L, "/e", 1L, "/r", 1L), counts(), "each sent once: a write, a 500, and a 503 with no"
                 + " time left for a 300 ms pause and another try");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"POST", "PATCH", "DELETE"})
+    void aBodilessWriteIsSentOnceEvenOnAnUpstreamThatRetries(String method) throws Exception {
+        api = ApiUpstream.start().answer("/w", "{}").failFirst("/w", 5, 503);
+        serve("{\"attempts\": 3, \"backoff\": \"0ms\"}", """
+                {"path": "/write", "policy": "compose", "calls": {"w": {"upstream": "store", "path": "/w", "method": "%s"}}}"""
+                .formatted(method));
+        assertEquals(502, client.get("/write").statusCode());
+        assertEquals(1L, counts().get("/w"), "a " + method + " without a body is not idempotent unless the route says so: sent once");
+        assertEquals(method, api.requests().getFirst().method());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBudgetsFloorLetsItsOneRetryThroughWhenTheShareIsEmpty() throws Exception {
+        api = ApiUpstream.start().answer("/r", "{}").failFirst("/r", 100, 503);
+        // a share of 0 and a floor of one retry every 10 s (a bucket of one, full at start)
+        serve("{\"attempts\": 2, \"backoff\": \"0ms\", \"budget\": 0, \"minPerSecond\": 0.1}", READ);
+        for (int i = 0; i < 8; i++) {
+            assertEquals(502, client.get("/read").statusCode());
+        }
+        assertEquals(9L, counts().get("/r"), "8 first tries and the floor's one retry");
+        Map<String, Object> retries = (Map<String, Object>) ((Map<String, Object>) client.getJson("/metrics?format=json")
+                .get("retries")).get("api");
+        assertEquals(Map.of("sent", 1L, "refusedByBudget", 7L), retries);
     }
 
     @Test
