@@ -1,19 +1,19 @@
 package io.loomgate;
 
 import io.loomgate.api.Endpoints;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Config;
 import io.loomgate.config.Durations;
 import io.loomgate.config.Role;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.config.Printable;
-import io.loomgate.routefile.RouteDecl;
-import io.loomgate.routefile.RouteFile;
-import io.loomgate.routefile.RouteFileException;
-import io.loomgate.routefile.RouteTable;
-import io.loomgate.routefile.UpstreamDecl;
-import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.plan.RouteDecl;
+import io.loomgate.plan.RouteFile;
+import io.loomgate.plan.RouteFileException;
+import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.UpstreamDecl;
+import io.loomgate.plan.UpstreamKind;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -58,13 +58,13 @@ final class EffectiveRoutes {
     }
 
     private static UpstreamDecl declared(RouteTable table, String name, String origin) throws UsageException {
-        if (ServiceId.isValid(name)) {
-            var found = table.upstream(ServiceId.of(name));
+        if (UpstreamId.isValid(name)) {
+            var found = table.upstream(UpstreamId.of(name));
             if (found.isPresent()) {
                 return found.get();
             }
         }
-        String known = table.ids().stream().map(ServiceId::value).collect(Collectors.joining(", "));
+        String known = table.ids().stream().map(UpstreamId::value).collect(Collectors.joining(", "));
         throw new UsageException(origin + " names an unknown service '" + Printable.shorten(name, 40) + "'; known: " + known);
     }
 }

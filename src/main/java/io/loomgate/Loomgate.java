@@ -1,35 +1,35 @@
 package io.loomgate;
 
-import io.loomgate.aggregate.Aggregator;
-import io.loomgate.aggregate.FanOut;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.fanout.FanOut;
 import io.loomgate.api.Endpoints;
 import io.loomgate.api.OperatorPages;
 import io.loomgate.api.Wiring;
-import io.loomgate.call.ServiceId;
-import io.loomgate.compose.Composer;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.Composer;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
-import io.loomgate.metrics.AccessLog;
-import io.loomgate.metrics.GatewayMetrics;
-import io.loomgate.metrics.MetricsLogger;
-import io.loomgate.metrics.MetricsSource;
-import io.loomgate.metrics.VirtualThreads;
-import io.loomgate.remote.HttpKind;
-import io.loomgate.routefile.RouteTable;
-import io.loomgate.routefile.UpstreamDecl;
-import io.loomgate.routefile.UpstreamKind;
+import io.loomgate.observe.metrics.AccessLog;
+import io.loomgate.observe.metrics.GatewayMetrics;
+import io.loomgate.observe.metrics.MetricsLogger;
+import io.loomgate.observe.metrics.MetricsSource;
+import io.loomgate.observe.metrics.VirtualThreads;
+import io.loomgate.upstream.http.HttpKind;
+import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.UpstreamDecl;
+import io.loomgate.plan.UpstreamKind;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
-import io.loomgate.timeline.RecentRequests;
-import io.loomgate.tls.ServerTls;
-import io.loomgate.tls.TlsException;
+import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.edge.tls.TlsException;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
@@ -99,7 +99,7 @@ public final class Loomgate implements AutoCloseable {
      *
      * @throws UsageException when the route file or a flag that refers to it is bad
      */
-    public static Loomgate start(Config config, List<Route> extraRoutes, Map<ServiceId, Upstream> replaced)
+    public static Loomgate start(Config config, List<Route> extraRoutes, Map<UpstreamId, Upstream> replaced)
             throws IOException, UsageException {
         SimulatedKind simulated = new SimulatedKind();
         HttpKind http = new HttpKind(config.edge().trustedProxies(), config.edge().tls().isPresent() ? "https" : "http");
@@ -177,7 +177,7 @@ public final class Loomgate implements AutoCloseable {
     }
 
     private static Upstreams upstreams(Config config, RouteTable table, List<UpstreamKind> kinds,
-                                       Map<ServiceId, Upstream> replaced) {
+                                       Map<UpstreamId, Upstream> replaced) {
         Upstreams.Builder builder = Upstreams.builder(config.services().seed());
         for (UpstreamDecl u : table.upstreams()) {
             UpstreamKind kind = kinds.stream().filter(k -> k.name().equals(u.kind())).findFirst().orElseThrow();

@@ -1,14 +1,14 @@
 package io.loomgate;
 
-import io.loomgate.aggregate.FanOut;
-import io.loomgate.aggregate.Policy;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.core.fanout.Policy;
 import io.loomgate.api.ComposeRoute;
 import io.loomgate.api.FanOutRoute;
 import io.loomgate.api.ProxyRoute;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.Value;
-import io.loomgate.routefile.RouteDecl;
-import io.loomgate.routefile.RouteTable;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.Value;
+import io.loomgate.plan.RouteDecl;
+import io.loomgate.plan.RouteTable;
 import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,7 +50,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
             case "quorum" -> Policy.quorum(r.quorum());
             case "hedge" -> Policy.hedge(r.hedge().orElseThrow());
             case "fallback" -> {
-                Map<ServiceId, Value> values = new LinkedHashMap<>();
+                Map<UpstreamId, Value> values = new LinkedHashMap<>();
                 r.fallbacks().forEach((id, json) -> values.put(id, w -> w.tree(json)));
                 yield Policy.withFallback(values);
             }

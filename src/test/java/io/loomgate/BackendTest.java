@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.testing.TestClient;
@@ -102,7 +102,7 @@ class BackendTest {
             CallLog calls = slowBackend.upstreams().calls();
             Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> calls.callsOf(id).size() == 2);
             CallLog.CallRecord db = calls.callsOf(id).stream()
-                    .filter(c -> c.service().equals(ServiceId.of("db"))).findFirst().orElseThrow();
+                    .filter(c -> c.service().equals(UpstreamId.of("db"))).findFirst().orElseThrow();
             assertInstanceOf(Outcome.TimedOut.class, db.outcome(), "the backend's own db call met the caller's deadline");
             assertTrue(db.duration().toSeconds() < 3, "the backend stopped its 5 s db call after "
                     + db.duration().toMillis() + " ms");

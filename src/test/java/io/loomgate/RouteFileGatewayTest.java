@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.UsageException;
 import io.loomgate.testing.ApiUpstream;
@@ -54,7 +54,7 @@ class RouteFileGatewayTest {
             assertEquals(Map.of("orders", "success", "stock", "success"), states(body));
             assertTrue(r.body().contains("\"value\":{\"orders\":3}"), r.body());
             long ordersMs = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow())
-                    .stream().filter(c -> c.service().equals(ServiceId.of("orders"))).findFirst().orElseThrow()
+                    .stream().filter(c -> c.service().equals(UpstreamId.of("orders"))).findFirst().orElseThrow()
                     .duration().toMillis();
             assertTrue(ordersMs >= 55, "orders slept its declared 60 ms: " + ordersMs);
 
@@ -62,7 +62,7 @@ class RouteFileGatewayTest {
             assertEquals(502, failed.statusCode());
             assertEquals(Map.of("orders", "cancelled", "stock", "failed"), states(TestClient.json(failed)));
             var orders = gate.upstreams().calls().callsOf(failed.headers().firstValue("X-Request-Id").orElseThrow())
-                    .stream().filter(c -> c.service().equals(ServiceId.of("orders"))).findFirst().orElseThrow();
+                    .stream().filter(c -> c.service().equals(UpstreamId.of("orders"))).findFirst().orElseThrow();
             assertEquals(Outcome.CANCELLED, orders.outcome(), "the sibling really stopped");
 
             Map<String, Object> either = client.getJson("/shop/either");
@@ -113,7 +113,7 @@ class RouteFileGatewayTest {
             assertEquals("quorum", TestClient.json(r).get("policy"));
             assertEquals(Map.of("a", "success", "b", "success", "c", "cancelled"), states(TestClient.json(r)));
             var c = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow()).stream()
-                    .filter(x -> x.service().equals(ServiceId.of("c"))).findFirst().orElseThrow();
+                    .filter(x -> x.service().equals(UpstreamId.of("c"))).findFirst().orElseThrow();
             assertEquals(Outcome.CANCELLED, c.outcome());
             assertTrue(c.duration().toSeconds() < 3, "c's 5 s call stopped after " + c.duration().toMillis() + " ms");
 
@@ -136,10 +136,10 @@ class RouteFileGatewayTest {
         java.util.concurrent.atomic.AtomicInteger called = new java.util.concurrent.atomic.AtomicInteger();
         io.loomgate.upstream.Upstream counting = () -> {
             called.incrementAndGet();
-            return io.loomgate.call.Value.text("row");
+            return io.loomgate.core.call.Value.text("row");
         };
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", file.toString()),
-                java.util.List.of(), Map.of(ServiceId.of("orders"), counting));
+                java.util.List.of(), Map.of(UpstreamId.of("orders"), counting));
              TestClient client = new TestClient(gate.baseUri())) {
             for (int i = 0; i < 3; i++) {
                 assertEquals(502, client.get("/orders?fail=orders").statusCode());

@@ -9,7 +9,7 @@ import io.loomgate.edge.JwtVerifier;
 import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;
-import io.loomgate.tls.PemFiles;
+import io.loomgate.edge.tls.PemFiles;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,15 +1,15 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.Aggregator;
-import io.loomgate.call.RequestContext;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.call.RequestContext;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.timeline.RecentRequests;
-import io.loomgate.timeline.ServerTiming;
-import io.loomgate.timeline.Timeline;
+import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.observe.timeline.ServerTiming;
+import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.HedgeReport;
-import io.loomgate.aggregate.PartResult;
-import io.loomgate.aggregate.Status;
-import io.loomgate.call.Outcome;
-import io.loomgate.call.Value;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.HedgeReport;
+import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.fanout.Status;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.Value;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;

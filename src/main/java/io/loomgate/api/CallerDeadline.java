@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
 import com.sun.net.httpserver.Headers;
-import io.loomgate.call.Propagation;
+import io.loomgate.core.call.Propagation;
 import io.loomgate.http.HttpError;
 import java.time.Duration;
 

@@ -1,22 +1,22 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.Aggregator;
-import io.loomgate.aggregate.PartResult;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.compose.CallResult;
-import io.loomgate.compose.ComposeAnswer;
-import io.loomgate.compose.Composer;
-import io.loomgate.compose.Composition;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.CallResult;
+import io.loomgate.core.compose.ComposeAnswer;
+import io.loomgate.core.compose.Composer;
+import io.loomgate.core.compose.Composition;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
-import io.loomgate.timeline.RecentRequests;
-import io.loomgate.timeline.ServerTiming;
-import io.loomgate.timeline.Timeline;
+import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.observe.timeline.ServerTiming;
+import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,7 +67,7 @@ final class ComposeEndpoint implements Handler {
         List<PartResult> parts = new ArrayList<>(c.calls().size());
         for (int i = 0; i < c.calls().size(); i++) {
             CallResult r = c.calls().get(i);
-            parts.add(new PartResult(ServiceId.of(r.name()), r.outcome(), r.start(), r.duration()));
+            parts.add(new PartResult(UpstreamId.of(r.name()), r.outcome(), r.start(), r.duration()));
             if (r.start().isPresent()) {
                 aggregator.record(route.graph().calls().get(i).upstream(), r.outcome().kind(), r.duration());
             }

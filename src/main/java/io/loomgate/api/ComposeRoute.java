@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
-import io.loomgate.call.ServiceId;
-import io.loomgate.compose.CallGraph;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.CallGraph;
 import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param clientKnobs whether {@code ?fail=}, {@code ?delay=} and a longer {@code ?timeout=} work
  * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
  */
-public record ComposeRoute(String path, CallGraph graph, List<String> methods, List<ServiceId> upstreams,
+public record ComposeRoute(String path, CallGraph graph, List<String> methods, List<UpstreamId> upstreams,
                            Optional<Duration> timeout, boolean clientKnobs, Guard guard) {
 
     public ComposeRoute {

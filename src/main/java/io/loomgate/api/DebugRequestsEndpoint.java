@@ -4,9 +4,9 @@ import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
-import io.loomgate.timeline.RecentRequests;
-import io.loomgate.timeline.Timeline;
-import io.loomgate.timeline.TimelineJson;
+import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.observe.timeline.Timeline;
+import io.loomgate.observe.timeline.TimelineJson;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.FanOut;
-import io.loomgate.aggregate.Policy;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.core.fanout.Policy;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param clientKnobs whether {@code ?fail=} and {@code ?delay=} work, and {@code ?timeout=} may exceed the route's own
  * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
  */
-public record FanOutRoute(String path, Policy policy, FanOut engine, List<ServiceId> upstreams,
+public record FanOutRoute(String path, Policy policy, FanOut engine, List<UpstreamId> upstreams,
                           Optional<Duration> timeout, boolean passthrough, boolean valueOnly, boolean clientKnobs,
                           Guard guard) {
 

@@ -1,6 +1,6 @@
 package io.loomgate.api;
 
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
@@ -65,7 +65,7 @@ final class IndexEndpoint implements Handler {
                 </head><body><h1>loomgate</h1><table><tr><th>route</th><th>policy</th><th>engine</th><th>upstreams</th></tr>
                 """);
         for (FanOutRoute r : routes) {
-            String upstreams = r.upstreams().stream().map(ServiceId::value).collect(Collectors.joining(", "));
+            String upstreams = r.upstreams().stream().map(UpstreamId::value).collect(Collectors.joining(", "));
             sb.append("<tr><td>").append(link(r.path())).append("</td><td>")
                     .append(r.policy().name()).append("</td><td>").append(r.engine().name())
                     .append(r.engine().executor().map(e -> " (" + e + ")").orElse("")).append("</td><td>")
@@ -74,7 +74,7 @@ final class IndexEndpoint implements Handler {
         for (ComposeRoute c : composes) {
             sb.append("<tr><td>").append(c.methods().contains("GET") ? link(c.path()) : c.path()).append("</td><td>compose</td><td>")
                     .append(c.graph().calls().stream().map(call -> call.name()).collect(Collectors.joining(" ")))
-                    .append("</td><td>").append(c.upstreams().stream().map(ServiceId::value).collect(Collectors.joining(", ")))
+                    .append("</td><td>").append(c.upstreams().stream().map(UpstreamId::value).collect(Collectors.joining(", ")))
                     .append("</td></tr>\n");
         }
         for (ProxyRoute p : proxies) {

@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
-import io.loomgate.call.Overrides;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Durations;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
@@ -40,7 +40,7 @@ record Knobs(Overrides overrides, Duration timeout) {
      * @param maxTimeout     the largest deadline a request may ask for, where clients may lengthen it
      * @param clientKnobs    whether the route lets clients inject faults and lengthen the deadline
      */
-    static Knobs parse(QueryParams query, String path, List<ServiceId> calls, Duration defaultTimeout,
+    static Knobs parse(QueryParams query, String path, List<UpstreamId> calls, Duration defaultTimeout,
                        Duration maxTimeout, boolean clientKnobs) {
         Duration timeout = single(query, "timeout")
                 .map(t -> timeout(t, defaultTimeout, maxTimeout, clientKnobs))
@@ -48,17 +48,17 @@ record Knobs(Overrides overrides, Duration timeout) {
         if (!clientKnobs) {
             return new Knobs(Overrides.NONE, timeout);
         }
-        Set<ServiceId> failures = new LinkedHashSet<>();
+        Set<UpstreamId> failures = new LinkedHashSet<>();
         for (String name : items(query, "fail")) {
             failures.add(service("fail", name, name, path, calls));
         }
-        Map<ServiceId, Duration> delays = new HashMap<>();
+        Map<UpstreamId, Duration> delays = new HashMap<>();
         for (String item : items(query, "delay")) {
             int colon = item.indexOf(':');
             if (colon < 0) {
                 throw HttpError.badParameter("delay", item, "NAME:DURATION, e.g. db:300ms");
             }
-            ServiceId service = service("delay", item.substring(0, colon), item, path, calls);
+            UpstreamId service = service("delay", item.substring(0, colon), item, path, calls);
             Duration d = duration("delay", item.substring(colon + 1), item, Duration.ZERO, MAX_DELAY);
             if (delays.put(service, d) != null) {
                 throw HttpError.badParameter("delay", item, "one duration per service; " + service + " is named twice");
@@ -94,11 +94,11 @@ record Knobs(Overrides overrides, Duration timeout) {
     }
 
     /** An upstream the route calls; anything else, known elsewhere or not, is a 400 that lists them. */
-    private static ServiceId service(String parameter, String name, String shown, String path, List<ServiceId> calls) {
-        if (ServiceId.isValid(name) && calls.contains(ServiceId.of(name))) {
-            return ServiceId.of(name);
+    private static UpstreamId service(String parameter, String name, String shown, String path, List<UpstreamId> calls) {
+        if (UpstreamId.isValid(name) && calls.contains(UpstreamId.of(name))) {
+            return UpstreamId.of(name);
         }
-        String names = calls.stream().map(ServiceId::value).collect(Collectors.joining(", "));
+        String names = calls.stream().map(UpstreamId::value).collect(Collectors.joining(", "));
         throw HttpError.badParameter(parameter, shown, "a service " + path + " calls (" + names + ")");
     }
 

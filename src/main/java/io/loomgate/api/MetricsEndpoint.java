@@ -3,8 +3,8 @@ package io.loomgate.api;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.metrics.MetricsFormat;
-import io.loomgate.metrics.MetricsSource;
+import io.loomgate.observe.metrics.MetricsFormat;
+import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.routing.Handler;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.Aggregator;
-import io.loomgate.call.Overrides;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.UpstreamFailure;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;

@@ -1,6 +1,6 @@
 package io.loomgate.api;
 
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.routing.Guard;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param timeout  how long the upstream has to send its answer's head
  * @param guard    what its edge checks before admission (CORS, authentication, rate limit)
  */
-public record ProxyRoute(String path, ServiceId upstream, Duration timeout, Guard guard) {
+public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Guard guard) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");

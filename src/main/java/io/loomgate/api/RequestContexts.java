@@ -1,11 +1,11 @@
 package io.loomgate.api;
 
-import io.loomgate.call.Attempts;
-import io.loomgate.call.Overrides;
-import io.loomgate.call.Propagation;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.RequestTrace;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Attempts;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.Propagation;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.RequestTrace;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.http.Request;
 import io.loomgate.upstream.Upstreams;
@@ -36,12 +36,12 @@ final class RequestContexts {
      * {@code clientKnobs} {@code ?fail=} and {@code ?delay=}), then every upstream asked whether it
      * can serve the request at all ({@link io.loomgate.upstream.Upstream#check}).
      */
-    static RequestContext checked(Request request, String route, List<ServiceId> called, Optional<Duration> routeTimeout,
+    static RequestContext checked(Request request, String route, List<UpstreamId> called, Optional<Duration> routeTimeout,
                                   boolean clientKnobs, ServiceOptions options, Upstreams upstreams) {
         Knobs knobs = Knobs.parse(request.query(), route, called, routeTimeout.orElse(options.timeout()), options.maxTimeout(),
                 clientKnobs);
         RequestContext ctx = of(request, route, knobs.timeout(), knobs.overrides());
-        for (ServiceId id : called) {
+        for (UpstreamId id : called) {
             upstreams.get(id).check(ctx);
         }
         return ctx;

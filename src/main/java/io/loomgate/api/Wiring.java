@@ -1,12 +1,12 @@
 package io.loomgate.api;
 
-import io.loomgate.aggregate.Aggregator;
-import io.loomgate.compose.Composer;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.compose.Composer;
 import io.loomgate.config.Config;
-import io.loomgate.metrics.MetricsSource;
+import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.upstream.Upstreams;
-import io.loomgate.timeline.RecentRequests;
+import io.loomgate.observe.timeline.RecentRequests;
 import java.util.List;
 
 /**

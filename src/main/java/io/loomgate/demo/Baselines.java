@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.aggregate.AggregationListener;
-import io.loomgate.aggregate.FanOut;
+import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.fanout.FanOut;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,14 +1,14 @@
 package io.loomgate.demo;
 
-import io.loomgate.aggregate.AggregationListener;
-import io.loomgate.aggregate.FanOut;
-import io.loomgate.aggregate.FanOutResult;
-import io.loomgate.aggregate.Failures;
-import io.loomgate.aggregate.PartResult;
-import io.loomgate.aggregate.StopWhen;
-import io.loomgate.call.Outcome;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.Value;
+import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.core.fanout.FanOutResult;
+import io.loomgate.core.fanout.Failures;
+import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.fanout.StopWhen;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
 import io.loomgate.upstream.Upstream;

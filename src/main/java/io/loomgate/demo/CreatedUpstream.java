@@ -1,8 +1,8 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.json.JsonParser;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Upstream;
@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CreatedUpstream implements Upstream {
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final AtomicLong next = new AtomicLong(1000);
 
-    CreatedUpstream(ServiceId id) {
+    CreatedUpstream(UpstreamId id) {
         this.id = id;
     }
 

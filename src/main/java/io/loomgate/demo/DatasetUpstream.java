@@ -1,13 +1,13 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.template.Bindings;
-import io.loomgate.template.Template;
-import io.loomgate.template.UnsafeValue;
+import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.Template;
+import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.upstream.Upstream;
 import java.util.Map;
 import java.util.Optional;
@@ -20,11 +20,11 @@ import java.util.OptionalInt;
  */
 final class DatasetUpstream implements Upstream {
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final Map<String, Object> data;
     private final Template key;
 
-    DatasetUpstream(ServiceId id, Map<String, Object> data, Template key) {
+    DatasetUpstream(UpstreamId id, Map<String, Object> data, Template key) {
         this.id = id;
         this.data = Map.copyOf(data);
         this.key = key;

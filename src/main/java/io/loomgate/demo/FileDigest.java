@@ -1,6 +1,6 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Value;
 import io.loomgate.json.JsonWriter;
 
 /** What reading the sample file found: {@code {"lines":10000,"bytes":560000,"crc32":"a6e9ae3c"}}. */

@@ -1,6 +1,6 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Value;
 import io.loomgate.json.JsonWriter;
 
 /** The primes up to {@code n}: {@code {"n":50000,"primes":5133,"sum":121013308}}. */

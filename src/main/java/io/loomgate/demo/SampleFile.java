@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -63,7 +63,7 @@ final class SampleFile implements AutoCloseable {
     }
 
     /** Reads the whole file: its line count, size and CRC32. Interruption stops it between chunks. */
-    FileDigest read(ServiceId service) throws UpstreamFailure, InterruptedException {
+    FileDigest read(UpstreamId service) throws UpstreamFailure, InterruptedException {
         ByteBuffer buf = borrow();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             CRC32 crc = new CRC32();

@@ -1,13 +1,13 @@
 package io.loomgate.demo;
 
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.Value;
-import io.loomgate.routefile.Fields;
-import io.loomgate.routefile.RouteFileException;
-import io.loomgate.routefile.UpstreamKind;
-import io.loomgate.template.Bindings;
-import io.loomgate.template.Placeholder;
-import io.loomgate.template.Template;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.Value;
+import io.loomgate.plan.Fields;
+import io.loomgate.plan.RouteFileException;
+import io.loomgate.plan.UpstreamKind;
+import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.Placeholder;
+import io.loomgate.core.template.Template;
 import io.loomgate.upstream.Upstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,7 +76,7 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
     }
 
     @Override
-    public Upstream create(ServiceId id, Map<String, Object> settings) {
+    public Upstream create(UpstreamId id, Map<String, Object> settings) {
         SimulatedService service = SimulatedService.fromWire((String) settings.get("service")).orElseThrow();
         if (service.readsFile()) {
             SampleFile file = sampleFile();

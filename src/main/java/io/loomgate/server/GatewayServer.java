@@ -9,7 +9,7 @@ import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
-import io.loomgate.tls.ServerTls;
+import io.loomgate.edge.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.config.Durations;
 import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
@@ -36,7 +36,7 @@ public final class Breaker implements Upstream {
 
     private enum Ending { SUCCESS, FAILURE, NEUTRAL }
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final Upstream inner;
     private final BreakerSettings settings;
     private final LongSupplier nanoClock;
@@ -54,7 +54,7 @@ public final class Breaker implements Upstream {
     private long halfOpened;
     private long closed;
 
-    Breaker(ServiceId id, Upstream inner, BreakerSettings settings, LongSupplier nanoClock) {
+    Breaker(UpstreamId id, Upstream inner, BreakerSettings settings, LongSupplier nanoClock) {
         this.id = id;
         this.inner = inner;
         this.settings = settings;

@@ -1,7 +1,7 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class CallLog {
 
     /** One finished call. Times are {@link System#nanoTime()} values. */
-    public record CallRecord(ServiceId service, String requestId, long startNanos, long endNanos, Outcome outcome) {
+    public record CallRecord(UpstreamId service, String requestId, long startNanos, long endNanos, Outcome outcome) {
         public Duration duration() {
             return Duration.ofNanos(endNanos - startNanos);
         }
@@ -32,20 +32,20 @@ public final class CallLog {
     }
 
     /** A call in progress; hand it back to {@link #end}. */
-    record Started(ServiceId service, String requestId, long startNanos, LongAdder counter) {
+    record Started(UpstreamId service, String requestId, long startNanos, LongAdder counter) {
     }
 
     private static final int KEPT = 4096;
 
-    private final Map<ServiceId, LongAdder> inFlight;
+    private final Map<UpstreamId, LongAdder> inFlight;
     private final AtomicReferenceArray<CallRecord> recent = new AtomicReferenceArray<>(KEPT);
     private final AtomicLong written = new AtomicLong();
 
-    CallLog(Map<ServiceId, LongAdder> inFlight) {
+    CallLog(Map<UpstreamId, LongAdder> inFlight) {
         this.inFlight = Map.copyOf(inFlight);
     }
 
-    Started start(ServiceId service, String requestId) {
+    Started start(UpstreamId service, String requestId) {
         LongAdder counter = inFlight.get(service);
         counter.increment();
         return new Started(service, requestId, System.nanoTime(), counter);
@@ -58,7 +58,7 @@ public final class CallLog {
     }
 
     /** Calls of {@code service} running now. */
-    public long inFlight(ServiceId service) {
+    public long inFlight(UpstreamId service) {
         LongAdder counter = inFlight.get(service);
         return counter == null ? 0 : counter.sum();
     }

@@ -1,10 +1,10 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.Overrides;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
 import java.time.Duration;
@@ -17,12 +17,12 @@ import java.time.Duration;
  */
 final class FaultInjected implements Upstream {
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final Upstream inner;
     private final Faults faults;
     private final FailureDice dice;
 
-    FaultInjected(ServiceId id, Upstream inner, Faults faults, FailureDice dice) {
+    FaultInjected(UpstreamId id, Upstream inner, Faults faults, FailureDice dice) {
         this.id = id;
         this.inner = inner;
         this.faults = faults;

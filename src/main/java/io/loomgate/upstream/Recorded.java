@@ -1,10 +1,10 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
@@ -17,11 +17,11 @@ import io.loomgate.json.JsonWriter;
  */
 final class Recorded implements Upstream {
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final Upstream inner;
     private final CallLog log;
 
-    Recorded(ServiceId id, Upstream inner, CallLog log) {
+    Recorded(UpstreamId id, Upstream inner, CallLog log) {
         this.id = id;
         this.inner = inner;
         this.log = log;

@@ -1,10 +1,10 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.Attempts;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Attempts;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.Response;
 import java.time.Duration;
 import java.util.Set;
@@ -27,13 +27,13 @@ final class Retrying implements Upstream {
     private static final Set<Integer> RETRIED_STATUSES = Set.of(502, 503, 504);
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS");
 
-    private final ServiceId id;
+    private final UpstreamId id;
     private final Upstream inner;
     private final RetrySettings settings;
     private final RetryBudget budget;
     private final RetryStats stats;
 
-    Retrying(ServiceId id, Upstream inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
+    Retrying(UpstreamId id, Upstream inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
         this.id = id;
         this.inner = inner;
         this.settings = settings;

@@ -1,8 +1,8 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.Response;
 
 /**

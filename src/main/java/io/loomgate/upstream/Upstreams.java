@@ -1,6 +1,6 @@
 package io.loomgate.upstream;
 
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,21 +20,21 @@ import java.util.function.LongSupplier;
  *
  * <pre>{@code
  * Upstreams upstreams = Upstreams.builder(OptionalLong.empty())
- *         .add(ServiceId.of("db"), () -> Value.text("row"), new Faults(Duration.ofMillis(300), 0))
+ *         .add(UpstreamId.of("db"), () -> Value.text("row"), new Faults(Duration.ofMillis(300), 0))
  *         .build();
- * Value v = upstreams.get(ServiceId.of("db")).call();   // inside a RequestContext
+ * Value v = upstreams.get(UpstreamId.of("db")).call();   // inside a RequestContext
  * }</pre>
  */
 public final class Upstreams {
 
-    private final Map<ServiceId, Upstream> byId;
-    private final Map<ServiceId, Breaker> breakers;
-    private final Map<ServiceId, RetryBudget> budgets;
-    private final Map<ServiceId, RetryStats> retries;
+    private final Map<UpstreamId, Upstream> byId;
+    private final Map<UpstreamId, Breaker> breakers;
+    private final Map<UpstreamId, RetryBudget> budgets;
+    private final Map<UpstreamId, RetryStats> retries;
     private final CallLog log;
 
-    private Upstreams(Map<ServiceId, Upstream> byId, Map<ServiceId, Breaker> breakers, Map<ServiceId, RetryBudget> budgets,
-                      Map<ServiceId, RetryStats> retries, CallLog log) {
+    private Upstreams(Map<UpstreamId, Upstream> byId, Map<UpstreamId, Breaker> breakers, Map<UpstreamId, RetryBudget> budgets,
+                      Map<UpstreamId, RetryStats> retries, CallLog log) {
         this.byId = byId;
         this.breakers = breakers;
         this.budgets = budgets;
@@ -51,7 +51,7 @@ public final class Upstreams {
      *
      * @throws NoSuchElementException when no upstream has that id
      */
-    public Upstream get(ServiceId id) {
+    public Upstream get(UpstreamId id) {
         Upstream u = byId.get(id);
         if (u == null) {
             throw new NoSuchElementException("no upstream '" + id + "'; known: " + ids());
@@ -60,7 +60,7 @@ public final class Upstreams {
     }
 
     /** Every id, in the order the upstreams were added. */
-    public List<ServiceId> ids() {
+    public List<UpstreamId> ids() {
         return List.copyOf(byId.keySet());
     }
 
@@ -70,7 +70,7 @@ public final class Upstreams {
     }
 
     /** The budget the retries of {@code id}, and the hedge backups sent to it, draw on. */
-    public RetryBudget budget(ServiceId id) {
+    public RetryBudget budget(UpstreamId id) {
         RetryBudget b = budgets.get(id);
         if (b == null) {
             throw new NoSuchElementException("no upstream '" + id + "'; known: " + ids());
@@ -79,13 +79,13 @@ public final class Upstreams {
     }
 
     /** Each upstream's retries, sent and refused by its budget, in the order they were added. */
-    public Map<ServiceId, RetryStats> retries() {
+    public Map<UpstreamId, RetryStats> retries() {
         return retries;
     }
 
     /** The state of each upstream that has a circuit breaker, in the order they were added. */
-    public Map<ServiceId, Breaker.Snapshot> breakers() {
-        Map<ServiceId, Breaker.Snapshot> result = new LinkedHashMap<>();
+    public Map<UpstreamId, Breaker.Snapshot> breakers() {
+        Map<UpstreamId, Breaker.Snapshot> result = new LinkedHashMap<>();
         breakers.forEach((id, b) -> result.put(id, b.snapshot()));
         return result;
     }
@@ -93,17 +93,17 @@ public final class Upstreams {
     /** Collects upstreams; {@link #build()} wraps them. */
     public static final class Builder {
         private final FailureDice dice;
-        private final Map<ServiceId, Upstream> raw = new LinkedHashMap<>();
-        private final Map<ServiceId, Faults> faults = new LinkedHashMap<>();
-        private final Map<ServiceId, BreakerSettings> breakerSettings = new LinkedHashMap<>();
-        private final Map<ServiceId, RetrySettings> retrySettings = new LinkedHashMap<>();
+        private final Map<UpstreamId, Upstream> raw = new LinkedHashMap<>();
+        private final Map<UpstreamId, Faults> faults = new LinkedHashMap<>();
+        private final Map<UpstreamId, BreakerSettings> breakerSettings = new LinkedHashMap<>();
+        private final Map<UpstreamId, RetrySettings> retrySettings = new LinkedHashMap<>();
         private LongSupplier nanoClock = System::nanoTime;
 
         private Builder(OptionalLong seed) {
             this.dice = new FailureDice(seed);
         }
 
-        public Builder add(ServiceId id, Upstream upstream, Faults faults) {
+        public Builder add(UpstreamId id, Upstream upstream, Faults faults) {
             if (raw.putIfAbsent(id, upstream) != null) {
                 throw new IllegalArgumentException("upstream '" + id + "' is added twice");
             }
@@ -112,14 +112,14 @@ public final class Upstreams {
         }
 
         /** Adds an upstream behind a circuit breaker. */
-        public Builder add(ServiceId id, Upstream upstream, Faults faults, BreakerSettings breaker) {
+        public Builder add(UpstreamId id, Upstream upstream, Faults faults, BreakerSettings breaker) {
             add(id, upstream, faults);
             breakerSettings.put(id, breaker);
             return this;
         }
 
         /** Retries {@code id}'s calls as {@code settings} say, and sizes its budget. */
-        public Builder retry(ServiceId id, RetrySettings settings) {
+        public Builder retry(UpstreamId id, RetrySettings settings) {
             if (!raw.containsKey(id)) {
                 throw new IllegalArgumentException("upstream '" + id + "' is not added");
             }
@@ -134,13 +134,13 @@ public final class Upstreams {
         }
 
         public Upstreams build() {
-            Map<ServiceId, LongAdder> counters = new LinkedHashMap<>();
+            Map<UpstreamId, LongAdder> counters = new LinkedHashMap<>();
             raw.keySet().forEach(id -> counters.put(id, new LongAdder()));
             CallLog log = new CallLog(counters);
-            Map<ServiceId, Upstream> decorated = new LinkedHashMap<>();
-            Map<ServiceId, Breaker> breakers = new LinkedHashMap<>();
-            Map<ServiceId, RetryBudget> budgets = new LinkedHashMap<>();
-            Map<ServiceId, RetryStats> retries = new LinkedHashMap<>();
+            Map<UpstreamId, Upstream> decorated = new LinkedHashMap<>();
+            Map<UpstreamId, Breaker> breakers = new LinkedHashMap<>();
+            Map<UpstreamId, RetryBudget> budgets = new LinkedHashMap<>();
+            Map<UpstreamId, RetryStats> retries = new LinkedHashMap<>();
             raw.forEach((id, u) -> {
                 Upstream faulted = new FaultInjected(id, u, faults.get(id), dice);
                 BreakerSettings b = breakerSettings.get(id);

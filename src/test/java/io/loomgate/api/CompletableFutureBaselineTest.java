@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.upstream.CallLog;
-import io.loomgate.call.Outcome;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
@@ -80,9 +80,9 @@ class CompletableFutureBaselineTest {
         long answeredAt = System.nanoTime();
         assertEquals(502, r.statusCode(), r.body());
         assertEquals(Map.of("db", "orphaned", "file", "failed"), states(TestClient.json(r)));
-        assertEquals(1, tracker().inFlight(ServiceId.of("db")), "db is still running after the 502 went out");
+        assertEquals(1, tracker().inFlight(UpstreamId.of("db")), "db is still running after the 502 went out");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> tracker().inFlight(ServiceId.of("db")) == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> tracker().inFlight(UpstreamId.of("db")) == 0);
         CallLog.CallRecord db = Aggregations.call(tracker(), r, "db");
         assertInstanceOf(Outcome.Success.class, db.outcome(), "nothing interrupted it");
         assertTrue(db.duration().toMillis() >= 3_000, "it slept its full 3 s: " + db.duration().toMillis());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.TestClient;
@@ -102,7 +102,7 @@ class FaultTest {
         Upstream broken = () -> {
             throw new IllegalStateException("internal detail of a broken backend");
         };
-        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"), List.of(), Map.of(ServiceId.of("db"), broken));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"), List.of(), Map.of(UpstreamId.of("db"), broken));
              TestClient client = new TestClient(gate.baseUri())) {
             HttpResponse<String> r = client.get("/aggregate?delay=db:10ms&delay=file:200ms");
             assertEquals(502, r.statusCode(), r.body());

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.ServiceId;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
@@ -18,10 +18,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The generic per-request knobs, checked against the upstreams of the route (here /multi-aggregate's). */
 class KnobsTest {
 
-    private static final ServiceId DB = ServiceId.of("db");
-    private static final ServiceId FILE = ServiceId.of("file");
-    private static final ServiceId CACHE = ServiceId.of("cache");
-    private static final List<ServiceId> CALLS = List.of(DB, FILE, ServiceId.of("compute"), CACHE);
+    private static final UpstreamId DB = UpstreamId.of("db");
+    private static final UpstreamId FILE = UpstreamId.of("file");
+    private static final UpstreamId CACHE = UpstreamId.of("cache");
+    private static final List<UpstreamId> CALLS = List.of(DB, FILE, UpstreamId.of("compute"), CACHE);
 
     private static Knobs parse(String query) {
         return Knobs.parse(QueryParams.parse(query), "/multi-aggregate", CALLS, Duration.ofSeconds(2), Duration.ofSeconds(30), true);

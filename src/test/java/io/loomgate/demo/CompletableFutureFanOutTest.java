@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.aggregate.Aggregation;
-import io.loomgate.aggregate.AggregationListener;
-import io.loomgate.aggregate.FanOut;
-import io.loomgate.aggregate.FanOutResult;
-import io.loomgate.aggregate.StopWhen;
-import io.loomgate.call.Outcome;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.core.fanout.FanOutResult;
+import io.loomgate.core.fanout.StopWhen;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,18 +29,18 @@ import org.junit.jupiter.api.Test;
 /** The baseline, observed: it answers fast but cannot stop what it started. */
 class CompletableFutureFanOutTest {
 
-    private static final ServiceId DB = ServiceId.of("db");
-    private static final ServiceId FILE = ServiceId.of("file");
+    private static final UpstreamId DB = UpstreamId.of("db");
+    private static final UpstreamId FILE = UpstreamId.of("file");
 
     private final Executor virtualPerTask = task -> Thread.ofVirtual().start(task);
-    private final Map<ServiceId, Duration> orphanWork = new ConcurrentHashMap<>();
+    private final Map<UpstreamId, Duration> orphanWork = new ConcurrentHashMap<>();
     private final AggregationListener listener = new AggregationListener() {
         @Override
         public void aggregated(Aggregation aggregation) {
         }
 
         @Override
-        public void orphanEnded(ServiceId service, Duration workAfterResponse) {
+        public void orphanEnded(UpstreamId service, Duration workAfterResponse) {
             orphanWork.put(service, workAfterResponse);
         }
     };
@@ -51,7 +51,7 @@ class CompletableFutureFanOutTest {
                 () -> engine.run(parts, StopWhen.FIRST_FAILURE));
     }
 
-    private static FanOut.Part sleeper(ServiceId s, long ms, boolean fail, AtomicBoolean interrupted) {
+    private static FanOut.Part sleeper(UpstreamId s, long ms, boolean fail, AtomicBoolean interrupted) {
         return new FanOut.Part(s, () -> {
             try {
                 Thread.sleep(ms);

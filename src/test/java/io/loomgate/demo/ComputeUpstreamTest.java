@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.RequestContext;
+import io.loomgate.core.call.RequestContext;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
@@ -20,7 +20,7 @@ class ComputeUpstreamTest {
         assertEquals(ComputeUpstream.DEFAULT_N, ComputeUpstream.n(QueryParams.parse("")));
         assertEquals(1000, ComputeUpstream.n(QueryParams.parse("n=1000&other=x")));
         RequestContext ctx = RequestContext.of("r1", "/compute", Duration.ofSeconds(1),
-                QueryParams.parse("n=1000"), io.loomgate.call.Overrides.NONE);
+                QueryParams.parse("n=1000"), io.loomgate.core.call.Overrides.NONE);
         PrimeSum sum = (PrimeSum) RequestContext.callWith(ctx, () -> new ComputeUpstream().call());
         assertEquals(new PrimeSum(1000, 168, 76127), sum);
     }
@@ -37,7 +37,7 @@ class ComputeUpstreamTest {
             """)
     void badValuesAre400sNamingTheParameterAndTheValue(String query, String value) {
         HttpError e = assertThrows(HttpError.class, () -> new ComputeUpstream().check(RequestContext.of("r", "/compute",
-                java.time.Duration.ofSeconds(1), QueryParams.parse(query), io.loomgate.call.Overrides.NONE)));
+                java.time.Duration.ofSeconds(1), QueryParams.parse(query), io.loomgate.core.call.Overrides.NONE)));
         assertEquals(400, e.status());
         assertEquals("bad_parameter", e.code());
         assertTrue(e.getMessage().startsWith("n must be "), e.getMessage());

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.Overrides;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.QueryParams;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.upstream.Faults;
@@ -39,7 +39,7 @@ class SimulatedKindTest {
     }
 
     private Upstream create(String service) {
-        return kind.create(ServiceId.of(service), Map.of("service", service));
+        return kind.create(UpstreamId.of(service), Map.of("service", service));
     }
 
     private static Value call(Upstream upstream, String requestId, String query) throws Exception {
@@ -77,7 +77,7 @@ class SimulatedKindTest {
     @Test
     void textServicesReturnTheirTextOrTheDeclaredValue() throws Exception {
         assertEquals(Value.text("DB call completed"), call(create("db"), "t", ""));
-        Upstream custom = kind.create(ServiceId.of("orders"), Map.of("service", "db", "value", Map.of("orders", 3L)));
+        Upstream custom = kind.create(UpstreamId.of("orders"), Map.of("service", "db", "value", Map.of("orders", 3L)));
         JsonWriter w = new JsonWriter();
         call(custom, "t", "").writeTo(w);
         assertEquals("{\"orders\":3}", w.toString());
@@ -85,7 +85,7 @@ class SimulatedKindTest {
 
     @Test
     void anInterruptStopsComputeEarlyAndTheCallLogSaysSo() throws Exception {
-        ServiceId compute = ServiceId.of("compute");
+        UpstreamId compute = UpstreamId.of("compute");
         Upstreams upstreams = Upstreams.builder(OptionalLong.empty()).add(compute, create("compute"), Faults.NONE).build();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread t = Thread.ofVirtual().start(() -> {

@@ -2,11 +2,11 @@ package io.loomgate.load;
 
 import io.loomgate.api.Endpoints;
 import io.loomgate.demo.SimulatedKind;
-import io.loomgate.routefile.RouteDecl;
-import io.loomgate.routefile.RouteFile;
-import io.loomgate.routefile.RouteFileException;
-import io.loomgate.routefile.RouteTable;
-import io.loomgate.routefile.UpstreamDecl;
+import io.loomgate.plan.RouteDecl;
+import io.loomgate.plan.RouteFile;
+import io.loomgate.plan.RouteFileException;
+import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.UpstreamDecl;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

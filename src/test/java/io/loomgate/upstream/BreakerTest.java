@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** The circuit breaker on a fake clock, around an upstream that counts its calls and fails on demand. */
 class BreakerTest {
 
-    private static final ServiceId DB = ServiceId.of("db");
+    private static final UpstreamId DB = UpstreamId.of("db");
 
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final AtomicInteger calls = new AtomicInteger();

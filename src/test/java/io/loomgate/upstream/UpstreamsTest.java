@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.call.Outcome;
-import io.loomgate.call.Overrides;
-import io.loomgate.call.RequestContext;
-import io.loomgate.call.ServiceId;
-import io.loomgate.call.UpstreamFailure;
-import io.loomgate.call.Value;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.Overrides;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
 import io.loomgate.config.Latency;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
 /** The registry and its decorators, on plain in-process upstreams: no sockets, no simulated services. */
 class UpstreamsTest {
 
-    private static final ServiceId A = ServiceId.of("a");
+    private static final UpstreamId A = UpstreamId.of("a");
     private static final Value V = Value.text("v");
 
-    private static Value call(Upstreams u, ServiceId id, String requestId, Overrides overrides, Duration timeout)
+    private static Value call(Upstreams u, UpstreamId id, String requestId, Overrides overrides, Duration timeout)
             throws Exception {
         RequestContext ctx = RequestContext.of(requestId, "/t", timeout, QueryParams.parse(null), overrides);
         return RequestContext.callWith(ctx, () -> u.get(id).call());
@@ -165,7 +165,7 @@ class UpstreamsTest {
     @Test
     void unknownIdsAndDuplicatesAreRefused() {
         Upstreams u = one(() -> V, Faults.NONE, OptionalLong.empty());
-        assertInstanceOf(NoSuchElementException.class, assertThrows(RuntimeException.class, () -> u.get(ServiceId.of("b"))));
+        assertInstanceOf(NoSuchElementException.class, assertThrows(RuntimeException.class, () -> u.get(UpstreamId.of("b"))));
         assertThrows(IllegalArgumentException.class,
                 () -> Upstreams.builder(OptionalLong.empty()).add(A, () -> V, Faults.NONE).add(A, () -> V, Faults.NONE));
         assertEquals(List.of(A), u.ids());

@@ -1,0 +1,103 @@
+package io.loomgate.core.call;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * How one call ended: the one vocabulary that the fan-out engines, the policies, the JSON answer,
+ * the metrics and the call log share. An engine reports what it saw ({@code Success}, {@code Failed},
+ * {@code Cancelled}, {@code TimedOut}, {@code Orphaned}); a policy may then put a {@code Fallback}
+ * in a part's place.
+ */
+public sealed interface Outcome {
+
+    /** Every kind of ending: the JSON {@code state}, the metrics' {@code outcome} label. */
+    enum Kind {
+        SUCCESS, FAILED, CANCELLED, TIMEOUT, FALLBACK, ORPHANED;
+
+        /** {@code success}, {@code failed}, ...: as JSON and metrics write it. */
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    Kind kind();
+
+    /** The JSON {@code state}. */
+    default String state() {
+        return kind().wire();
+    }
+
+    /** True for a part that had not finished when the answer was decided (or never started). */
+    default boolean unfinished() {
+        return this instanceof Cancelled || this instanceof TimedOut || this instanceof Orphaned;
+    }
+
+    Cancelled CANCELLED = new Cancelled();
+    TimedOut TIMED_OUT = new TimedOut();
+    Orphaned ORPHANED = new Orphaned();
+
+    /** It returned a value. */
+    record Success(Value value) implements Outcome {
+        public Success {
+            Objects.requireNonNull(value, "value");
+        }
+
+        public Kind kind() {
+            return Kind.SUCCESS;
+        }
+    }
+
+    /**
+     * It failed; {@code reason} is safe to show and names the upstream. {@code status} is the
+     * upstream's own HTTP status when it answered with one.
+     */
+    record Failed(String reason, OptionalInt status) implements Outcome {
+        public Failed {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(status, "status");
+        }
+
+        public Failed(String reason) {
+            this(reason, OptionalInt.empty());
+        }
+
+        public Kind kind() {
+            return Kind.FAILED;
+        }
+    }
+
+    /** It was stopped (or never started) because a sibling decided the answer first. */
+    record Cancelled() implements Outcome {
+        public Kind kind() {
+            return Kind.CANCELLED;
+        }
+    }
+
+    /** It was still running (or had not started) at the deadline, and was stopped. */
+    record TimedOut() implements Outcome {
+        public Kind kind() {
+            return Kind.TIMEOUT;
+        }
+    }
+
+    /** It failed or was late, and {@code value} stands in for it; {@code reason} says which. */
+    record Fallback(Value value, String reason) implements Outcome {
+        public Fallback {
+            Objects.requireNonNull(value, "value");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        public Kind kind() {
+            return Kind.FALLBACK;
+        }
+    }
+
+    /** Still running when the answer was written, and nothing stops it (the CompletableFuture baseline). */
+    record Orphaned() implements Outcome {
+        public Kind kind() {
+            return Kind.ORPHANED;
+        }
+    }
+}

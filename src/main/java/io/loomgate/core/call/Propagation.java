@@ -1,0 +1,41 @@
+package io.loomgate.core.call;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The headers loomgate sends with every call to an HTTP upstream, whether it aggregates the answer
+ * or proxies it: the request id, what is left of the deadline, a child span of the trace, and what
+ * the route's authentication says about the caller ({@code X-Consumer: mobile-app}). A loomgate that
+ * receives {@link #DEADLINE} caps its own deadline by it.
+ */
+public final class Propagation {
+
+    public static final String REQUEST_ID = "X-Request-Id";
+    /** Milliseconds the caller has left for this request, at least 1. */
+    public static final String DEADLINE = "X-Loomgate-Deadline-Ms";
+    public static final String TRACEPARENT = "traceparent";
+
+    private Propagation() {
+    }
+
+    /** The headers for one call of the current request, made now (the deadline counts down). */
+    public static List<String[]> headers(RequestContext ctx) {
+        List<String[]> h = new ArrayList<>(8);
+        h.add(new String[] {REQUEST_ID, ctx.requestId()});
+        h.add(new String[] {DEADLINE, String.valueOf(Math.max(1, ctx.remaining().toMillis()))});
+        h.add(new String[] {TRACEPARENT, ctx.trace().get().child().header()});
+        h.addAll(ctx.caller().upstream());
+        return h;
+    }
+
+    /** True for a client header an upstream may see: not one set here, nor a credential loomgate consumed. */
+    public static boolean passesOn(RequestContext ctx, String lowerName) {
+        return !isPropagated(lowerName) && ctx.caller().passesOn(lowerName);
+    }
+
+    /** True for a header {@link #headers} sets, which a client's own value must not override. */
+    public static boolean isPropagated(String lowerName) {
+        return lowerName.equals("x-request-id") || lowerName.equals("x-loomgate-deadline-ms") || lowerName.equals("traceparent");
+    }
+}

@@ -1,0 +1,82 @@
+package io.loomgate.core.call;
+
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A W3C trace context ({@code traceparent}): {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}.
+ * loomgate keeps the client's trace id and flags, or starts a trace when the client sent none (or an
+ * invalid one), and gives every outgoing call a parent id of its own.
+ *
+ * <pre>{@code
+ * TraceParent t = TraceParent.fromHeader("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+ * t.child().header();   // 00-4bf92f3577b34da6a3ce929d0e0e4736-<new parent id>-01
+ * }</pre>
+ */
+public record TraceParent(String traceId, String parentId, String flags) {
+
+    private static final String ZERO_TRACE = "0".repeat(32);
+    private static final String ZERO_PARENT = "0".repeat(16);
+
+    public TraceParent {
+        if (!isHex(traceId, 32) || traceId.equals(ZERO_TRACE) || !isHex(parentId, 16) || parentId.equals(ZERO_PARENT)
+                || !isHex(flags, 2)) {
+            throw new IllegalArgumentException("not a valid trace context: " + traceId + "-" + parentId + "-" + flags);
+        }
+    }
+
+    /** The client's context if {@code header} is a valid version-00 {@code traceparent}, else a new, sampled one. */
+    public static TraceParent fromHeader(String header) {
+        if (header != null && header.length() == 55 && header.startsWith("00-") && header.charAt(35) == '-'
+                && header.charAt(52) == '-') {
+            String trace = header.substring(3, 35);
+            String parent = header.substring(36, 52);
+            String flags = header.substring(53);
+            if (isHex(trace, 32) && !trace.equals(ZERO_TRACE) && isHex(parent, 16) && !parent.equals(ZERO_PARENT)
+                    && isHex(flags, 2)) {
+                return new TraceParent(trace, parent, flags);
+            }
+        }
+        return new TraceParent(randomHex(16), randomHex(8), "01");
+    }
+
+    /** The same trace, with a new parent id: the context for one outgoing call. */
+    public TraceParent child() {
+        return new TraceParent(traceId, randomHex(8), flags);
+    }
+
+    /** The header value. */
+    public String header() {
+        return "00-" + traceId + "-" + parentId + "-" + flags;
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] b = new byte[bytes];
+        do {
+            ThreadLocalRandom.current().nextBytes(b);
+        } while (allZero(b));
+        return HexFormat.of().formatHex(b);
+    }
+
+    private static boolean allZero(byte[] b) {
+        for (byte x : b) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHex(String s, int length) {
+        if (s == null || s.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

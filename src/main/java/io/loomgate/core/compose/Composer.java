@@ -1,0 +1,89 @@
+package io.loomgate.core.compose;
+
+import io.loomgate.core.fanout.DrivenScope;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.upstream.Upstreams;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs composed routes: one structured scope per request, each call a subtask forked the moment its
+ * inputs are ready, every call through its upstream's decorators (call log, breaker, faults). Must be
+ * called inside a {@link RequestContext}, whose deadline covers the whole graph.
+ *
+ * <pre>{@code
+ * Composition c = RequestContext.callWith(ctx, () -> composer.run(graph, null, Optional.empty()));
+ * }</pre>
+ */
+public final class Composer {
+
+    private final Upstreams upstreams;
+    private final ThreadMode mode;
+    private final LongAdder virtualStarted;
+
+    public Composer(Upstreams upstreams, ThreadMode mode, LongAdder virtualStarted) {
+        this.upstreams = upstreams;
+        this.mode = mode;
+        this.virtualStarted = virtualStarted;
+    }
+
+    /**
+     * @param body        the client's body, for the call that carries it; null if none does
+     * @param contentType the body's media type
+     * @throws InterruptedException when shutdown cut the request off
+     */
+    public Composition run(CallGraph graph, byte[] body, Optional<String> contentType) throws InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        long start = System.nanoTime();
+        GraphRun run = new GraphRun(graph, upstreams, ctx, body, contentType);
+        DrivenScope.Finish finish = DrivenScope.run(mode, virtualStarted, run);
+        long decided = System.nanoTime();
+        for (DrivenScope.Ended late : finish.late()) {
+            CallState state = run.states[late.id() / GraphRun.SLOTS];
+            state.began(late.startNanos());
+            state.ended(late.endNanos());
+        }
+        List<CallResult> results = new ArrayList<>(graph.calls().size());
+        String stopper = run.stoppedBy >= 0 ? graph.calls().get(run.stoppedBy).name() : "";
+        for (int i = 0; i < run.states.length; i++) {
+            results.add(result(graph.calls().get(i), run.states[i], finish.deadlineHit(), stopper, start, decided));
+        }
+        Optional<CallResult> failed = run.stoppedBy >= 0 ? Optional.of(results.get(run.stoppedBy)) : Optional.empty();
+        return new Composition(graph, results, failed, finish.deadlineHit(), ctx.timeout(), Duration.ofNanos(decided - start));
+    }
+
+    private static CallResult result(CallSpec spec, CallState s, boolean deadlineHit, String stopper, long start, long decided) {
+        Optional<Duration> began = s.beganNanos == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(s.beganNanos - start));
+        long end = s.endedNanos == 0 ? decided : s.endedNanos;
+        Duration took = s.beganNanos == 0 ? Duration.ZERO : Duration.ofNanos(Math.max(0, end - s.beganNanos));
+        int elements = s.items == null ? 0 : s.items.size();
+        UpstreamFailure upstream = s.failure instanceof UpstreamFailure f ? f : null;
+        OptionalInt status = upstream == null ? OptionalInt.empty() : upstream.status();
+        Optional<String> body = upstream == null ? Optional.empty() : upstream.body();
+        boolean late = s.failure instanceof DrivenScope.TimedOut;
+        return switch (s.phase) {
+            case SUCCEEDED -> new CallResult(spec.name(), new Outcome.Success(w -> w.tree(s.value)), s.value, "", status,
+                    body, false, began, took, elements);
+            case FAILED -> new CallResult(spec.name(), spec.optional() ? new Outcome.Fallback(w -> w.tree(s.value), s.reason)
+                    : new Outcome.Failed(s.reason, status), s.value, s.reason, status, body, late, began, took, elements);
+            case RUNNING, WAITING -> {
+                String why = deadlineHit ? (s.phase == CallState.Phase.RUNNING ? spec.name() + ": still running at the deadline"
+                        : spec.name() + ": not started before the deadline")
+                        : (s.phase == CallState.Phase.RUNNING ? spec.name() + ": cancelled, because " + stopper + " failed"
+                        : spec.name() + ": not started, because " + stopper + " failed");
+                Outcome unfinished = deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+                Object fallback = spec.optional() && deadlineHit ? spec.fallback().orElse(null) : null;
+                yield new CallResult(spec.name(), spec.optional() && deadlineHit ? new Outcome.Fallback(w -> w.tree(fallback), why)
+                        : unfinished, fallback, why, OptionalInt.empty(), Optional.empty(), false, began, took, elements);
+            }
+            default -> throw new IllegalStateException("a call left in phase " + s.phase);
+        };
+    }
+}

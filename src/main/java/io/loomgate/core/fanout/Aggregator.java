@@ -1,0 +1,92 @@
+package io.loomgate.core.fanout;
+
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.http.Response;
+import io.loomgate.upstream.Forward;
+import io.loomgate.upstream.Upstream;
+import java.time.Duration;
+import io.loomgate.upstream.RetryBudget;
+import io.loomgate.upstream.Upstreams;
+import java.util.List;
+
+/**
+ * Runs an aggregation: calls the route's upstreams through its engine and merges what they did
+ * under its policy. Must be called inside a {@link RequestContext}.
+ *
+ * <pre>{@code
+ * Aggregation a = RequestContext.callWith(ctx,
+ *         () -> aggregator.run(Policy.all(), FanOut.structured(mode, started), List.of(db, file)));
+ * }</pre>
+ */
+public final class Aggregator {
+
+    private final Upstreams upstreams;
+    private final AggregationListener listener;
+
+    /** @param listener hears every merged answer (metrics) */
+    public Aggregator(Upstreams upstreams, AggregationListener listener) {
+        this.upstreams = upstreams;
+        this.listener = listener;
+    }
+
+    /**
+     * Calls {@code services} on {@code engine} and merges them under {@code policy}. The structured
+     * engine returns only after every call has ended.
+     *
+     * @throws InterruptedException when this request thread is interrupted (shutdown cut it off)
+     */
+    public Aggregation run(Policy policy, FanOut engine, List<UpstreamId> services) throws InterruptedException {
+        List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList()).stream()
+                .map(this::drawsOnItsUpstreamsBudget).toList();
+        Aggregation aggregation = policy.merge(engine.run(parts, policy.stopWhen()));
+        listener.aggregated(aggregation);
+        return aggregation;
+    }
+
+    /**
+     * Forwards a proxy route's request to {@code service} (through its decorators) and tells the
+     * listener how the exchange went. Must be called inside a {@link RequestContext}.
+     */
+    public Response forward(UpstreamId service, Forward request) throws UpstreamFailure, InterruptedException {
+        long start = System.nanoTime();
+        Outcome.Kind outcome = Outcome.Kind.FAILED;
+        try {
+            Response response = upstreams.get(service).forward(request);
+            outcome = response.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS;
+            return response;
+        } catch (UpstreamFailure f) {
+            outcome = f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED;
+            throw f;
+        } catch (InterruptedException e) {
+            outcome = Outcome.Kind.CANCELLED;
+            throw e;
+        } finally {
+            listener.called(service, outcome, Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    /** Counts one call a composed route made, with its upstream's calls. */
+    public void record(UpstreamId service, Outcome.Kind outcome, Duration took) {
+        listener.called(service, outcome, took);
+    }
+
+    /**
+     * A part that waits to be admitted (a hedge's backup) also needs a token from its upstream's
+     * retry budget, which the upstream's retries share: together they never exceed it.
+     */
+    private FanOut.Part drawsOnItsUpstreamsBudget(FanOut.Part p) {
+        if (p.immediate()) {
+            return p;
+        }
+        RetryBudget shared = upstreams.budget(p.service());
+        return new FanOut.Part(p.service(), p.task(), p.after(), () -> p.admit().getAsBoolean() && shared.trySpend());
+    }
+
+    private FanOut.Part part(UpstreamId service) {
+        Upstream upstream = upstreams.get(service);
+        return new FanOut.Part(service, upstream::call);
+    }
+}

@@ -1,0 +1,36 @@
+package io.loomgate.core.fanout;
+
+import io.loomgate.core.call.Value;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * One task of a {@link DrivenScope}, on its own thread: its start and end times, its value or what
+ * it threw, and its own timeout, armed on the shared deadline thread, which interrupts it when the
+ * timeout passes; it then ends as {@link DrivenScope.TimedOut}.
+ */
+final class DrivenTask {
+
+    private DrivenTask() {
+    }
+
+    /** Runs {@code task} on this thread, under its own timeout if it has one, and says how it ended. */
+    static DrivenScope.Ended run(int id, Callable<Value> task, Optional<Duration> timeout) {
+        long began = System.nanoTime();
+        DeadlineTimer.Deadline own = timeout.map(t -> DeadlineTimer.shared().arm(Thread.currentThread(), began + t.toNanos()))
+                .orElse(null);
+        Value value = null;
+        Throwable failure = null;
+        try {
+            value = task.call();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            if (own != null && own.disarm() && value == null) {
+                failure = new DrivenScope.TimedOut(timeout.get());
+            }
+        }
+        return new DrivenScope.Ended(id, value, failure, began, System.nanoTime());
+    }
+}

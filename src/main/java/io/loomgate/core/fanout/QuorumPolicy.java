@@ -1,0 +1,56 @@
+package io.loomgate.core.fanout;
+
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code k} of the parts must succeed. The answer is decided at the k-th success (the rest are
+ * cancelled) or as soon as so many have failed that k is out of reach (every failure is reported).
+ * At the deadline without k successes, {@code timeout}.
+ */
+record QuorumPolicy(int k) implements Policy {
+
+    QuorumPolicy {
+        if (k < 1) {
+            throw new IllegalArgumentException("a quorum needs k >= 1: " + k);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "quorum";
+    }
+
+    @Override
+    public StopWhen stopWhen() {
+        return StopWhen.quorum(k);
+    }
+
+    @Override
+    public Aggregation merge(FanOutResult result) {
+        List<UpstreamId> failed = new ArrayList<>();
+        List<UpstreamId> unfinished = new ArrayList<>();
+        int succeeded = 0;
+        for (PartResult p : result.parts()) {
+            switch (p.outcome()) {
+                case Outcome.Success _ -> succeeded++;
+                case Outcome.Failed _ -> failed.add(p.service());
+                case Outcome o when o.unfinished() -> unfinished.add(p.service());
+                default -> { }
+            }
+        }
+        if (succeeded >= k) {
+            return new Aggregation(name(), Status.OK, result.parts(), Optional.empty(), result.took());
+        }
+        if (failed.size() > result.parts().size() - k) {
+            return new Aggregation(name(), Status.FAILED, result.parts(), Optional.of("quorum of " + k + " out of reach: "
+                    + failed.size() + " of " + result.parts().size() + " failed: " + Failures.names(failed)), result.took());
+        }
+        return new Aggregation(name(), Status.TIMEOUT, result.parts(), Optional.of(
+                Failures.deadlinePassed(result.timeout(), unfinished) + "; " + succeeded + " of " + k + " succeeded"),
+                result.took());
+    }
+}

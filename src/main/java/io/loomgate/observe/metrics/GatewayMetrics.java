@@ -1,0 +1,96 @@
+package io.loomgate.observe.metrics;
+
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.server.RequestObserver;
+import io.loomgate.upstream.CallLog;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The request and upstream counters, fed on the request threads as requests finish and aggregations
+ * merge. Routes are keyed by their path, and every request that matched no route by
+ * {@link RequestObserver#UNMATCHED}; upstreams by their id. Both key sets are fixed at startup by
+ * the route table, so random paths cannot grow them.
+ */
+public final class GatewayMetrics implements RequestObserver, AggregationListener {
+
+    private final Map<String, RouteStats> routes = new ConcurrentHashMap<>();
+    private final Map<UpstreamId, ServiceStats> services;
+    private final List<String> order = new CopyOnWriteArrayList<>();
+
+    /** @param upstreams every upstream, in the order the metrics list them */
+    public GatewayMetrics(List<UpstreamId> upstreams) {
+        Map<UpstreamId, ServiceStats> stats = new LinkedHashMap<>();
+        upstreams.forEach(id -> stats.put(id, new ServiceStats()));
+        this.services = Collections.unmodifiableMap(stats);
+        registerRoutes(List.of(UNMATCHED));
+    }
+
+    /** Creates the counters of {@code paths}, so routes show (with zeros) before their first request. */
+    public void registerRoutes(Collection<String> paths) {
+        for (String p : paths) {
+            if (routes.putIfAbsent(p, new RouteStats()) == null) {
+                order.add(p);
+            }
+        }
+    }
+
+    @Override
+    public void started(String route) {
+        stats(route).started();
+    }
+
+    @Override
+    public void finished(RequestSummary s) {
+        stats(s.route()).finished(s.started(), s.status(), s.cutOff(), s.nanos());
+    }
+
+    @Override
+    public void aggregated(Aggregation aggregation) {
+        for (PartResult p : aggregation.parts()) {
+            services.get(p.service()).called(p.outcome().kind(), p.duration().toNanos());
+        }
+    }
+
+    @Override
+    public void orphanEnded(UpstreamId service, Duration workAfterResponse) {
+        services.get(service).orphanEnded(workAfterResponse.toNanos());
+    }
+
+    @Override
+    public void called(UpstreamId service, Outcome.Kind outcome, Duration waited) {
+        services.get(service).called(outcome, waited.toNanos());
+    }
+
+    /** Every route in registration order, {@code unmatched} first. */
+    public Map<String, RouteStats.RouteSnapshot> routes() {
+        Map<String, RouteStats.RouteSnapshot> result = new LinkedHashMap<>();
+        for (String r : order) {
+            result.put(r, routes.get(r).snapshot());
+        }
+        return result;
+    }
+
+    /** Every upstream, with calls in flight as the call log counts them. */
+    public Map<UpstreamId, ServiceStats.ServiceSnapshot> services(CallLog calls) {
+        Map<UpstreamId, ServiceStats.ServiceSnapshot> result = new LinkedHashMap<>();
+        services.forEach((id, stats) -> result.put(id, stats.snapshot(calls.inFlight(id))));
+        return result;
+    }
+
+    private RouteStats stats(String route) {
+        RouteStats r = routes.get(route);
+        // Route keys come from the route table; anything else is a bug, counted where it cannot grow memory.
+        return r != null ? r : routes.get(UNMATCHED);
+    }
+}

@@ -1,0 +1,58 @@
+package io.loomgate.observe.metrics;
+
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.upstream.Upstreams;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
+public final class MetricsSource {
+
+    private final GatewayMetrics metrics;
+    private final ServerGauges server;
+    private final Upstreams upstreams;
+    private final VirtualThreads virtualThreads;
+    private final ThreadMode threads;
+    private final LongSupplier uptimeMillis;
+    private final String version;
+    private final Supplier<List<LimitStats>> limits;
+
+    public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
+                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
+        this.limits = limits;
+        this.metrics = metrics;
+        this.server = server;
+        this.upstreams = upstreams;
+        this.virtualThreads = virtualThreads;
+        this.threads = threads;
+        this.uptimeMillis = uptimeMillis;
+        this.version = version;
+    }
+
+    /** The metrics now, as {@code format}. */
+    public String render(MetricsFormat format) {
+        MetricsSnapshot s = snapshot();
+        return switch (format) {
+            case TEXT -> TextFormat.render(s);
+            case PROMETHEUS -> PrometheusFormat.render(s);
+            case JSON -> JsonFormat.render(s);
+        };
+    }
+
+    MetricsSnapshot snapshot() {
+        return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
+                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries(),
+                limits.get());
+    }
+
+    private Map<UpstreamId, MetricsSnapshot.Retries> retries() {
+        Map<UpstreamId, MetricsSnapshot.Retries> r = new LinkedHashMap<>();
+        upstreams.retries().forEach((id, s) -> r.put(id, new MetricsSnapshot.Retries(s.sentCount(), s.refusedCount())));
+        return r;
+    }
+}

@@ -1,0 +1,215 @@
+package io.loomgate.observe.metrics;
+
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.upstream.Breaker;
+import java.math.BigDecimal;
+import java.util.Map;
+
+/**
+ * Prometheus text exposition format 0.0.4: snake_case names prefixed {@code loomgate_}, {@code _total}
+ * on counters, {@code _seconds} on durations, HELP and TYPE before each family, label values
+ * escaped, and histograms as cumulative {@code _bucket{le=...}} at {@link ExportedBuckets}'s 85
+ * boundaries (1 ms to 60 s, 5% apart from 100 ms to 2.5 s) with {@code +Inf} equal to
+ * {@code _count}, plus {@code _sum}.
+ */
+final class PrometheusFormat {
+
+    private final StringBuilder out = new StringBuilder(16 * 1024);
+
+    private PrometheusFormat() {
+    }
+
+    static String render(MetricsSnapshot s) {
+        PrometheusFormat p = new PrometheusFormat();
+        p.server(s);
+        p.routes(s);
+        p.services(s);
+        p.breakers(s);
+        p.retries(s);
+        p.limits(s);
+        p.virtualThreads(s.virtualThreads());
+        p.jvm(s.jvm());
+        if (s.pool() != null) {
+            p.pool(s.pool());
+        }
+        return p.out.toString();
+    }
+
+    private void server(MetricsSnapshot s) {
+        family("loomgate_info", "gauge", "Version and thread mode of this loomgate.");
+        sample("loomgate_info", "version", s.version(), "threads", s.threads().wire(), 1);
+        family("loomgate_uptime_seconds", "gauge", "Time since the server started.");
+        sample("loomgate_uptime_seconds", s.uptimeMs() / 1000.0);
+        family("loomgate_server_in_flight", "gauge", "Exchanges being read, handled or written now.");
+        sample("loomgate_server_in_flight", s.inFlight());
+        family("loomgate_requests_shed_total", "counter", "Requests refused with 503 by the admission limit.");
+        sample("loomgate_requests_shed_total", s.shed());
+    }
+
+    private void routes(MetricsSnapshot s) {
+        family("loomgate_requests_total", "counter", "Requests answered, by route and status code.");
+        s.routes().forEach((route, r) -> r.statuses().forEach((status, n) ->
+                sample("loomgate_requests_total", "route", route, "status", String.valueOf(status), n)));
+        family("loomgate_requests_in_flight", "gauge", "Requests whose handler is running, by route.");
+        s.routes().forEach((route, r) -> sample("loomgate_requests_in_flight", "route", route, r.inFlight()));
+        family("loomgate_responses_cut_off_total", "counter",
+                "Streamed answers cut off part way (connection closed) because the upstream's body failed, by route.");
+        s.routes().forEach((route, r) -> sample("loomgate_responses_cut_off_total", "route", route, r.cutOff()));
+        String h = "loomgate_request_duration_seconds";
+        family(h, "histogram", "Request latency from the first byte read to the end of the response.");
+        s.routes().forEach((route, r) -> histogram(h, "route", route, r.latency()));
+    }
+
+    private void services(MetricsSnapshot s) {
+        Map<UpstreamId, ServiceStats.ServiceSnapshot> services = s.services();
+        family("loomgate_service_calls_total", "counter", "Service calls, by service and how they ended.");
+        services.forEach((name, v) -> v.calls().forEach((outcome, n) ->
+                sample("loomgate_service_calls_total", "service", name.value(), "outcome", outcome.wire(), n)));
+        family("loomgate_service_calls_in_flight", "gauge", "Service calls running now.");
+        services.forEach((name, v) -> sample("loomgate_service_calls_in_flight", "service", name.value(), v.inFlight()));
+        String h = "loomgate_service_call_duration_seconds";
+        family(h, "histogram", "Service call durations (orphans: until their request was answered).");
+        services.forEach((name, v) -> histogram(h, "service", name.value(), v.latency()));
+        family("loomgate_service_orphaned_work_seconds_total", "counter",
+                "Work CompletableFuture-baseline calls did after their request was answered.");
+        services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
+                v.orphanedNanos() / 1e9));
+    }
+
+    private void retries(MetricsSnapshot s) {
+        family("loomgate_retries_total", "counter", "Retries of upstream calls: sent, and refused by the upstream's retry budget.");
+        s.retries().forEach((name, r) -> {
+            sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
+            sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
+        });
+    }
+
+    private void limits(MetricsSnapshot s) {
+        if (s.limits().isEmpty()) {
+            return;
+        }
+        family("loomgate_limit_keys", "gauge", "Keys a limit holds now (16-byte digests, bounded by its maxKeys), by limit and route.");
+        s.limits().forEach(l -> sample("loomgate_limit_keys", "limit", l.limit(), "route", l.route(), l.keys()));
+        family("loomgate_limit_evictions_total", "counter", "Keys evicted, least recently used first, to make room for new ones.");
+        s.limits().forEach(l -> sample("loomgate_limit_evictions_total", "limit", l.limit(), "route", l.route(), l.evictions()));
+        family("loomgate_limit_refused_total", "counter", "Requests a limit refused with 429.");
+        s.limits().forEach(l -> sample("loomgate_limit_refused_total", "limit", l.limit(), "route", l.route(), l.refused()));
+    }
+
+    private void breakers(MetricsSnapshot s) {
+        if (s.breakers().isEmpty()) {
+            return;
+        }
+        family("loomgate_breaker_state", "gauge", "Circuit breaker state: 1 for the state it is in, 0 for the others.");
+        s.breakers().forEach((name, b) -> {
+            for (Breaker.State state : Breaker.State.values()) {
+                sample("loomgate_breaker_state", "service", name.value(), "state", state.wire(), b.state() == state ? 1 : 0);
+            }
+        });
+        family("loomgate_breaker_transitions_total", "counter", "Circuit breaker transitions, by the state entered.");
+        s.breakers().forEach((name, b) -> {
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "open", b.opened());
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
+            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
+        });
+    }
+
+    private void virtualThreads(VirtualThreads.Snapshot v) {
+        family("loomgate_virtual_threads_started_total", "counter", "Virtual threads loomgate started.");
+        sample("loomgate_virtual_threads_started_total", v.started());
+        gauge("loomgate_virtual_thread_scheduler_parallelism", "Carrier threads the scheduler aims for.", v.parallelism());
+        gauge("loomgate_virtual_thread_scheduler_pool_size", "Carrier threads that exist.", v.poolSize());
+        gauge("loomgate_virtual_thread_scheduler_mounted", "Virtual threads running on a carrier.", v.mounted());
+        gauge("loomgate_virtual_thread_scheduler_queued", "Virtual threads waiting for a carrier.", v.queued());
+        family("loomgate_virtual_thread_pinned_events_total", "counter",
+                "jdk.VirtualThreadPinned events (pins of 20 ms or more); -1 without JFR.");
+        sample("loomgate_virtual_thread_pinned_events_total", v.pinnedEvents());
+    }
+
+    private void jvm(JvmSnapshot j) {
+        gauge("loomgate_jvm_heap_used_bytes", "Heap in use.", j.heapUsedBytes());
+        gauge("loomgate_jvm_heap_committed_bytes", "Heap committed by the JVM.", j.heapCommittedBytes());
+        gauge("loomgate_jvm_heap_max_bytes", "Largest heap the JVM may use.", j.heapMaxBytes());
+        family("loomgate_jvm_gc_collections_total", "counter", "Garbage collections, all collectors.");
+        sample("loomgate_jvm_gc_collections_total", j.gcCount());
+        family("loomgate_jvm_gc_time_seconds_total", "counter", "Time spent in garbage collection, all collectors.");
+        sample("loomgate_jvm_gc_time_seconds_total", j.gcTimeMs() / 1000.0);
+        gauge("loomgate_process_cpu_load_ratio", "Recent CPU use of this process, 0 to 1 of all cores.", j.processCpuLoad());
+        gauge("loomgate_jvm_platform_threads", "Live platform threads.", j.platformThreads());
+    }
+
+    private void pool(ServerGauges.Pool p) {
+        gauge("loomgate_pool_threads", "Threads in the platform request pool.", p.size());
+        gauge("loomgate_pool_active_threads", "Pool threads running a request now.", p.active());
+        gauge("loomgate_pool_queued_requests", "Requests waiting for a pool thread.", p.queued());
+    }
+
+    private void histogram(String name, String label, String value, HistogramSnapshot h) {
+        long[] cumulative = h.cumulativeExported();
+        for (int i = 0; i < cumulative.length; i++) {
+            sample(name + "_bucket", label, value, "le", ExportedBuckets.LABELS[i], cumulative[i]);
+        }
+        long count = cumulative[cumulative.length - 1] + h.exported()[cumulative.length];
+        sample(name + "_bucket", label, value, "le", "+Inf", count);
+        sample(name + "_sum", label, value, h.sumNanos() / 1e9);
+        sample(name + "_count", label, value, count);
+    }
+
+    private void gauge(String name, String help, double value) {
+        family(name, "gauge", help);
+        sample(name, value);
+    }
+
+    private void family(String name, String type, String help) {
+        out.append("# HELP ").append(name).append(' ').append(help.replace("\\", "\\\\").replace("\n", "\\n")).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    private void sample(String name, double value) {
+        out.append(name).append(' ');
+        number(value);
+    }
+
+    private void sample(String name, String label, String labelValue, double value) {
+        out.append(name).append('{');
+        label(label, labelValue);
+        out.append("} ");
+        number(value);
+    }
+
+    private void sample(String name, String l1, String v1, String l2, String v2, double value) {
+        out.append(name).append('{');
+        label(l1, v1);
+        out.append(',');
+        label(l2, v2);
+        out.append("} ");
+        number(value);
+    }
+
+    private void label(String name, String value) {
+        out.append(name).append("=\"");
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '"' -> out.append("\\\"");
+                case '\n' -> out.append("\\n");
+                default -> out.append(c);
+            }
+        }
+        out.append('"');
+    }
+
+    private void number(double v) {
+        if (Double.isNaN(v)) {
+            out.append("NaN");
+        } else if (Double.isInfinite(v)) {
+            out.append(v > 0 ? "+Inf" : "-Inf");
+        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            out.append((long) v);
+        } else {
+            out.append(BigDecimal.valueOf(v).toPlainString());
+        }
+        out.append('\n');
+    }
+}

@@ -1,0 +1,173 @@
+package io.loomgate.observe.timeline;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
+
+/**
+ * The timelines of the last fan-out requests, bounded in memory whatever the load: the last
+ * {@value #RECENT} of all, the last {@value #FAILED} that were not {@code ok}, and the
+ * {@value #SLOWEST} slowest of the last {@value #SLOW_WINDOW_MINUTES} minutes, so the requests worth
+ * a look outlive the flood of ordinary ones. Recording an ordinary request is an atomic increment and
+ * an array store, with no lock; only a request slower than the slowest set's fastest takes a lock.
+ *
+ * <pre>{@code
+ * RecentRequests recent = new RecentRequests();
+ * recent.record(timeline);
+ * recent.find("9c41e2-7");            // Optional<Timeline>
+ * }</pre>
+ */
+public final class RecentRequests {
+
+    public static final int RECENT = 256;
+    public static final int FAILED = 64;
+    public static final int SLOWEST = 32;
+    public static final int SLOW_WINDOW_MINUTES = 5;
+    private static final long SLOW_WINDOW_MS = SLOW_WINDOW_MINUTES * 60_000L;
+
+    private final Ring recent = new Ring(RECENT);
+    private final Ring failed = new Ring(FAILED);
+    private final Timeline[] slowest = new Timeline[SLOWEST];
+    private final LongSupplier clockMs;
+    /** A request must be slower than this to enter the slowest set; 0 while it has room. */
+    private volatile double slowThreshold;
+    /** When the oldest member of the slowest set leaves it, in clock milliseconds. */
+    private volatile long nextExpiryMs = Long.MAX_VALUE;
+
+    public RecentRequests() {
+        this(System::currentTimeMillis);
+    }
+
+    /** @param clockMs the wall clock, in milliseconds since the epoch (tests pass their own) */
+    RecentRequests(LongSupplier clockMs) {
+        this.clockMs = clockMs;
+    }
+
+    public void record(Timeline t) {
+        recent.add(t);
+        if (t.failed()) {
+            failed.add(t);
+        }
+        if (t.answeredMs() > slowThreshold || clockMs.getAsLong() >= nextExpiryMs) {
+            offerSlow(t);
+        }
+    }
+
+    /** The request's timeline, while any of the three sets still holds it. */
+    public Optional<Timeline> find(String id) {
+        for (List<Timeline> set : List.of(recent.newestFirst(), failed.newestFirst(), slowest())) {
+            for (Timeline t : set) {
+                if (t.id().equals(id)) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The last requests, newest first. */
+    public List<Timeline> recent() {
+        return recent.newestFirst();
+    }
+
+    /** The last requests that were not {@code ok}, newest first. */
+    public List<Timeline> failed() {
+        return failed.newestFirst();
+    }
+
+    /** The slowest requests of the last {@value #SLOW_WINDOW_MINUTES} minutes, slowest first. */
+    public synchronized List<Timeline> slowest() {
+        expire(clockMs.getAsLong());
+        List<Timeline> result = new ArrayList<>(SLOWEST);
+        for (Timeline t : slowest) {
+            if (t != null) {
+                result.add(t);
+            }
+        }
+        result.sort(Comparator.comparingDouble(Timeline::answeredMs).reversed());
+        return result;
+    }
+
+    /** How many timelines the three sets hold now, counting one held twice twice; never above their sum. */
+    public int held() {
+        return recent.newestFirst().size() + failed.newestFirst().size() + slowest().size();
+    }
+
+    private synchronized void offerSlow(Timeline t) {
+        expire(clockMs.getAsLong());
+        int slot = -1;
+        for (int i = 0; i < SLOWEST; i++) {
+            if (slowest[i] == null) {
+                slot = i;
+                break;
+            }
+            if (slot < 0 || slowest[i].answeredMs() < slowest[slot].answeredMs()) {
+                slot = i;
+            }
+        }
+        if (slowest[slot] == null || slowest[slot].answeredMs() < t.answeredMs()) {
+            slowest[slot] = t;
+        }
+        refresh();
+    }
+
+    /** Drops members older than the window. Caller holds the lock. */
+    private void expire(long nowMs) {
+        if (nowMs < nextExpiryMs) {
+            return;
+        }
+        for (int i = 0; i < SLOWEST; i++) {
+            if (slowest[i] != null && nowMs - slowest[i].arrivedAtMs() >= SLOW_WINDOW_MS) {
+                slowest[i] = null;
+            }
+        }
+        refresh();
+    }
+
+    /** Recomputes the entry threshold and the next expiry. Caller holds the lock. */
+    private void refresh() {
+        double threshold = Double.MAX_VALUE;
+        long oldest = Long.MAX_VALUE;
+        for (Timeline t : slowest) {
+            if (t == null) {
+                threshold = 0;
+            } else {
+                threshold = Math.min(threshold, t.answeredMs());
+                oldest = Math.min(oldest, t.arrivedAtMs());
+            }
+        }
+        slowThreshold = threshold;
+        nextExpiryMs = oldest == Long.MAX_VALUE ? Long.MAX_VALUE : oldest + SLOW_WINDOW_MS;
+    }
+
+    /** A fixed ring of the last {@code size} timelines: one atomic increment and one store per add. */
+    private static final class Ring {
+        private final AtomicReferenceArray<Timeline> slots;
+        private final AtomicLong next = new AtomicLong();
+
+        Ring(int size) {
+            slots = new AtomicReferenceArray<>(size);
+        }
+
+        void add(Timeline t) {
+            slots.set((int) (next.getAndIncrement() % slots.length()), t);
+        }
+
+        List<Timeline> newestFirst() {
+            long end = next.get();
+            int n = (int) Math.min(end, slots.length());
+            List<Timeline> result = new ArrayList<>(n);
+            for (long i = end - 1; i >= end - n; i--) {
+                Timeline t = slots.get((int) (i % slots.length()));
+                if (t != null) {
+                    result.add(t);
+                }
+            }
+            return result;
+        }
+    }
+}

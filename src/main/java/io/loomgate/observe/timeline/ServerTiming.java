@@ -1,0 +1,31 @@
+package io.loomgate.observe.timeline;
+
+/**
+ * The {@code Server-Timing} header of a fan-out answer (W3C Server Timing): one entry per part, with
+ * how long it ran and how it ended, which browsers' developer tools show beside the request:
+ * {@code db;dur=52.3;desc="cancelled", file;dur=50.1;desc="failed"}. A part that never started has
+ * {@code dur=0}; a hedge's copies say which they were ({@code desc="cancelled, primary"}). A composed
+ * route's calls also say when each started, in milliseconds from the request's first byte
+ * ({@code user;start=0.4;dur=61.2;desc="success"}), so its critical path can be read off the header.
+ */
+public final class ServerTiming {
+
+    private ServerTiming() {
+    }
+
+    public static String header(Timeline t) {
+        StringBuilder sb = new StringBuilder(32 * t.spans().size());
+        boolean graph = t.policy().equals("compose");
+        for (Span s : t.spans()) {
+            if (!sb.isEmpty()) {
+                sb.append(", ");
+            }
+            sb.append(s.service());
+            if (graph && s.startMs().isPresent()) {
+                sb.append(";start=").append(Math.round(s.startMs().getAsDouble() * 10) / 10.0);
+            }
+            sb.append(";dur=").append(s.durationMs()).append(";desc=\"").append(s.label()).append('"');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,109 @@
+package io.loomgate.observe.timeline;
+
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.call.Attempts;
+import io.loomgate.core.call.Outcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * One fan-out request as the dashboard draws it: every time in milliseconds from the moment its
+ * first byte arrived.
+ *
+ * @param id         the request id ({@code X-Request-Id})
+ * @param route      the route's path
+ * @param policy     the merge policy, or the CompletableFuture engine's name
+ * @param status     the aggregation's status ({@code ok}, {@code degraded}, {@code failed}, {@code timeout})
+ * @param httpStatus the status the client got
+ * @param arrivedAtMs the arrival, in milliseconds since the epoch
+ * @param forkMs     when the fan-out began
+ * @param decidedMs  when the policy knew the answer (the scope's join returned)
+ * @param deadlineMs when the request's deadline falls
+ * @param answeredMs when the answer was ready to write
+ * @param error      what went wrong, for failed and timed-out answers; empty otherwise
+ * @param spans      one per part, in the route's order
+ * @param attempts   each try of the calls that were retried, in the order they ended; empty when none was
+ * @param clientId   the client's own {@code X-Request-Id} when it was kept beside loomgate's id; empty otherwise
+ */
+public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
+                       double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
+                       List<Span> spans, List<AttemptSpan> attempts, String clientId) {
+
+    public Timeline {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(route, "route");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(error, "error");
+        error = Span.cut(error);
+        spans = List.copyOf(spans);
+        attempts = List.copyOf(attempts);
+        Objects.requireNonNull(clientId, "clientId");
+    }
+
+    /** A timeline without retried calls. */
+    public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
+                    double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
+        this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
+                List.of(), "");
+    }
+
+    /** This timeline, with the client's own request id beside loomgate's. */
+    public Timeline withClientId(String client) {
+        return new Timeline(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs,
+                error, spans, attempts, client);
+    }
+
+    /**
+     * The timeline of {@code aggregation}.
+     *
+     * @param arrivalNanos when the request's first byte arrived ({@link System#nanoTime()})
+     * @param forkNanos    when the fan-out began
+     * @param answerNanos  when the answer was ready
+     * @param attempts     the tries of the request's retried calls
+     */
+    public static Timeline of(String id, String route, String policy, Aggregation aggregation, int httpStatus,
+                              Duration timeout, long arrivalNanos, long forkNanos, long answerNanos,
+                              List<Attempts.Attempt> attempts) {
+        double fork = millis(forkNanos - arrivalNanos);
+        boolean hedge = aggregation.hedge().isPresent();
+        List<Span> spans = new ArrayList<>(aggregation.parts().size());
+        for (int i = 0; i < aggregation.parts().size(); i++) {
+            PartResult p = aggregation.parts().get(i);
+            OptionalDouble start = p.start().map(s -> OptionalDouble.of(fork + millis(s.toNanos())))
+                    .orElse(OptionalDouble.empty());
+            String copy = hedge ? (i == 0 ? "primary" : "backup") : "";
+            spans.add(new Span(p.service().value(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
+                    detail(p.outcome())));
+        }
+        long wallNow = System.currentTimeMillis();
+        long arrivedAt = wallNow - (answerNanos - arrivalNanos) / 1_000_000;
+        List<AttemptSpan> tries = attempts.stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
+                millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome(), a.reason())).toList();
+        return new Timeline(id, route, policy, aggregation.status().wire(), httpStatus, arrivedAt, fork,
+                fork + millis(aggregation.duration().toNanos()), millis(timeout.toNanos()),
+                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries, "");
+    }
+
+    /** True for an answer that was not {@code ok}: the buffer keeps these longer. */
+    public boolean failed() {
+        return !status.equals("ok");
+    }
+
+    private static String detail(Outcome outcome) {
+        return switch (outcome) {
+            case Outcome.Failed f -> f.reason();
+            case Outcome.Fallback f -> f.reason();
+            default -> "";
+        };
+    }
+
+    /** Milliseconds with a tenth: enough to see a 52.3 ms cancel, short on the wire. */
+    private static double millis(long nanos) {
+        return Math.round(nanos / 100_000.0) / 10.0;
+    }
+}

@@ -1,0 +1,210 @@
+package io.loomgate.plan;
+
+import io.loomgate.edge.AuthFailures;
+import io.loomgate.edge.Cors;
+import io.loomgate.edge.EdgeException;
+import io.loomgate.edge.Jwks;
+import io.loomgate.edge.JwtVerifier;
+import io.loomgate.edge.RateLimiter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a route's edge: {@code "auth"}, {@code "rateLimit"} and {@code "cors"}, each checked here,
+ * a JWKS file read and its keys checked too. A route without {@code auth} or {@code cors} takes the
+ * file's top-level one; {@code "auth": "none"} opts a route out. A JWKS file's name is found beside
+ * the route file when relative.
+ *
+ * <pre>{@code
+ * "auth": "apiKey"
+ * "auth": {"apiKey": {"nameHeader": "X-Consumer"}}
+ * "auth": {"jwt": {"jwksFile": "keys.json", "issuer": "https://id.example", "audience": "orders",
+ *                  "require": {"scope": "orders:read"}, "forwardClaims": {"sub": "X-User"}}}
+ * "rateLimit": {"perSecond": 50, "burst": 100, "by": "apiKey"}
+ * "cors": {"origins": ["https://app.example"], "methods": ["GET", "POST"], "headers": ["Content-Type"], "maxAge": "10m"}
+ * }</pre>
+ */
+final class EdgeReader {
+
+    private static final List<String> CORS_METHODS = List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH");
+    private static final Duration DEFAULT_SKEW = Duration.ofSeconds(60);
+
+    private EdgeReader() {
+    }
+
+    /** The file's own {@code auth} and {@code cors}, the defaults of its routes. */
+    static EdgeDecl top(Fields top) throws RouteFileException {
+        Map<String, Object> written = new LinkedHashMap<>();
+        top.optionalValue("auth").ifPresent(v -> written.put("auth", v));
+        top.optionalValue("cors").ifPresent(v -> written.put("cors", v));
+        Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(top)) : Optional.empty();
+        Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(top)) : Optional.empty();
+        return new EdgeDecl(auth, Optional.empty(), cors, Optional.empty(), written);
+    }
+
+    /** The file's {@code authFailures}: how many refused credentials a client address may send; empty when "off". */
+    static Optional<RateLimiter.Settings> authFailures(Fields top) throws RouteFileException {
+        Optional<Object> v = top.optionalValue("authFailures");
+        if (v.isEmpty()) {
+            return Optional.of(AuthFailures.DEFAULT);
+        }
+        if ("off".equals(v.get())) {
+            return Optional.empty();
+        }
+        if (!(v.get() instanceof Map<?, ?>)) {
+            throw top.bad("authFailures", "must be \"off\" or {\"burst\": N, \"perSecond\": R}", v.get());
+        }
+        Fields f = top.object("authFailures");
+        long burst = f.optionalInteger("burst", 1, 1_000_000).orElse((long) AuthFailures.DEFAULT.burst());
+        double perSecond = f.optionalNumber("perSecond", 0.001, 1_000_000).orElse(AuthFailures.DEFAULT.perSecond());
+        int maxKeys = maxKeys(f);
+        f.finish("authFailures", List.of("burst", "perSecond", "maxKeys"));
+        return Optional.of(new RateLimiter.Settings(perSecond, (int) burst, "ip", maxKeys));
+    }
+
+    /** A route's edge, over the file's defaults. */
+    static EdgeDecl route(Fields f, EdgeDecl file) throws RouteFileException {
+        Map<String, Object> written = new LinkedHashMap<>();
+        for (String name : List.of("auth", "rateLimit", "preAuthLimit", "cors")) {
+            f.optionalValue(name).ifPresent(v -> written.put(name, v));
+        }
+        Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(f)) : file.auth();
+        Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(f)) : file.cors();
+        file.written().forEach(written::putIfAbsent);   // what the route inherits, so a printed table says it per route
+        Optional<RateLimiter.Settings> limit = Optional.empty();
+        if (written.containsKey("rateLimit")) {
+            limit = Optional.of(rateLimit(f, auth.orElse(new EdgeDecl.AuthDecl.None())));
+        }
+        Optional<RateLimiter.Settings> preAuth = Optional.empty();
+        if (written.containsKey("preAuthLimit")) {
+            Fields p = f.object("preAuthLimit");
+            preAuth = Optional.of(new RateLimiter.Settings(perSecond(p), (int) burst(p, perSecond(p)), "ip", maxKeys(p)));
+            p.finish("a pre-auth limit", List.of("perSecond", "burst", "maxKeys"));
+        }
+        return new EdgeDecl(auth, limit, cors, preAuth, written);
+    }
+
+    private static EdgeDecl.AuthDecl auth(Fields f) throws RouteFileException {
+        Object v = f.optionalValue("auth").orElseThrow();
+        String accepted = "must be \"none\", \"apiKey\", {\"apiKey\": {...}} or {\"jwt\": {...}}";
+        if (v instanceof String s) {
+            return switch (s) {
+                case "none" -> new EdgeDecl.AuthDecl.None();
+                case "apiKey" -> new EdgeDecl.AuthDecl.ApiKey(Optional.empty());
+                default -> throw f.bad("auth", accepted, s);
+            };
+        }
+        Optional<Map<String, Object>> object = f.optionalObject("auth");
+        if (object.isEmpty() || object.get().size() != 1) {
+            throw f.bad("auth", accepted, v);
+        }
+        Fields auth = f.nested(f.path() + ".auth", object.get());
+        if (auth.optionalValue("apiKey").isPresent()) {
+            Fields k = auth.object("apiKey");
+            Optional<String> header = k.optionalString("nameHeader");
+            if (header.isPresent() && !HeaderNames.isFillable(header.get())) {
+                throw k.bad("nameHeader", HeaderNames.REFUSED, header.get());
+            }
+            k.finish("apiKey auth", List.of("nameHeader"));
+            return new EdgeDecl.AuthDecl.ApiKey(header);
+        }
+        if (auth.optionalValue("jwt").isPresent()) {
+            return jwt(auth.object("jwt"));
+        }
+        throw f.bad("auth", accepted, v);
+    }
+
+    private static EdgeDecl.AuthDecl jwt(Fields j) throws RouteFileException {
+        String file = j.string("jwksFile");
+        Jwks keys;
+        try {
+            keys = Jwks.read(j.file(file));
+        } catch (EdgeException e) {
+            throw j.bad("jwksFile", "must be a JSON Web Key Set of RSA or EC P-256 public keys: " + e.getMessage(), file);
+        }
+        Optional<String> issuer = j.optionalString("issuer");
+        Optional<String> audience = j.optionalString("audience");
+        Duration skew = j.optionalDuration("clockSkew", Duration.ZERO, Duration.ofMinutes(10)).orElse(DEFAULT_SKEW);
+        Map<String, String> require = strings(j, "require", "a claim's value, as a string");
+        Map<String, String> forward = strings(j, "forwardClaims", "a header name");
+        for (Map.Entry<String, String> e : forward.entrySet()) {
+            if (!HeaderNames.isFillable(e.getValue())) {
+                throw j.bad("forwardClaims." + e.getKey(), HeaderNames.REFUSED, e.getValue());
+            }
+        }
+        j.finish("jwt auth", List.of("jwksFile", "issuer", "audience", "clockSkew", "require", "forwardClaims"));
+        return new EdgeDecl.AuthDecl.Jwt(new JwtVerifier.Settings(keys, issuer, audience, skew, require), forward, file);
+    }
+
+    private static Map<String, String> strings(Fields j, String field, String what) throws RouteFileException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : j.optionalObject(field).orElse(Map.of()).entrySet()) {
+            if (!(e.getValue() instanceof String s) || s.isEmpty()) {
+                throw j.bad(field + "." + e.getKey(), "must be " + what, e.getValue());
+            }
+            out.put(e.getKey(), s);
+        }
+        return out;
+    }
+
+    private static RateLimiter.Settings rateLimit(Fields f, EdgeDecl.AuthDecl auth) throws RouteFileException {
+        Fields r = f.object("rateLimit");
+        double perSecond = perSecond(r);
+        long burst = burst(r, perSecond);
+        int maxKeys = maxKeys(r);
+        String by = r.optionalString("by").orElse("ip");
+        boolean header = by.startsWith("header.") && HeaderNames.isName(by.substring(7));
+        if (!by.equals("ip") && !by.equals("apiKey") && !by.equals("jwt.sub") && !header) {
+            throw r.bad("by", "must be apiKey, jwt.sub, ip or header.NAME", by);
+        }
+        if (by.equals("apiKey") && !(auth instanceof EdgeDecl.AuthDecl.ApiKey)) {
+            throw r.bad("by", "apiKey needs the route to require one (\"auth\": \"apiKey\")", by);
+        }
+        if (by.equals("jwt.sub") && !(auth instanceof EdgeDecl.AuthDecl.Jwt)) {
+            throw r.bad("by", "jwt.sub needs the route to require a token (\"auth\": {\"jwt\": ...})", by);
+        }
+        r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys"));
+        return new RateLimiter.Settings(perSecond, (int) burst, by, maxKeys);
+    }
+
+    private static double perSecond(Fields r) throws RouteFileException {
+        return r.optionalNumber("perSecond", 0.001, 1_000_000)
+                .orElseThrow(() -> r.missing("perSecond", "a number of requests a second, above 0"));
+    }
+
+    private static long burst(Fields r, double perSecond) throws RouteFileException {
+        return r.optionalInteger("burst", 1, 1_000_000).orElse((long) Math.max(1, Math.ceil(perSecond)));
+    }
+
+    /** How many keys a limit holds at once: each about {@code 128} bytes, so 1,000,000 is about 128 MB. */
+    private static int maxKeys(Fields r) throws RouteFileException {
+        return (int) r.optionalInteger("maxKeys", 1, 1_000_000).orElse((long) RateLimiter.DEFAULT_MAX_KEYS).longValue();
+    }
+
+    private static Cors cors(Fields f) throws RouteFileException {
+        Fields c = f.object("cors");
+        List<String> origins = c.optionalStrings("origins", EdgeReader::origin, "an origin such as https://app.example.com, or *");
+        if (origins.isEmpty()) {
+            throw c.missing("origins", "a non-empty array of origins");
+        }
+        List<String> methods = c.optionalStrings("methods", CORS_METHODS::contains, "one of " + String.join(", ", CORS_METHODS));
+        List<String> headers = c.optionalStrings("headers", h -> h.equals("*") || HeaderNames.isName(h), "a header name, or *");
+        List<String> expose = c.optionalStrings("exposeHeaders", HeaderNames::isName, "a header name");
+        Duration maxAge = c.optionalDuration("maxAge", Duration.ZERO, Duration.ofDays(1)).orElse(Duration.ofMinutes(10));
+        boolean credentials = c.optionalBoolean("credentials").orElse(false);
+        if (credentials && (origins.contains("*") || headers.contains("*"))) {
+            throw c.bad("credentials", "cannot go with \"*\" in origins or headers: a browser sends cookies only to origins"
+                    + " named one by one", true);
+        }
+        c.finish("cors", List.of("origins", "methods", "headers", "exposeHeaders", "maxAge", "credentials"));
+        return new Cors(origins, methods.isEmpty() ? List.of("GET", "HEAD", "POST") : methods, headers, expose, maxAge, credentials);
+    }
+
+    /** {@code scheme://host[:port]}, as a browser sends it in Origin, or {@code *}. */
+    private static boolean origin(String s) {
+        return s.equals("*") || s.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?|https?://\\[[0-9a-fA-F:.]+](:\\d{1,5})?");
+    }
+}

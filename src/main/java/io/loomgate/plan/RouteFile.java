@@ -1,0 +1,202 @@
+package io.loomgate.plan;
+
+import io.loomgate.core.fanout.HedgeSettings;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.CallGraph;
+import io.loomgate.core.compose.CallSpec;
+import io.loomgate.edge.RateLimiter;
+import io.loomgate.routing.PathPattern;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a route file: JSON with the upstreams, then the routes that fan out to them.
+ *
+ * <pre>{@code
+ * {"upstreams": [{"id": "db", "kind": "simulated", "service": "db", "latency": "300ms"},
+ *                {"id": "file", "kind": "simulated", "service": "file"}],
+ *  "routes":    [{"path": "/aggregate", "policy": "all", "upstreams": ["db", "file"]}]}
+ * }</pre>
+ *
+ * Everything is checked here, once, at startup; a request never meets a bad route. Every error is
+ * one line naming the file, the JSON path and the problem.
+ */
+public final class RouteFile {
+
+    /** The built-in routes: every endpoint loomgate serves without {@code --routes}. */
+    public static final String BUILT_IN = "/io/loomgate/demo/routes.json";
+
+    /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
+    public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
+
+    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "hedge", "proxy", "compose");
+    static final List<String> STATUSES = List.of("policy", "passthrough");
+    static final List<String> ANSWERS = List.of("contract", "value");
+    static final List<String> ENGINES = List.of("structured", "completable-future");
+    static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
+    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors", "authFailures");
+    static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    private static final int MAX_PATH = 200;
+
+    private final String source;
+    private final Map<String, UpstreamKind> kinds = new LinkedHashMap<>();
+    private final Set<String> reserved;
+    private final Path baseDir;
+
+    private RouteFile(String source, List<UpstreamKind> kinds, Set<String> reserved, Path baseDir) {
+        this.source = source;
+        kinds.forEach(k -> this.kinds.put(k.name(), k));
+        this.reserved = Set.copyOf(reserved);
+        this.baseDir = baseDir;
+    }
+
+    /**
+     * Reads the file at {@code path}; errors name it as given.
+     *
+     * @param reserved paths routes may not take (the operator endpoints)
+     */
+    public static RouteTable read(Path path, List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new RouteFileException(path + ": cannot read the route file: " + e.getMessage());
+        }
+        Path dir = path.toAbsolutePath().getParent();
+        return new RouteFile(path.toString(), kinds, reserved, dir == null ? Path.of(".") : dir).table(text);
+    }
+
+    /** The built-in routes, shipped in the jar. */
+    public static RouteTable builtIn(List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
+        return builtIn(BUILT_IN, kinds, reserved);
+    }
+
+    /** A route file shipped in the jar, such as {@link #BUILT_IN_BACKEND}. */
+    public static RouteTable builtIn(String resource, List<UpstreamKind> kinds, Set<String> reserved)
+            throws RouteFileException {
+        try (InputStream in = RouteFile.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in route file " + resource + " is missing from the jar");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in " + resource.substring(resource.lastIndexOf('/') + 1), kinds, reserved);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parses and checks {@code json}; {@code source} names it in errors. */
+    public static RouteTable parse(String json, String source, List<UpstreamKind> kinds, Set<String> reserved)
+            throws RouteFileException {
+        return new RouteFile(source, kinds, reserved, Path.of("")).table(json);
+    }
+
+    @SuppressWarnings("unchecked")
+    private RouteTable table(String json) throws RouteFileException {
+        Object root;
+        try {
+            root = io.loomgate.json.JsonParser.parse(json);
+        } catch (IllegalArgumentException e) {
+            throw new RouteFileException(source + ": not valid JSON: " + e.getMessage());
+        }
+        if (!(root instanceof Map<?, ?> map)) {
+            throw new RouteFileException(source + ": must be a JSON object with \"upstreams\" and \"routes\"");
+        }
+        Fields top = new Fields(source, "$", (Map<String, Object>) map, baseDir);
+        List<Object> upstreamList = top.array("upstreams");
+        List<Object> routeList = top.array("routes");
+        boolean knobs = top.optionalBoolean("clientKnobs").orElse(false);
+        EdgeDecl fileEdge = EdgeReader.top(top);
+        Optional<RateLimiter.Settings> authFailures = EdgeReader.authFailures(top);
+        top.finish("a route file", TOP);
+
+        List<UpstreamDecl> upstreams = new ArrayList<>();
+        Map<UpstreamId, String> declaredAt = new LinkedHashMap<>();
+        Map<UpstreamId, UpstreamDecl> declared = new LinkedHashMap<>();
+        for (int i = 0; i < upstreamList.size(); i++) {
+            Fields f = object(upstreamList.get(i), "upstreams[" + i + "]");
+            UpstreamDecl u = UpstreamReader.read(f, kinds, source);
+            String first = declaredAt.putIfAbsent(u.id(), f.path());
+            if (first != null) {
+                throw f.error(f.path() + ".id '" + u.id() + "' is declared twice (first at " + first + ")");
+            }
+            upstreams.add(u);
+            declared.put(u.id(), u);
+        }
+        RouteReader reader = new RouteReader(source, kinds, declared, knobs, fileEdge);
+        List<RouteDecl> routes = new ArrayList<>();
+        Map<String, String> pathAt = new LinkedHashMap<>();
+        Map<String, List<String>> methodsAt = new LinkedHashMap<>();
+        for (int i = 0; i < routeList.size(); i++) {
+            Fields f = object(routeList.get(i), "routes[" + i + "]");
+            RouteDecl r = reader.route(f, path(f));
+            List<String> methods = r.isProxy() ? List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS") : r.methods();
+            List<String> before = methodsAt.get(r.path());
+            if (before != null && before.stream().anyMatch(methods::contains)) {
+                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + pathAt.get(r.path())
+                        + "); one path may have two routes only for different methods");
+            }
+            methodsAt.computeIfAbsent(r.path(), k -> new ArrayList<>()).addAll(methods);
+            pathAt.putIfAbsent(r.path(), f.path());
+            PathPattern pattern = PathPattern.of(r.path());
+            for (Map.Entry<String, String> other : pathAt.entrySet()) {
+                if (!other.getKey().equals(r.path()) && !pattern.isLiteral() && pattern.sameShape(PathPattern.of(other.getKey()))) {
+                    throw f.error(f.path() + ".path '" + r.path() + "' matches the same paths as " + other.getValue()
+                            + ".path '" + other.getKey() + "' (only a literal segment beats a parameter)");
+                }
+            }
+            routes.add(r);
+        }
+        return new RouteTable(source, upstreams, routes, authFailures);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Fields object(Object value, String path) throws RouteFileException {
+        if (!(value instanceof Map<?, ?> m)) {
+            throw new RouteFileException(source + ": " + path + " must be an object; got " + Fields.shown(value));
+        }
+        return new Fields(source, path, (Map<String, Object>) m, baseDir);
+    }
+
+    private String path(Fields f) throws RouteFileException {
+        String path = f.string("path");
+        String plain = path.endsWith("/*") ? path.substring(0, path.length() - 1) : path;
+        if (!path.startsWith("/") || path.length() > MAX_PATH || !plain.chars().allMatch(RouteFile::pathChar)) {
+            throw f.bad("path", "must start with '/' and hold at most " + MAX_PATH
+                    + " letters, digits and - . _ ~ / {} (and a final /* for a proxy)", path);
+        }
+        try {
+            PathPattern.of(path);
+        } catch (IllegalArgumentException e) {
+            throw f.bad("path", e.getMessage(), path);
+        }
+        if (reserved.contains(path) || path.startsWith("/debug/") || path.equals("/*")) {
+            throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
+                    + ", /debug/...)", path);
+        }
+        return path;
+    }
+
+    static UpstreamId id(Fields f, String field, String text) throws RouteFileException {
+        if (!UpstreamId.isValid(text)) {
+            throw f.bad(field, "must be an id of " + UpstreamId.ACCEPTED, text);
+        }
+        return UpstreamId.of(text);
+    }
+
+    private static boolean pathChar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == '{' || c == '}';
+    }
+}

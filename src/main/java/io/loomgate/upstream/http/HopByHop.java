@@ -1,0 +1,48 @@
+package io.loomgate.upstream.http;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Headers that belong to one connection, not to the message (RFC 9110 section 7.6.1), and so are
+ * never forwarded; also those the JDK's {@code HttpClient} sets itself and refuses from callers.
+ */
+final class HopByHop {
+
+    private static final Set<String> ALWAYS = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "proxy-connection", "te", "trailer", "trailers", "transfer-encoding", "upgrade");
+    private static final Set<String> CLIENT_SETS = Set.of("content-length", "expect", "host");
+
+    private HopByHop() {
+    }
+
+    /** True for a header that must not be forwarded, in any direction. */
+    static boolean isHopByHop(String name) {
+        return ALWAYS.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** True for a header loomgate may not set on an outgoing request. */
+    static boolean notForwardable(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return ALWAYS.contains(lower) || CLIENT_SETS.contains(lower);
+    }
+
+    /**
+     * The extra hop-by-hop headers one message names in its {@code Connection} header (lower case),
+     * or an empty set, without a copy, when it has none.
+     */
+    static Set<String> named(List<String> connection) {
+        if (connection == null || connection.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> names = new HashSet<>();
+        for (String v : connection) {
+            for (String token : v.split(",")) {
+                names.add(token.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,171 @@
+package io.loomgate.upstream.http;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small, strict HTTP/1.1 client on blocking sockets, for virtual threads: each exchange runs on
+ * the calling thread, and keep-alive connections are pooled per host and port, most recently used
+ * first. {@code http://} only, no redirects, no HTTP/2; measured against the JDK's
+ * {@code HttpClient} in docs/performance.md.
+ *
+ * <p>A connection goes back to the pool only after an exchange whose framing was unambiguous and
+ * fully read, with not one byte left over, and only if the upstream keeps it open; before it is
+ * reused it is probed for a close or stray bytes that came while it waited. A request is sent a
+ * second time, on a new connection, only when it is idempotent and has no body, the first try was
+ * on a reused connection, and not one byte of an answer came back.
+ *
+ * <pre>{@code
+ * try (Http1Response r = client.send(OutgoingRequest.get(origin, "/api/data", List.of()), deadline, idle)) {
+ *     byte[] body = r.body().readAllBytes();   // read to the end: the connection may be pooled
+ * }
+ * }</pre>
+ */
+final class Http1Client implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+    /** Idle connections older than this are closed rather than reused. */
+    static final Duration MAX_IDLE = Duration.ofSeconds(20);
+    /** Reuse stops this long before an upstream's own {@code Keep-Alive: timeout} runs out. */
+    private static final long KEEP_ALIVE_MARGIN_NANOS = Duration.ofSeconds(1).toNanos();
+    private static final int MAX_IDLE_PER_HOST = 4096;
+
+    private final int connectTimeoutMs;
+    private final WriteWatchdog watchdog = new WriteWatchdog();
+    private final Map<String, Pool> idle = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** One host's idle connections, most recently used first, and how many there are (a deque's size() walks it). */
+    private record Pool(Deque<Http1Connection> connections, AtomicInteger size) {
+        Pool() {
+            this(new ConcurrentLinkedDeque<>(), new AtomicInteger());
+        }
+
+        Http1Connection poll() {
+            Http1Connection c = connections.pollFirst();
+            if (c != null) {
+                size.decrementAndGet();
+            }
+            return c;
+        }
+    }
+
+    Http1Client(Duration connectTimeout) {
+        this.connectTimeoutMs = (int) connectTimeout.toMillis();
+    }
+
+    /**
+     * Sends {@code request} and reads the response head; the body is left to the caller to read
+     * (or close).
+     *
+     * @param deadlineNanos reads wait until this {@link System#nanoTime()}; the head must come by then
+     * @param idle          the longest any one read or write may wait
+     * @throws MalformedResponse when the answer breaks HTTP/1.1's rules
+     * @throws java.io.InterruptedIOException when the thread was interrupted (the connection is closed)
+     */
+    Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+        Origin origin = request.origin();
+        boolean close = request.closesConnection();
+        for (int attempt = 0; ; attempt++) {
+            Http1Connection c = attempt == 0 ? take(origin.key()) : null;
+            if (c == null) {
+                c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
+            }
+            c.begin(deadlineNanos, idle);
+            try {
+                c.send(request, close);
+                HeadBudget budget = new HeadBudget();
+                ResponseHead head = HeadReader.read(c::readLine, budget);
+                Framing framing = Framing.of(request.method(), head);
+                keepAliveHint(c, head);
+                boolean reusable = framing.persistent() && !close;
+                return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished));
+            } catch (IOException | RuntimeException e) {
+                c.close();
+                if (!(attempt == 0 && staleConnection(c, request, e))) {
+                    throw e;
+                }
+                LOG.log(Level.DEBUG, () -> origin.key() + ": a reused connection failed before any answer (" + e
+                        + "); " + request.method() + " sent again on a new connection");
+            }
+        }
+    }
+
+    /** A reused connection the upstream had closed: nothing of an answer came, and the request may be sent again. */
+    private static boolean staleConnection(Http1Connection c, OutgoingRequest request, Exception e) {
+        return c.reused && c.received() == 0 && request.replayable() && e instanceof IOException
+                && !(e instanceof SocketTimeoutException) && !(e instanceof MalformedResponse)
+                && !Thread.currentThread().isInterrupted();
+    }
+
+    /** {@code Keep-Alive: timeout=5}: the upstream closes idle connections after 5 s; stop reusing this one a second before. */
+    private static void keepAliveHint(Http1Connection c, ResponseHead head) {
+        for (String param : head.tokens("keep-alive")) {
+            if (param.startsWith("timeout=")) {
+                try {
+                    long seconds = Long.parseLong(param.substring(8).strip());
+                    long limit = Duration.ofSeconds(Math.max(0, Math.min(seconds, 3600))).toNanos() - KEEP_ALIVE_MARGIN_NANOS;
+                    c.idleLimitNanos = Math.min(MAX_IDLE.toNanos(), limit);
+                } catch (NumberFormatException ignored) {
+                    // a hint we cannot read is no hint
+                }
+            }
+        }
+    }
+
+    private Http1Connection take(String key) {
+        Pool pool = idle.get(key);
+        if (pool == null) {
+            return null;
+        }
+        long now = System.nanoTime();
+        for (Http1Connection c; (c = pool.poll()) != null; ) {
+            if (now - c.lastUsedNanos < c.idleLimitNanos && c.stillIdle()) {
+                c.reused = true;
+                return c;
+            }
+            c.close();
+        }
+        return null;
+    }
+
+    private void finished(Http1Connection c, boolean reusable) {
+        if (!reusable || closed || !c.isOpen()) {
+            c.close();
+            return;
+        }
+        Pool pool = idle.computeIfAbsent(c.key, k -> new Pool());
+        if (pool.size().incrementAndGet() > MAX_IDLE_PER_HOST) {
+            pool.size().decrementAndGet();
+            c.close();
+            return;
+        }
+        c.lastUsedNanos = System.nanoTime();
+        pool.connections().offerFirst(c);
+    }
+
+    /** Idle connections to {@code host:port} now in the pool (for tests). */
+    int pooled(String key) {
+        Pool pool = idle.get(key);
+        return pool == null ? 0 : pool.size().get();
+    }
+
+    /** Closes the pooled connections; exchanges in progress close theirs when they end. */
+    @Override
+    public void close() {
+        closed = true;
+        watchdog.close();
+        idle.values().forEach(pool -> {
+            for (Http1Connection c; (c = pool.poll()) != null; ) {
+                c.close();
+            }
+        });
+    }
+}

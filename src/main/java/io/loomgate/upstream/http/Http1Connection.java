@@ -1,0 +1,285 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.config.Durations;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * One HTTP/1.1 connection to an upstream, used by one exchange at a time.
+ *
+ * <ul>
+ *   <li>Every read waits at most until the exchange's deadline, and at most the idle timeout for
+ *       any one read; a write that makes no progress for the idle timeout is stopped by the
+ *       {@link WriteWatchdog}, which closes the connection.</li>
+ *   <li>It is a {@link SocketChannel}, so an interrupt closes it at once on any thread, virtual or
+ *       platform: the upstream sees its connection close. For {@code https://} a TLS socket is
+ *       layered over the channel; closing the channel closes it too.</li>
+ *   <li>It counts the bytes each exchange receives, so the client knows whether any of an answer
+ *       came before a failure, and it can be probed, without blocking, for bytes or a close that
+ *       arrived while it sat in the pool.</li>
+ * </ul>
+ */
+final class Http1Connection implements AutoCloseable {
+
+    private final SocketChannel channel;
+    /** The TLS layer over the channel for an {@code https://} upstream; null for plain HTTP. */
+    private final SSLSocket tls;
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final byte[] buf = new byte[8192];
+    private final WriteWatchdog watchdog;
+    private int pos;
+    private int limit;
+    final String key;
+    volatile long lastUsedNanos = System.nanoTime();
+    /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
+    long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
+    boolean reused;
+    private long deadlineNanos;
+    private long idleNanos;
+    private long received;
+    private volatile long writingSince;
+    private volatile boolean stalled;
+
+    private Http1Connection(SocketChannel channel, SSLSocket tls, String key, WriteWatchdog watchdog) throws IOException {
+        this.channel = channel;
+        this.tls = tls;
+        this.socket = tls != null ? tls : channel.socket();
+        this.key = key;
+        this.watchdog = watchdog;
+        this.in = socket.getInputStream();
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+    }
+
+    /** The upstream did not accept a connection in time. */
+    static final class ConnectTimeout extends IOException {
+        ConnectTimeout() {
+            super("connect timed out", null);
+        }
+    }
+
+    /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
+    static Http1Connection open(Origin origin, int connectTimeoutMs, WriteWatchdog watchdog) throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.socket().setTcpNoDelay(true);
+            ch.socket().connect(new InetSocketAddress(origin.host(), origin.port()), connectTimeoutMs);
+            SSLSocket tls = origin.tls().isEmpty() ? null
+                    : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
+            return new Http1Connection(ch, tls, origin.key(), watchdog);
+        } catch (SocketTimeoutException e) {
+            ch.close();
+            throw new ConnectTimeout();
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Starts an exchange: reads end by {@code deadlineNanos} ({@link System#nanoTime()}), and no read or write waits longer than {@code idle}. */
+    void begin(long deadlineNanos, Duration idle) {
+        this.received = 0;
+        timeouts(deadlineNanos, idle);
+    }
+
+    /** Changes the exchange's deadline and idle timeout (a streamed body has its own). Touches no socket. */
+    void timeouts(long deadlineNanos, Duration idle) {
+        this.deadlineNanos = deadlineNanos;
+        this.idleNanos = idle.toNanos();
+    }
+
+    /** Bytes received in this exchange so far (what is buffered included). */
+    long received() {
+        return received;
+    }
+
+    /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
+    void send(OutgoingRequest r, boolean close) throws IOException {
+        watchdog.watch(this);
+        try {
+            r.writeTo(watched, close);
+            writingSince = System.nanoTime();
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
+            }
+        } finally {
+            writingSince = 0;
+            watchdog.unwatch(this);
+        }
+    }
+
+    /** The connection's output as a stream, each write timed for the {@link WriteWatchdog}. */
+    private final OutputStream watched = new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Http1Connection.this.write(b, off, len);
+        }
+    };
+
+    private void write(byte[] b, int off, int len) throws IOException {
+        writingSince = System.nanoTime();
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
+        } finally {
+            writingSince = 0;
+        }
+    }
+
+    /** For the watchdog: true, and the connection closed, when a write has waited longer than the idle timeout. */
+    boolean closeIfWriteStalled(long now) {
+        long since = writingSince;
+        if (since == 0 || now - since <= idleNanos) {
+            return false;
+        }
+        stalled = true;
+        close();
+        return true;
+    }
+
+    /** One line of a head, a chunk size or a trailer, without its line end (CRLF, or a bare LF). */
+    String readLine() throws IOException {
+        if (pos == limit && !fill()) {
+            throw received == 0 ? new EOFException("the upstream closed the connection before answering")
+                    : new EOFException("the upstream closed the connection in the middle of the head");
+        }
+        for (int i = pos; i < limit && i - pos <= HeadBudget.MAX_LINE; i++) {
+            if (buf[i] == '\n') {
+                String line = line(buf, pos, i);
+                pos = i + 1;
+                return line;
+            }
+        }
+        byte[] line = new byte[HeadBudget.MAX_LINE + 2];
+        int n = 0;
+        for (int b; (b = read()) != '\n'; ) {
+            if (b < 0) {
+                throw new EOFException("the upstream closed the connection in the middle of a line");
+            }
+            if (n == line.length) {
+                throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
+            }
+            line[n++] = (byte) b;
+        }
+        return line(line, 0, n);
+    }
+
+    /** The bytes from {@code from} up to the LF at {@code lf}, less a CR just before it; any other CR is refused. */
+    private static String line(byte[] b, int from, int lf) throws MalformedResponse {
+        int end = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
+        if (end - from > HeadBudget.MAX_LINE) {
+            throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
+        }
+        for (int i = from; i < end; i++) {
+            if (b[i] == '\r') {
+                throw new MalformedResponse("a bare CR inside a line");
+            }
+        }
+        return new String(b, from, end - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** One byte; -1 at the end of the stream. */
+    int read() throws IOException {
+        if (pos == limit && !fill()) {
+            return -1;
+        }
+        return buf[pos++] & 0xff;
+    }
+
+    int read(byte[] b, int off, int len) throws IOException {
+        if (pos == limit) {
+            if (len >= buf.length) {
+                return readSocket(b, off, len);
+            }
+            if (!fill()) {
+                return -1;
+            }
+        }
+        int n = Math.min(len, limit - pos);
+        System.arraycopy(buf, pos, b, off, n);
+        pos += n;
+        return n;
+    }
+
+    /** Bytes read from the socket and not yet consumed: after an answer's end, they belong to no answer. */
+    int buffered() {
+        return limit - pos;
+    }
+
+    private boolean fill() throws IOException {
+        int n = readSocket(buf, 0, buf.length);
+        pos = 0;
+        limit = Math.max(n, 0);
+        return n > 0;
+    }
+
+    private int readSocket(byte[] b, int off, int len) throws IOException {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw new SocketTimeoutException("the exchange's time ran out");
+        }
+        long wait = Math.min(left, idleNanos);
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait) + 1));
+        try {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                received += n;
+            }
+            return n;
+        } catch (SocketTimeoutException e) {
+            if (deadlineNanos - System.nanoTime() <= 0) {
+                throw new SocketTimeoutException("the exchange's time ran out");
+            }
+            throw new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
+        }
+    }
+
+    /** A read or a write made no progress within the idle timeout. */
+    static final class IdleTimeout extends SocketTimeoutException {
+        IdleTimeout(Duration idle, String what) {
+            super(what + " for " + Durations.format(idle));
+        }
+    }
+
+    /**
+     * For a pooled connection about to be reused: true when nothing arrived while it sat idle. A
+     * close, or bytes no request asked for, mean it must not carry another exchange. Never blocks
+     * (over TLS, at most a millisecond: see {@link IdleProbe}).
+     */
+    boolean stillIdle() {
+        return pos == limit && channel.isOpen() && IdleProbe.stillIdle(channel, tls);
+    }
+
+    boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing is all we wanted
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.config.AddressRanges;
+import io.loomgate.config.Durations;
+import io.loomgate.plan.Fields;
+import io.loomgate.plan.RouteFileException;
+import io.loomgate.plan.UpstreamKind;
+import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.Placeholder;
+import io.loomgate.core.template.Template;
+import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.edge.tls.TlsException;
+import io.loomgate.upstream.Upstream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code "kind": "http"}: an upstream reached over HTTP/1.1. One client, with pooled keep-alive
+ * connections, serves every HTTP upstream and proxy route of a loomgate; {@link #close} releases it.
+ * It is loomgate's own small blocking client ({@link Http1Client}), not the JDK's
+ * {@code java.net.http.HttpClient}: on virtual threads it does the same work for far less CPU (the
+ * measurement is in docs/performance.md, the reasons in docs/decisions/0001-own-http-client.md).
+ *
+ * <pre>{@code
+ * {"id": "db", "kind": "http", "url": "http://127.0.0.1:9090/db",
+ *  "forwardQuery": ["n"], "forwardHeaders": ["Authorization"], "timeout": "500ms", "maxBodyBytes": 65536,
+ *  "idleTimeout": "30s"}
+ * }</pre>
+ */
+public final class HttpKind implements UpstreamKind, AutoCloseable {
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Http1Client client = new Http1Client(CONNECT_TIMEOUT);
+    private final HttpUpstream.Forwarding forwarding;
+
+    /** @param trustedProxies peers whose forwarding headers a proxy route keeps ({@code --trusted-proxies}) */
+    public HttpKind(AddressRanges trustedProxies) {
+        this(trustedProxies, "http");
+    }
+
+    /** @param listenerScheme {@code http}, or {@code https} when loomgate serves TLS: what a proxy sends as {@code X-Forwarded-Proto} */
+    public HttpKind(AddressRanges trustedProxies, String listenerScheme) {
+        this.forwarding = new HttpUpstream.Forwarding(trustedProxies, listenerScheme);
+    }
+
+    @Override
+    public String name() {
+        return "http";
+    }
+
+    @Override
+    public List<String> fields() {
+        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes", "idleTimeout", "caFile");
+    }
+
+    @Override
+    public Map<String, Object> read(Fields fields) throws RouteFileException {
+        String url = fields.string("url");
+        url(fields, url);
+        List<String> query = fields.optionalStrings("forwardQuery", n -> !n.isEmpty(), "a query parameter name");
+        List<String> headers = fields.optionalStrings("forwardHeaders", HttpKind::forwardable,
+                "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
+        Optional<Duration> timeout = fields.optionalDuration("timeout", Duration.ofMillis(1), Duration.ofHours(1));
+        long max = fields.optionalInteger("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
+        Duration idle = fields.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofHours(1))
+                .orElse(HttpSettings.DEFAULT_IDLE_TIMEOUT);
+        Optional<String> caFile = fields.optionalString("caFile");
+        if (caFile.isPresent()) {
+            if (!url.startsWith("https://")) {
+                throw fields.bad("caFile", "is only for an https:// URL", caFile.get());
+            }
+            try {
+                ClientTls.trusting(Optional.of(fields.file(caFile.get())));
+            } catch (TlsException | InvalidPathException e) {
+                throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
+            }
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("url", url);
+        if (!query.isEmpty()) {
+            settings.put("forwardQuery", query);
+        }
+        if (!headers.isEmpty()) {
+            settings.put("forwardHeaders", headers);
+        }
+        timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
+        settings.put("maxBodyBytes", max);
+        settings.put("idleTimeout", Durations.format(idle));
+        caFile.ifPresent(f -> settings.put("caFile", fields.file(f).toString()));
+        return settings;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Upstream create(UpstreamId id, Map<String, Object> settings) {
+        HttpSettings s = new HttpSettings((String) settings.get("url"),
+                (List<String>) settings.getOrDefault("forwardQuery", List.of()),
+                (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
+                Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
+                ((Number) settings.get("maxBodyBytes")).intValue(),
+                Durations.parse((String) settings.get("idleTimeout")),
+                Optional.ofNullable((String) settings.get("caFile")).map(Path::of));
+        return new HttpUpstream(id, s, client, forwarding);
+    }
+
+    /**
+     * An absolute {@code http://} or {@code https://} URL; its path and query may hold placeholders the request fills
+     * in ({@code {id}}, {@code {query.NAME}}, {@code {header.NAME}}), never its host.
+     */
+    private static void url(Fields fields, String url) throws RouteFileException {
+        String accepted = "must be an absolute http:// or https:// URL with a host and no user info or fragment";
+        Template template = fields.template("url", url);
+        try {
+            URI uri = new URI(url.replaceAll("\\{[^}]*}", "x"));
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null || uri.getRawFragment() != null
+                    || uri.getRawUserInfo() != null) {
+                throw fields.bad("url", accepted, url);
+            }
+        } catch (URISyntaxException e) {
+            throw fields.bad("url", accepted, url);
+        }
+        if (Origin.placeholderInAuthority(url)) {
+            throw fields.bad("url", "may hold placeholders in its path and query, not in its host or port", url);
+        }
+        for (Placeholder p : template.placeholders()) {
+            boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? p.fields().size() >= 1
+                    : p.fields().isEmpty();
+            if (!request) {
+                throw fields.bad("url", "may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not " + p
+                        + " (a call's answer is for a compose call's path)", url);
+            }
+        }
+    }
+
+    /** The path parameters this upstream's URL needs from every route that calls it. */
+    @Override
+    public List<String> pathParameters(Map<String, Object> settings) {
+        return Template.parse((String) settings.get("url")).placeholders().stream()
+                .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
+                .map(Placeholder::head).distinct().toList();
+    }
+
+    private static boolean forwardable(String name) {
+        return !name.isEmpty() && name.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != ':')
+                && !HopByHop.notForwardable(name);
+    }
+
+    /** Closes the pooled connections. */
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,235 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.core.call.Propagation;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.Value;
+import io.loomgate.config.AddressRanges;
+import io.loomgate.config.Durations;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Request;
+import io.loomgate.http.Response;
+import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.UnsafeValue;
+import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.edge.tls.TlsException;
+import io.loomgate.upstream.Call;
+import io.loomgate.upstream.Forward;
+import io.loomgate.upstream.Upstream;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.StringJoiner;
+
+/**
+ * An HTTP upstream: a call whose answer is embedded in an aggregation or a composition, or a proxy
+ * route's request forwarded as it came. Its URL may hold placeholders ({@code /users/{id}}), filled
+ * in from each request as {@link io.loomgate.core.template.Template} says. Both run on the calling thread, with the request's remaining time and no
+ * more, and send the {@link Propagation} headers.
+ *
+ * <p>An interrupt (a sibling failed, a winner was found, the deadline passed) stops the exchange
+ * and closes its connection, so the upstream sees it abandoned. Every other way the exchange can go
+ * wrong is an {@link UpstreamFailure} with a reason a client may read.
+ */
+final class HttpUpstream implements Upstream {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+    private static final Duration BACKUP_SLACK = Duration.ofSeconds(1);
+
+    private final UpstreamId id;
+    private final HttpSettings settings;
+    private final Origin origin;
+    private final Http1Client client;
+    private final Forwarding forwarding;
+
+    /** What a proxy route needs to know about the listener its requests came in on. */
+    record Forwarding(AddressRanges trusted, String scheme) {
+    }
+
+    HttpUpstream(UpstreamId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
+        this.id = id;
+        this.settings = settings;
+        this.origin = Origin.of(settings.url(), settings.https() ? Optional.of(trust(settings)) : Optional.empty());
+        this.client = client;
+        this.forwarding = forwarding;
+    }
+
+    /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */
+    private static ClientTls trust(HttpSettings settings) {
+        try {
+            return ClientTls.trusting(settings.caFile());
+        } catch (TlsException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Value call() throws UpstreamFailure, InterruptedException {
+        return call(Call.PLAIN);
+    }
+
+    /**
+     * A plain call gets this upstream's URL, with the forwarded query; a shaped one (a compose call)
+     * its method, its path and query below the URL's path, its headers and its body.
+     */
+    @Override
+    public Value call(Call call) throws UpstreamFailure, InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        Duration left = ctx.remaining();
+        if (!left.isPositive()) {
+            throw new InterruptedException("the deadline has passed");
+        }
+        // The request's deadline is the engine's to enforce (it interrupts this thread); the socket
+        // waits a little longer only as a backup. A shorter per-upstream or per-call timeout is enforced here.
+        Duration wait = left.plus(BACKUP_SLACK);
+        for (Optional<Duration> cap : List.of(settings.timeout(), call.timeout())) {
+            if (cap.isPresent() && cap.get().compareTo(wait) < 0) {
+                wait = cap.get();
+            }
+        }
+        List<String[]> headers = Propagation.headers(ctx);
+        for (String name : settings.forwardHeaders()) {
+            if (Propagation.passesOn(ctx, name.toLowerCase(java.util.Locale.ROOT))) {
+                ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
+            }
+        }
+        headers.addAll(call.headers());
+        call.contentType().ifPresent(t -> headers.add(new String[] {"Content-Type", t}));
+        String base = withForwardedQuery(target(ctx), ctx);
+        String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
+        byte[] body = call.body();
+        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers,
+                body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
+        try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
+            int status = response.status();
+            if (status < 200 || status > 299) {
+                throw notOk(response, status);
+            }
+            byte[] answer = read(response.body(), settings.maxBodyBytes(), status);
+            return ResponseBodies.value(id, response.header("content-type"), answer, status);
+        } catch (IOException e) {
+            throw failure(e, ctx, "no complete answer within " + Durations.format(wait));
+        }
+    }
+
+    /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
+    private UpstreamFailure notOk(Http1Response response, int status) throws IOException {
+        String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
+        Optional<String> json = Optional.empty();
+        if (ResponseBodies.isJson(response.header("content-type"))) {
+            try {
+                json = ResponseBodies.json(read(response.body(), settings.maxBodyBytes(), status));
+            } catch (UpstreamFailure tooLarge) {
+                // an error body over the limit is not passed on; the status still is
+            }
+        }
+        return new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status), json);
+    }
+
+    /** A request is refused (400) before any call when this upstream's URL cannot be filled in from it. */
+    @Override
+    public void check(RequestContext ctx) {
+        target(ctx);
+    }
+
+    /** The URL's path and query, its placeholders filled in from the request. */
+    private String target(RequestContext ctx) {
+        try {
+            return origin.target().url(p -> Bindings.request(ctx, p));
+        } catch (UnsafeValue e) {
+            throw HttpError.badRequest("bad_parameter", "a value of this request cannot be sent to " + id + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Sends the client's method, headers ({@link ForwardedHeaders}) and body to this upstream's URL
+     * followed by {@code target}; the answer's head must come within the request's deadline, and
+     * then its body streams with no more than the idle timeout between bytes.
+     */
+    @Override
+    public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        Request request = forward.request();
+        String length = request.headers().getFirst("Content-Length");
+        long n = length == null ? -1 : Long.parseLong(length.strip());
+        boolean hasBody = n > 0 || (length == null && request.headers().containsKey("Transfer-Encoding"));
+        OutgoingRequest out = new OutgoingRequest(request.method(), origin, target(ctx) + forward.target(),
+                ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx),
+                hasBody ? new ClientBody(request.body()) : null, n);
+        Http1Response response;
+        try {
+            response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
+        } catch (IOException e) {
+            if (ClientBody.failed(e)) {
+                throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
+                        Map.of(), Map.of("Connection", "close"));
+            }
+            throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()));
+        }
+        response.body().streaming(settings.idleTimeout());
+        return Response.streamed(response.status(), ProxiedBody.of(response));
+    }
+
+    /** What a failed exchange means: cancelled, too late, or a reason a client may read. */
+    private UpstreamFailure failure(IOException e, RequestContext ctx, String late) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("cancelled during the exchange");
+        }
+        if (e instanceof Http1Connection.IdleTimeout) {
+            return UpstreamFailure.timedOut(id, e.getMessage());
+        }
+        if (e instanceof SocketTimeoutException) {
+            return UpstreamFailure.timedOut(id, late);
+        }
+        if (e instanceof MalformedResponse) {
+            LOG.log(Level.WARNING, "request " + ctx.requestId() + ": " + id + ": " + e.getMessage() + "; connection closed");
+            return UpstreamFailure.malformed(id, e.getMessage());
+        }
+        LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
+        return new UpstreamFailure(id, NetworkErrors.reason(e, origin));
+    }
+
+    /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
+    private byte[] read(InputStream in, int limit, int status) throws IOException, UpstreamFailure {
+        byte[] buf = new byte[Math.min(limit + 1, 8192)];
+        int n = 0;
+        for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
+            n += r;
+            if (n > limit) {
+                throw new UpstreamFailure(id, "response body over the " + limit + "-byte limit", OptionalInt.of(status));
+            }
+            if (n == buf.length) {
+                buf = Arrays.copyOf(buf, Math.min(buf.length * 2, limit + 1));
+            }
+        }
+        return Arrays.copyOf(buf, n);
+    }
+
+    private String withForwardedQuery(String target, RequestContext ctx) {
+        if (settings.forwardQuery().isEmpty()) {
+            return target;
+        }
+        StringJoiner query = new StringJoiner("&");
+        for (String name : settings.forwardQuery()) {
+            for (String value : ctx.query().all(name)) {
+                query.add(encode(name) + "=" + encode(value));
+            }
+        }
+        return Origin.withQuery(target, query.toString());
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,62 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.core.template.Template;
+import io.loomgate.edge.tls.ClientTls;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * Where an upstream's connections go: host, port, the {@code Host} header, the pool key, and for
+ * {@code https://} the TLS to speak. Worked out once from the upstream's URL, so no request has to
+ * parse a URI.
+ *
+ * @param target the URL's raw path and query ({@code /api/?x=1}), what requests extend; it may hold
+ *               placeholders ({@code /users/{id}}), filled in per request
+ */
+record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls) {
+
+    /** A plain {@code http://} origin. */
+    static Origin of(String url) {
+        return of(url, Optional.empty());
+    }
+
+    /**
+     * {@code url} may hold placeholders in its path and query, never in its scheme, host or port;
+     * an {@code https://} URL needs {@code tls}, whose trust is part of the pool key (connections
+     * made under one trust are never lent to an upstream with another).
+     */
+    static Origin of(String url, Optional<ClientTls> tls) {
+        URI uri = URI.create(url.replaceAll("\\{[^}]*}", "x"));
+        boolean https = "https".equals(uri.getScheme());
+        if (https != tls.isPresent()) {
+            throw new IllegalArgumentException(https ? "an https URL needs TLS settings" : "TLS settings for a plain URL");
+        }
+        int port = uri.getPort() >= 0 ? uri.getPort() : https ? 443 : 80;
+        int pathStart = url.indexOf('/', url.indexOf("//") + 2);
+        String target = pathStart < 0 ? "/" : url.substring(pathStart);
+        String key = (https ? "https://" : "") + uri.getHost() + ":" + port + tls.map(t -> " trusting " + t.trust()).orElse("");
+        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls);
+    }
+
+    /** True when the URL's host part holds a placeholder, which is refused. */
+    static boolean placeholderInAuthority(String url) {
+        int authority = url.indexOf("//") + 2;
+        int pathStart = url.indexOf('/', authority);
+        String host = pathStart < 0 ? url.substring(authority) : url.substring(authority, pathStart);
+        return host.indexOf('{') >= 0 || host.indexOf('}') >= 0;
+    }
+
+    /** {@code target} with more query parameters ({@code a=1&b=2}) added to its own. */
+    static String withQuery(String target, String query) {
+        return query.isEmpty() ? target : target + (target.indexOf('?') >= 0 ? "&" : "?") + query;
+    }
+
+    /** A compose call's path and query below {@code base} (the URL's own): {@code /api} and {@code /users/7} make {@code /api/users/7}. */
+    static String below(String base, String call) {
+        int q = base.indexOf('?');
+        String path = q < 0 ? base : base.substring(0, q);
+        String query = q < 0 ? "" : base.substring(q + 1);
+        String joined = (path.endsWith("/") ? path.substring(0, path.length() - 1) : path) + call;
+        return withQuery(joined, query);
+    }
+}

@@ -1,0 +1,69 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.http.BodyAborted;
+import io.loomgate.http.Response;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An upstream's answer as a proxy route passes it on: its headers less the hop-by-hop ones (and
+ * those its {@code Connection} header names) and its framing, with loomgate's {@code Via}; its body
+ * copied as it comes, flushed after each read. When the upstream's body fails part way, the copy
+ * throws {@link BodyAborted} and the server cuts the client's response off.
+ */
+final class ProxiedBody {
+
+    private ProxiedBody() {
+    }
+
+    static Response.Stream of(Http1Response response) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        Set<String> named = HopByHop.named(response.head().all("connection"));
+        response.head().headers().forEach((name, values) -> {
+            if (!HopByHop.isHopByHop(name) && !named.contains(name) && !name.equals("content-length")) {
+                headers.put(name, values);
+            }
+        });
+        headers.put("Via", List.of(ForwardedHeaders.via(response.head().all("via"))));
+        Http1Body body = response.body();
+        long length = response.framing().length();
+        return new Response.Stream(headers, length, new Response.Writer() {
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                try (body) {
+                    if (!body.hasBufferedBytes()) {
+                        out.flush();  // the head goes now, not with the first bytes of a body still to come
+                    }
+                    copy(body, out, length);
+                }
+            }
+
+            @Override
+            public void discard() {
+                body.close();
+            }
+        });
+    }
+
+    private static void copy(Http1Body in, OutputStream out, long length) throws IOException {
+        byte[] buf = new byte[length > 0 && length < 16 * 1024 ? (int) length : 16 * 1024];
+        while (true) {
+            int n;
+            try {
+                n = in.read(buf);
+            } catch (IOException e) {
+                throw new BodyAborted(e instanceof MalformedResponse ? e.getMessage() : String.valueOf(e.getMessage()),
+                        in.delivered(), e);
+            }
+            if (n < 0) {
+                return;
+            }
+            out.write(buf, 0, n);
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.loomgate.upstream.http;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An upstream's final response head, as {@link HeadReader} checked it.
+ *
+ * @param status  100 to 599 (never a 1xx: interim heads are skipped)
+ * @param http11  true for HTTP/1.1; false for HTTP/1.0
+ * @param headers field names in lower case, each with its values in the order they came
+ */
+record ResponseHead(int status, boolean http11, Map<String, List<String>> headers) {
+
+    /** Every value of {@code name} (lower case), or none. */
+    List<String> all(String name) {
+        return headers.getOrDefault(name, List.of());
+    }
+
+    Optional<String> first(String name) {
+        List<String> values = all(name);
+        return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
+    }
+
+    /** The comma-separated elements of every line of {@code name}, trimmed and in lower case, empty ones left out. */
+    List<String> tokens(String name) {
+        List<String> tokens = new ArrayList<>(2);
+        for (String value : all(name)) {
+            for (String element : value.split(",")) {
+                String t = element.strip();
+                if (!t.isEmpty()) {
+                    tokens.add(t.toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return tokens;
+    }
+}

@@ -1,0 +1,132 @@
+package io.loomgate.observe.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.upstream.Faults;
+import io.loomgate.upstream.Upstreams;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.server.RequestObserver.RequestSummary;
+import io.loomgate.testing.PrometheusText;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The formats on a fixed snapshot, without a server. */
+class MetricsFormatTest {
+
+    private static final String WEIRD = "/we\"ird\\path\nx";
+
+    private static MetricsSnapshot snapshot() {
+        UpstreamId db = UpstreamId.of("db");
+        UpstreamId file = UpstreamId.of("file");
+        GatewayMetrics m = new GatewayMetrics(List.of(db, file));
+        m.registerRoutes(List.of("/block", WEIRD));
+        m.started("/block");
+        m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, false, "a", 300_000_000));
+        m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, false, "b", 1_000_000));
+        m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
+        m.orphanEnded(db, Duration.ofMillis(250));
+        m.aggregated(new io.loomgate.core.fanout.Aggregation("all", io.loomgate.core.fanout.Status.FAILED,
+                List.of(new io.loomgate.core.fanout.PartResult(db, Outcome.CANCELLED, Duration.ofMillis(50)),
+                        new io.loomgate.core.fanout.PartResult(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
+                java.util.Optional.of("failed: file"), Duration.ofMillis(50)));
+        return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
+                m.services(Upstreams.builder(java.util.OptionalLong.empty())
+                        .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
+                new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
+                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
+                Map.of(db, new MetricsSnapshot.Retries(4, 1)),
+                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)));
+    }
+
+    @Test
+    void prometheusParsesStrictlyWithEscapedLabelsAndExactCounts() {
+        PrometheusText p = PrometheusText.parse(PrometheusFormat.render(snapshot()));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "200")));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", "/block", "status", "503")));
+        assertEquals(4, p.value("loomgate_retries_total", Map.of("service", "db", "result", "sent")));
+        assertEquals(1, p.value("loomgate_retries_total", Map.of("service", "db", "result", "refused_by_budget")));
+        assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
+        assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
+        assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
+        assertEquals(0.301, p.value("loomgate_request_duration_seconds_sum", Map.of("route", "/block")), 1e-9);
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.001")));
+        assertEquals(1, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.288")));
+        assertEquals(2, p.value("loomgate_request_duration_seconds_bucket", Map.of("route", "/block", "le", "0.302")));
+        assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "db", "outcome", "cancelled")));
+        assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "file", "outcome", "failed")));
+        assertEquals(0.25, p.value("loomgate_service_orphaned_work_seconds_total", Map.of("service", "db")), 1e-9);
+        assertEquals(7, p.value("loomgate_requests_shed_total", Map.of()));
+        assertEquals(5, p.value("loomgate_pool_queued_requests", Map.of()));
+        assertEquals(1, p.value("loomgate_info", Map.of("version", "9.9.9", "threads", "platform")));
+        assertEquals(1, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "open")));
+        assertEquals(0, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "closed")));
+        assertEquals(0, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "half-open")));
+        assertEquals(2, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "open")));
+        assertEquals(1, p.value("loomgate_breaker_transitions_total", Map.of("service", "db", "to", "half-open")));
+        assertEquals(3, p.value("loomgate_limit_keys", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(2, p.value("loomgate_limit_evictions_total", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(9, p.value("loomgate_limit_refused_total", Map.of("limit", "rate_limit", "route", "/block")));
+        assertEquals(4, p.value("loomgate_limit_refused_total", Map.of("limit", "auth_failures", "route", "*")));
+    }
+
+    @Test
+    void jsonParsesWithTheDocumentedShape() {
+        Map<String, Object> j = io.loomgate.json.JsonParser.parseObject(JsonFormat.render(snapshot()));
+        Map<?, ?> server = (Map<?, ?>) j.get("server");
+        assertEquals("platform", server.get("threads"));
+        assertEquals(8L, server.get("pool"));
+        assertEquals(3L, server.get("requests"));
+        Map<?, ?> block = (Map<?, ?>) ((Map<?, ?>) j.get("routes")).get("/block");
+        assertEquals(Map.of("200", 1L, "503", 1L), block.get("statuses"));
+        assertEquals(List.of("mean", "p50", "p90", "p99", "max"), List.copyOf(((Map<?, ?>) block.get("latencyMs")).keySet()));
+        Map<?, ?> db = (Map<?, ?>) ((Map<?, ?>) j.get("services")).get("db");
+        assertEquals(250.0, ((Number) db.get("orphanedMs")).doubleValue());
+        assertEquals(Map.of("success", 0L, "failed", 0L, "cancelled", 1L, "timeout", 0L, "fallback", 0L, "orphaned", 0L),
+                db.get("calls"));
+        assertEquals(Map.of("size", 8L, "active", 2L, "queued", 5L), j.get("platformPool"));
+        assertEquals(Map.of("db", Map.of("state", "open", "opened", 2L, "halfOpened", 1L, "closed", 1L)), j.get("breakers"));
+        assertEquals(List.of(Map.of("limit", "rate_limit", "route", "/block", "keys", 3L, "evictions", 2L, "refused", 9L),
+                Map.of("limit", "auth_failures", "route", "*", "keys", 1L, "evictions", 0L, "refused", 4L)), j.get("limits"));
+    }
+
+    @Test
+    void textListsTheBreakers() {
+        String text = TextFormat.render(snapshot());
+        assertTrue(text.contains("Circuit breakers (times each state was entered)"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("db\\s+open\\s+2\\s+1\\s+1")), text);
+    }
+
+    @Test
+    void textStartsWithTheClassicFields() {
+        List<String> lines = TextFormat.render(snapshot()).lines().toList();
+        List<String> names = List.of("Active Requests", "Total Requests", "Average Response Time", "CPU Usage",
+                "Memory Usage", "JVM Uptime", "Thread Type");
+        for (int i = 0; i < names.size(); i++) {
+            assertEquals(names.get(i), lines.get(2 + i).substring(0, lines.get(2 + i).indexOf(':')));
+        }
+        assertEquals("Thread Type: Platform Threads (pool 8)", lines.get(8));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1 | PROMETHEUS
+            text/plain;version=0.0.4                                                                                                                | PROMETHEUS
+            text/plain; version=0.0.4; charset=utf-8                                                                                                | PROMETHEUS
+            application/openmetrics-text                                                                                                            | PROMETHEUS
+            application/json                                                                                                                        | JSON
+            text/plain                                                                                                                              | TEXT
+            */*                                                                                                                                     | TEXT
+            text/html,application/xhtml+xml,application/xml;q=0.9                                                                                   | TEXT
+            @@@;;;,,,=====                                                                                                                          | TEXT
+            """)
+    void acceptHeadersChooseTheFormat(String accept, MetricsFormat expected) {
+        assertEquals(expected, MetricsFormat.negotiate(accept));
+    }
+}
