@@ -107,6 +107,43 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * The core (calls, the engine and policies, composition, templates) imports neither the JDK
+     * server's API nor the HTTP/1.1 codec nor the server; outside the server adapter, nothing
+     * imports the JDK server's API: one {@code Headers} type, loomgate's own, serves the rest.
+     */
+    @Test
+    void theCoreSeesNoWireTypesAndOnlyTheServerAdapterSeesTheJdkServer() throws IOException {
+        List<String> wire = new ArrayList<>();
+        List<String> jdkServer = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String rel = MAIN.relativize(f).toString();
+                String text = read(f);
+                boolean core = rel.startsWith("core/");
+                if (core && (text.contains("com.sun.net.httpserver") || text.contains("io.loomgate.upstream.http.")
+                        || text.contains("io.loomgate.server."))) {
+                    wire.add(rel);
+                }
+                if (!rel.startsWith("server/") && text.contains("com.sun.net.httpserver")) {
+                    jdkServer.add(rel);
+                }
+            }
+        }
+        assertEquals(List.of(), wire, "core files that see wire types");
+        assertEquals(List.of(), jdkServer, "files outside the server adapter that see the JDK server's API");
+    }
+
+    @Test
+    void oneRequestContext() throws IOException {
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            List<String> declared = files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> read(p).matches("(?s).*\\b(record|class|interface) RequestContext\\b.*"))
+                    .map(p -> MAIN.relativize(p).toString()).toList();
+            assertEquals(List.of("core/call/RequestContext.java"), declared);
+        }
+    }
+
     private static String read(Path p) {
         try {
             return Files.readString(p);

@@ -1,6 +1,6 @@
 package io.loomgate.api;
 
-import com.sun.net.httpserver.Headers;
+import io.loomgate.http.Headers;
 import io.loomgate.core.call.Propagation;
 import io.loomgate.http.HttpError;
 import java.time.Duration;
@@ -20,7 +20,7 @@ final class CallerDeadline {
 
     /** {@code own}, or the caller's deadline if that is sooner (at least 1 ms). A malformed header is a 400. */
     static Duration cap(Headers headers, Duration own) {
-        String value = headers.getFirst(HEADER);
+        String value = headers.first(HEADER);
         if (value == null) {
             return own;
         }

@@ -60,7 +60,7 @@ final class ComposeEndpoint implements Handler {
                 route.clientKnobs(), options, upstreams);
         Duration timeout = ctx.timeout();
         byte[] body = route.readsBody() ? body(request.body()) : null;
-        Optional<String> contentType = Optional.ofNullable(request.headers().getFirst("Content-Type"));
+        Optional<String> contentType = Optional.ofNullable(request.headers().first("Content-Type"));
         long fork = System.nanoTime();
         Composition c = RequestContext.callWith(ctx, () -> composer.run(route.graph(), body, contentType));
         Response response = ComposeAnswer.of(c, ctx);

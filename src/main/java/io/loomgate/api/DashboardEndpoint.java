@@ -1,6 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.http.Request;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import java.io.IOException;
@@ -32,6 +33,6 @@ final class DashboardEndpoint implements Handler {
 
     @Override
     public Response handle(Request request) {
-        return new Response(200, "text/html; charset=utf-8", page, Map.of("Cache-Control", "no-cache"));
+        return new Response(200, "text/html; charset=utf-8", page, Headers.of("Cache-Control", "no-cache"));
     }
 }

@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.loomgate.http.Request;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import java.io.IOException;
@@ -26,7 +27,7 @@ final class DebugThreadsEndpoint implements Handler {
         Path file = dir.resolve("threads.json");
         try {
             hotspot.dumpThreads(file.toAbsolutePath().toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
-            return new Response(200, Response.JSON, Files.readAllBytes(file), Map.of());
+            return new Response(200, Response.JSON, Files.readAllBytes(file), Headers.EMPTY);
         } finally {
             Files.deleteIfExists(file);
             Files.deleteIfExists(dir);

@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.http.Request;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.routing.Handler;
@@ -50,11 +51,11 @@ final class IndexEndpoint implements Handler {
 
     @Override
     public Response handle(Request request) {
-        String accept = request.headers().getFirst("Accept");
+        String accept = request.headers().first("Accept");
         if (accept != null && accept.contains("text/html")) {
-            return new Response(200, "text/html; charset=utf-8", html, Map.of());
+            return new Response(200, "text/html; charset=utf-8", html, Headers.EMPTY);
         }
-        return new Response(200, Response.JSON, json, Map.of());
+        return new Response(200, Response.JSON, json, Headers.EMPTY);
     }
 
     private static String html(List<FanOutRoute> routes, List<ProxyRoute> proxies, List<ComposeRoute> composes,

@@ -30,7 +30,7 @@ final class MetricsEndpoint implements Handler {
     private static MetricsFormat format(Request request) {
         List<String> asked = request.query().all("format");
         if (asked.isEmpty()) {
-            return MetricsFormat.negotiate(request.headers().getFirst("Accept"));
+            return MetricsFormat.negotiate(request.headers().first("Accept"));
         }
         String accepted = "one of " + MetricsFormat.accepted();
         if (asked.size() > 1) {

@@ -1,5 +1,6 @@
 package io.loomgate.api;
 
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.routing.Handler;
@@ -20,7 +21,7 @@ final class ProbeEndpoints {
 
     static Handler live() {
         byte[] alive = new JsonWriter(24).beginObject().field("status", "ALIVE").endObject().toBytes();
-        return request -> new Response(200, Response.JSON, alive, Map.of());
+        return request -> new Response(200, Response.JSON, alive, Headers.EMPTY);
     }
 
     static Handler ready(Lifecycle lifecycle) {

@@ -27,7 +27,7 @@ final class RequestContexts {
     static RequestContext of(Request request, String route, Duration timeout, Overrides overrides) {
         Duration capped = CallerDeadline.cap(request.headers(), timeout);
         return new RequestContext(request.id(), route, request.arrivalNanos() + capped.toNanos(), capped, request.query(),
-                request.params(), overrides, request.headers(), new RequestTrace(request.headers().getFirst(Propagation.TRACEPARENT)),
+                request.params(), overrides, request.headers(), new RequestTrace(request.headers().first(Propagation.TRACEPARENT)),
                 request.caller(), new Attempts());
     }
 

@@ -1,11 +1,10 @@
 package io.loomgate.edge;
 
-import com.sun.net.httpserver.Headers;
 import io.loomgate.http.Caller;
 import io.loomgate.http.FieldText;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.json.JsonWriter;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +38,7 @@ public sealed interface Auth {
     record ApiKey(ApiKeys keys, Optional<String> nameHeader) implements Auth {
         @Override
         public Caller authenticate(Headers headers) {
-            List<String> sent = headers.getOrDefault("X-Api-Key", List.of());
+            List<String> sent = headers.all("X-Api-Key");
             String bearer = bearer(headers);
             if (sent.size() > 1) {
                 throw unauthorized("send one X-Api-Key header, not " + sent.size(), "invalid_request");
@@ -49,7 +48,7 @@ public sealed interface Auth {
                 throw unauthorized("this route needs an API key: send it as X-Api-Key or Authorization: Bearer", null);
             }
             String name = keys.nameOf(key).orElseThrow(() -> unauthorized("the API key is not valid", "invalid_token"));
-            List<String[]> upstream = nameHeader.map(h -> List.<String[]>of(new String[] {h, name})).orElse(List.of());
+            Headers upstream = nameHeader.map(h -> Headers.of(h, name)).orElse(Headers.EMPTY);
             return new Caller(Optional.of(name), Map.of(), upstream,
                     sent.isEmpty() ? Set.of("authorization") : bearer != null ? Set.of("x-api-key", "authorization") : Set.of("x-api-key"));
         }
@@ -83,7 +82,7 @@ public sealed interface Auth {
                                 challenge("insufficient_scope", r.getMessage())))
                         : unauthorized(r.getMessage(), "invalid_token");
             }
-            List<String[]> upstream = new ArrayList<>();
+            Headers.Builder upstream = Headers.builder();
             Set<String> claimHeaders = new HashSet<>();
             for (Map.Entry<String, String> f : forwardClaims.entrySet()) {
                 claimHeaders.add(f.getValue().toLowerCase(Locale.ROOT));
@@ -93,11 +92,11 @@ public sealed interface Auth {
                     if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
                         throw unauthorized("the token's " + f.getKey() + " claim cannot be sent as a header", "invalid_token");
                     }
-                    upstream.add(new String[] {f.getValue(), FieldText.wire(text)});
+                    upstream.add(f.getValue(), FieldText.wire(text));
                 }
             }
             Optional<String> sub = claims.get("sub") instanceof String s ? Optional.of(s) : Optional.empty();
-            return new Caller(sub, claims, upstream, claimHeaders);
+            return new Caller(sub, claims, upstream.build(), claimHeaders);
         }
     }
 
@@ -107,7 +106,7 @@ public sealed interface Auth {
      * credential loomgate never checked.
      */
     private static String bearer(Headers headers) {
-        List<String> values = headers.getOrDefault("Authorization", List.of());
+        List<String> values = headers.all("Authorization");
         if (values.size() > 1) {
             throw unauthorized("send one Authorization header, not " + values.size(), "invalid_request");
         }

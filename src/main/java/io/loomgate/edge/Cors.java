@@ -1,5 +1,6 @@
 package io.loomgate.edge;
 
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import java.time.Duration;
@@ -72,7 +73,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
         }
         h.put("Access-Control-Max-Age", String.valueOf(maxAge.toSeconds()));
         h.put("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers");
-        return new Response(204, Response.TEXT, new byte[0], h);
+        return new Response(204, Response.TEXT, new byte[0], Headers.builder().addAll(h).build());
     }
 
     /**
@@ -107,7 +108,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
     }
 
     private Map<String, String> allowOrigin(String origin) {
-        Map<String, String> h = new LinkedHashMap<>();
+        Map<String, String> h = new LinkedHashMap<>();   // loomgate's own, each once, in this order
         h.put("Access-Control-Allow-Origin", origins.contains("*") && !credentials ? "*" : origin);
         if (credentials) {
             h.put("Access-Control-Allow-Credentials", "true");

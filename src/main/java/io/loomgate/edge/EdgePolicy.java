@@ -2,6 +2,7 @@ package io.loomgate.edge;
 
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
@@ -51,11 +52,11 @@ public final class EdgePolicy implements Guard {
 
     @Override
     public Verdict check(Request request) {
-        String origin = request.headers().getFirst("Origin");
-        String asked = request.headers().getFirst("Access-Control-Request-Method");
+        String origin = request.headers().first("Origin");
+        String asked = request.headers().first("Access-Control-Request-Method");
         if (cors.isPresent() && Cors.isPreflight(request.method(), origin, asked)) {
             return new Verdict.Answer(cors.get().preflight(origin, asked.strip(),
-                    request.headers().getFirst("Access-Control-Request-Headers")));
+                    request.headers().first("Access-Control-Request-Headers")));
         }
         InetAddress client = ClientAddress.of(request.remote(), request.headers(), trustedProxies);
         byte[] address = ClientAddress.limitKey(client);
@@ -78,7 +79,7 @@ public final class EdgePolicy implements Guard {
         RateLimiter l = limiter.get();
         String by = l.settings().by();
         RateLimiter.Decision d = by.equals("ip") ? l.take(address) : l.take(key(by, who));
-        return new Verdict.Pass(who, refuseWhenEmpty(l, d, describe(by)));
+        return new Verdict.Pass(who, Headers.builder().addAll(refuseWhenEmpty(l, d, describe(by))).build());
     }
 
     /** The RateLimit headers of {@code d}; a 429 with them and {@code Retry-After} when it was refused. */
@@ -98,12 +99,12 @@ public final class EdgePolicy implements Guard {
 
     /** True when the request carried a credential (a key or a token), so its refusal was a guess that failed. */
     private static boolean sentCredentials(Request request) {
-        return request.headers().containsKey("Authorization") || request.headers().containsKey("X-Api-Key");
+        return request.headers().contains("Authorization") || request.headers().contains("X-Api-Key");
     }
 
     @Override
     public Response decorate(Request request, Response response) {
-        return cors.isEmpty() ? response : cors.get().decorate(request.headers().getFirst("Origin"), response);
+        return cors.isEmpty() ? response : cors.get().decorate(request.headers().first("Origin"), response);
     }
 
     @Override
@@ -116,7 +117,7 @@ public final class EdgePolicy implements Guard {
         return switch (by) {
             case "apiKey", "jwt.sub" -> request.caller().name().orElse("");
             default -> {
-                String value = request.headers().getFirst(by.substring("header.".length()));
+                String value = request.headers().first(by.substring("header.".length()));
                 yield value == null ? "" : value;
             }
         };

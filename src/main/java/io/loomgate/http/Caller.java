@@ -2,7 +2,6 @@ package io.loomgate.http;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,14 +20,14 @@ import java.util.Set;
  *                 credential loomgate checked and keeps to itself (an API key), or one the route
  *                 fills from a claim, whether or not this token held the claim
  */
-public record Caller(Optional<String> name, Map<String, Object> claims, List<String[]> upstream, Set<String> consumed) {
+public record Caller(Optional<String> name, Map<String, Object> claims, Headers upstream, Set<String> consumed) {
 
-    public static final Caller ANONYMOUS = new Caller(Optional.empty(), Map.of(), List.of(), Set.of());
+    public static final Caller ANONYMOUS = new Caller(Optional.empty(), Map.of(), Headers.EMPTY, Set.of());
 
     public Caller {
         Objects.requireNonNull(name, "name");
         claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));   // a claim may be JSON null
-        upstream = List.copyOf(upstream);
+        Objects.requireNonNull(upstream, "upstream");
         consumed = Set.copyOf(consumed);
     }
 
@@ -40,11 +39,6 @@ public record Caller(Optional<String> name, Map<String, Object> claims, List<Str
         if (consumed.contains(lowerName)) {
             return false;
         }
-        for (String[] h : upstream) {
-            if (h[0].equalsIgnoreCase(lowerName)) {
-                return false;
-            }
-        }
-        return true;
+        return !upstream.contains(lowerName);
     }
 }

@@ -1,6 +1,5 @@
 package io.loomgate.http;
 
-import com.sun.net.httpserver.Headers;
 import io.loomgate.config.AddressRanges;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -39,7 +38,7 @@ public final class ClientAddress {
      * literal; empty when the header is absent or holds anything else.
      */
     public static Optional<List<InetAddress>> hops(Headers headers) {
-        List<String> values = headers.getOrDefault("X-Forwarded-For", List.of());
+        List<String> values = headers.all("X-Forwarded-For");
         if (values.isEmpty()) {
             return Optional.empty();
         }

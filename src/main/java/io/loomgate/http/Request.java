@@ -1,6 +1,5 @@
 package io.loomgate.http;
 
-import com.sun.net.httpserver.Headers;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -1,7 +1,5 @@
 package io.loomgate.http;
 
-import com.sun.net.httpserver.Headers;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,23 +23,19 @@ public final class RequestHead {
             throw new HttpError(505, "http_version_not_supported",
                     "only HTTP/1.0 and HTTP/1.1 are served, got '" + HttpError.echo(protocol) + "'");
         }
-        int count = 0;
-        long bytes = 0;
-        for (Map.Entry<String, List<String>> e : headers.entrySet()) {
-            for (String value : e.getValue()) {
-                count++;
-                bytes += e.getKey().length() + value.length() + 4;
-                if (value.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
-                    throw HttpError.badRequest("bad_header", "the value of " + HttpError.echo(e.getKey())
-                            + " holds a control character");
-                }
+        long[] bytes = {0};
+        headers.forEach((name, value) -> {
+            bytes[0] += name.length() + value.length() + 4;
+            if (value.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+                throw HttpError.badRequest("bad_header", "the value of " + HttpError.echo(name) + " holds a control character");
             }
-        }
-        if (count > MAX_HEADERS || bytes > MAX_HEADER_BYTES) {
+        });
+        int count = headers.size();
+        if (count > MAX_HEADERS || bytes[0] > MAX_HEADER_BYTES) {
             throw new HttpError(431, "header_fields_too_large", "request headers are limited to "
-                    + MAX_HEADERS + " fields and " + MAX_HEADER_BYTES + " bytes; got " + count + " fields, " + bytes + " bytes");
+                    + MAX_HEADERS + " fields and " + MAX_HEADER_BYTES + " bytes; got " + count + " fields, " + bytes[0] + " bytes");
         }
-        String length = headers.getFirst("Content-Length");
+        String length = headers.first("Content-Length");
         if (length != null && (length.isEmpty() || !length.chars().allMatch(c -> c >= '0' && c <= '9'))) {
             throw new HttpError(400, "bad_header", "Content-Length must be a number of bytes, got '"
                     + HttpError.echo(length) + "'", Map.of(), Map.of("Connection", "close"));
@@ -55,6 +49,6 @@ public final class RequestHead {
      * request. Closing the connection after the answer means nothing after the body is ever read.
      */
     public static boolean endsConnection(Headers headers) {
-        return headers.containsKey("Transfer-Encoding");
+        return headers.contains("Transfer-Encoding");
     }
 }

@@ -5,10 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -17,9 +14,10 @@ import java.util.function.Predicate;
  * written; a proxied answer instead carries a {@link Stream} that the server writes as it comes.
  * Handlers return one; the server writes it (and leaves the body out for {@code HEAD}).
  *
- * @param stream null for a complete response; else what writes the body, with its own headers
+ * @param headers loomgate's own headers: each replaces a streamed header of the same name
+ * @param stream  null for a complete response; else what writes the body, with its own headers
  */
-public record Response(int status, String contentType, byte[] body, Map<String, String> headers, Stream stream) {
+public record Response(int status, String contentType, byte[] body, Headers headers, Stream stream) {
 
     /**
      * A body written as it arrives, never held whole.
@@ -28,9 +26,9 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
      * @param length  the body's length, or -1 when unknown (it is then sent chunked)
      * @param writer  copies the body to the client, and releases its source whatever happens
      */
-    public record Stream(Map<String, List<String>> headers, long length, Writer writer) {
+    public record Stream(Headers headers, long length, Writer writer) {
         public Stream {
-            headers = Map.copyOf(headers);
+            Objects.requireNonNull(headers, "headers");
             Objects.requireNonNull(writer, "writer");
         }
     }
@@ -49,27 +47,27 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
     public Response {
         Objects.requireNonNull(contentType, "contentType");
         Objects.requireNonNull(body, "body");
-        headers = Map.copyOf(headers);
+        Objects.requireNonNull(headers, "headers");
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status must be in 100..599: " + status);
         }
     }
 
-    public Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+    public Response(int status, String contentType, byte[] body, Headers headers) {
         this(status, contentType, body, headers, null);
     }
 
     /** A streamed response; {@code stream}'s headers are sent as they are. */
     public static Response streamed(int status, Stream stream) {
-        return new Response(status, "", new byte[0], Map.of(), Objects.requireNonNull(stream, "stream"));
+        return new Response(status, "", new byte[0], Headers.EMPTY, Objects.requireNonNull(stream, "stream"));
     }
 
     public static Response json(int status, JsonWriter json) {
-        return new Response(status, JSON, json.toBytes(), Map.of());
+        return new Response(status, JSON, json.toBytes(), Headers.EMPTY);
     }
 
     public static Response text(int status, String contentType, String text) {
-        return new Response(status, contentType, text.getBytes(StandardCharsets.UTF_8), Map.of());
+        return new Response(status, contentType, text.getBytes(StandardCharsets.UTF_8), Headers.EMPTY);
     }
 
     /**
@@ -112,37 +110,22 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
         if (stream == null) {
             return this;
         }
-        Map<String, List<String>> streamed = new LinkedHashMap<>();
-        stream.headers().forEach((name, values) -> {
-            if (!dropped.test(name.toLowerCase(Locale.ROOT))) {
-                streamed.put(name, values);
-            }
-        });
-        return new Response(status, contentType, body, headers, new Stream(streamed, stream.length(), stream.writer()));
+        return new Response(status, contentType, body, headers,
+                new Stream(stream.headers().without(dropped), stream.length(), stream.writer()));
     }
 
-    /** Every value of header {@code name} (any case): a stream's first, then the complete headers'. */
+    /** Every value of header {@code name} (any case): a stream's first, then loomgate's own. */
     public List<String> values(String name) {
-        List<String> values = new ArrayList<>();
-        if (stream != null) {
-            stream.headers().forEach((n, v) -> {
-                if (n.equalsIgnoreCase(name)) {
-                    values.addAll(v);
-                }
-            });
+        if (stream == null) {
+            return headers.all(name);
         }
-        headers.forEach((n, v) -> {
-            if (n.equalsIgnoreCase(name)) {
-                values.add(v);
-            }
-        });
+        List<String> values = new ArrayList<>(stream.headers().all(name));
+        values.addAll(headers.all(name));
         return values;
     }
 
     /** A copy with one more header (replacing one of the same name). */
     public Response withHeader(String name, String value) {
-        Map<String, String> copy = new LinkedHashMap<>(headers);
-        copy.put(name, value);
-        return new Response(status, contentType, body, copy, stream);
+        return new Response(status, contentType, body, headers.with(name, value), stream);
     }
 }

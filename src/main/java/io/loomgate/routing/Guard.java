@@ -1,8 +1,8 @@
 package io.loomgate.routing;
 
+import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import java.util.Map;
 
 /**
  * What a route checks at the edge, before admission and before its handler: a CORS preflight is
@@ -21,13 +21,13 @@ public interface Guard {
          * Go on, as this request (its caller filled in), adding {@code answerHeaders} to whatever the
          * route answers ({@code RateLimit-Remaining}).
          */
-        record Pass(Request request, Map<String, String> answerHeaders) implements Verdict {
+        record Pass(Request request, Headers answerHeaders) implements Verdict {
             public Pass {
-                answerHeaders = Map.copyOf(answerHeaders);
+                java.util.Objects.requireNonNull(answerHeaders, "answerHeaders");
             }
 
             public Pass(Request request) {
-                this(request, Map.of());
+                this(request, Headers.EMPTY);
             }
         }
 

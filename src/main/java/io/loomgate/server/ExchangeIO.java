@@ -62,9 +62,7 @@ final class ExchangeIO {
         Headers h = exchange.getResponseHeaders();
         h.set("Content-Type", response.contentType());
         h.set("X-Request-Id", requestId);
-        for (Map.Entry<String, String> e : response.headers().entrySet()) {
-            set(h, e.getKey(), List.of(e.getValue()), requestId);
-        }
+        own(h, response, requestId);
         byte[] body = response.body();
         if (head) {
             h.set("Content-Length", String.valueOf(body.length));
@@ -91,9 +89,13 @@ final class ExchangeIO {
         boolean sent = false;
         try {
             Headers h = exchange.getResponseHeaders();
-            stream.headers().forEach((name, values) -> set(h, name, values, requestId));
+            stream.headers().forEach((name, value) -> {
+                if (sendable(name, List.of(value), requestId)) {
+                    h.add(name, value);
+                }
+            });
             h.set("X-Request-Id", requestId);
-            response.headers().forEach((name, value) -> set(h, name, List.of(value), requestId));
+            own(h, response, requestId);
             long length = stream.length();
             if (head || length == 0) {
                 if (head && length >= 0) {
@@ -126,16 +128,25 @@ final class ExchangeIO {
      * a second header line or a folded one. Such a header is left out and logged; the JDK would
      * otherwise refuse the whole response and the client would get no answer at all.
      */
-    private static void set(Headers h, String name, List<String> values, String requestId) {
+    private static boolean sendable(String name, List<String> values, String requestId) {
         boolean sendable = FieldText.isToken(name);
         for (String v : values) {
             sendable &= FieldText.isValue(v);
         }
-        if (sendable) {
-            h.put(name, values);
-        } else {
+        if (!sendable) {
             LOG.log(Level.WARNING, "request " + requestId + ": response header " + FieldText.printable(name)
                     + " left out: its name or value is not sendable");
+        }
+        return sendable;
+    }
+
+    /** loomgate's own headers of the response, each name replacing a streamed header of that name. */
+    private static void own(Headers h, Response response, String requestId) {
+        for (String name : response.headers().names()) {
+            List<String> values = response.headers().all(name);
+            if (sendable(name, values, requestId)) {
+                h.put(name, values);
+            }
         }
     }
 

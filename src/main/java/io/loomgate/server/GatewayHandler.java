@@ -6,6 +6,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Caller;
 import io.loomgate.http.ErrorMapper;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestHead;
@@ -104,11 +105,12 @@ final class GatewayHandler implements HttpHandler {
         final String id;
         final String method;
         String clientId = "";
+        Headers headers = Headers.EMPTY;
         Route route;
         Request request;
         Response early;
         Throwable failed;
-        Map<String, String> answerHeaders = Map.of();
+        Headers answerHeaders = Headers.EMPTY;
         String routeKey = RequestObserver.UNMATCHED;
         boolean started;
         int status = 500;
@@ -134,14 +136,16 @@ final class GatewayHandler implements HttpHandler {
      * never throws; what it decides is in the visit.
      */
     private Visit prepare(HttpExchange exchange, long arrival) {
-        String offered = exchange.getRequestHeaders().getFirst("X-Request-Id");
+        Headers headers = ServerHeaders.of(exchange.getRequestHeaders());
+        String offered = headers.first("X-Request-Id");
         InetSocketAddress peer = exchange.getRemoteAddress();
         Visit v = new Visit(exchange, arrival, ids.idFor(offered, peer != null && trustedProxies.contains(peer.getAddress())));
         v.clientId = RequestIds.clientId(offered, v.id);
+        v.headers = headers;
         try {
-            RequestHead.check(exchange.getProtocol(), exchange.getRequestHeaders());
+            RequestHead.check(exchange.getProtocol(), headers);
             RequestTarget target = RequestTarget.of(exchange.getRequestURI());
-            switch (match(v.method, target.path(), exchange)) {
+            switch (match(v.method, target.path(), headers)) {
                 case RouteMatch.Found(Route route, Map<String, String> params) -> {
                     v.routeKey = route.path();
                     v.route = route;
@@ -151,12 +155,12 @@ final class GatewayHandler implements HttpHandler {
                     } else {
                         ExchangeIO.discardBody(exchange);
                     }
-                    v.request = new Request(v.id, v.method, target.path(), target.query(), params, exchange.getRequestHeaders(),
+                    v.request = new Request(v.id, v.method, target.path(), target.query(), params, headers,
                             arrival, exchange.getRequestURI(), peer, body, Caller.ANONYMOUS, v.clientId);
                     switch (route.guard().check(v.request)) {
-                        case Guard.Verdict.Pass(Request admitted, Map<String, String> headers) -> {
+                        case Guard.Verdict.Pass(Request admitted, Headers answerHeaders) -> {
                             v.request = admitted;
-                            v.answerHeaders = headers;
+                            v.answerHeaders = answerHeaders;
                         }
                         case Guard.Verdict.Answer(Response answer) -> v.early = answer;
                     }
@@ -168,7 +172,7 @@ final class GatewayHandler implements HttpHandler {
                 }
                 case RouteMatch.Options(String path, String allow) -> {
                     v.routeKey = path;
-                    v.early = new Response(204, Response.TEXT, new byte[0], Map.of("Allow", allow));
+                    v.early = new Response(204, Response.TEXT, new byte[0], Headers.of("Allow", allow));
                 }
                 case RouteMatch.NotFound() ->
                         throw new HttpError(404, "not_found", "no route for " + HttpError.echo(target.path()));
@@ -186,15 +190,16 @@ final class GatewayHandler implements HttpHandler {
      * {@code Origin} and {@code Access-Control-Request-Method}), the route of the method it asks
      * about, when that route answers preflights.
      */
-    private RouteMatch match(String method, String path, HttpExchange exchange) {
+    private RouteMatch match(String method, String path, Headers headers) {
         RouteMatch match = router.match(method, path);
-        String asked = exchange.getRequestHeaders().getFirst("Access-Control-Request-Method");
-        if (method.equals("OPTIONS") && asked != null && exchange.getRequestHeaders().containsKey("Origin")
+        String asked = headers.first("Access-Control-Request-Method");
+        if (method.equals("OPTIONS") && asked != null && headers.contains("Origin")
                 && router.match(asked.strip(), path) instanceof RouteMatch.Found found && found.route().guard().answersPreflight()) {
             return found;
         }
         return match;
     }
+
 
     /**
      * Serves the exchange on this thread, and closes it; {@code handling} was counted by the caller.
@@ -210,14 +215,14 @@ final class GatewayHandler implements HttpHandler {
             } catch (Throwable failure) {
                 response = ErrorMapper.toResponse(failure, v.id);
             }
-            for (Map.Entry<String, String> h : v.answerHeaders.entrySet()) {
-                response = response.withHeader(h.getKey(), h.getValue());
+            for (String name : v.answerHeaders.names()) {
+                response = response.withHeader(name, v.answerHeaders.first(name));
             }
             if (v.route != null && v.request != null) {
                 response = v.route.guard().decorate(v.request, response);
             }
-            if ((lifecycle.isDraining() || RequestHead.endsConnection(exchange.getRequestHeaders()))
-                    && !response.headers().containsKey("Connection")) {
+            if ((lifecycle.isDraining() || RequestHead.endsConnection(v.headers))
+                    && !response.headers().contains("Connection")) {
                 response = response.withHeader("Connection", "close");
             }
             v.status = response.status();

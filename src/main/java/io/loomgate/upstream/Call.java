@@ -1,7 +1,7 @@
 package io.loomgate.upstream;
 
+import io.loomgate.http.Headers;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,16 +19,16 @@ import java.util.Optional;
  * @param idempotent  true when the route marks it safe to send twice whatever its method (a PUT, say);
  *                    GET, HEAD and OPTIONS are anyway, a call with a body never
  */
-public record Call(String method, String target, List<String[]> headers, byte[] body, Optional<String> contentType,
+public record Call(String method, String target, Headers headers, byte[] body, Optional<String> contentType,
                    Optional<Duration> timeout, boolean idempotent) {
 
     /** A plain call: {@code GET} the upstream's own URL. */
-    public static final Call PLAIN = new Call("GET", "", List.of(), null, Optional.empty(), Optional.empty(), false);
+    public static final Call PLAIN = new Call("GET", "", Headers.EMPTY, null, Optional.empty(), Optional.empty(), false);
 
     public Call {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(target, "target");
-        headers = List.copyOf(headers);
+        Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(contentType, "contentType");
         Objects.requireNonNull(timeout, "timeout");
     }

@@ -65,9 +65,9 @@ final class Retrying implements Upstream {
      */
     @Override
     public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
-        String length = forward.request().headers().getFirst("Content-Length");
+        String length = forward.request().headers().first("Content-Length");
         boolean bodiless = (length == null || length.strip().equals("0"))
-                && !forward.request().headers().containsKey("Transfer-Encoding");
+                && !forward.request().headers().contains("Transfer-Encoding");
         boolean idempotent = bodiless && IDEMPOTENT.contains(forward.request().method());
         budget.firstTrySent();
         if (settings.attempts() == 1 || !idempotent) {

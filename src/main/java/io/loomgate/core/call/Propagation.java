@@ -1,7 +1,6 @@
 package io.loomgate.core.call;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.loomgate.http.Headers;
 
 /**
  * The headers loomgate sends with every call to an HTTP upstream, whether it aggregates the answer
@@ -20,13 +19,12 @@ public final class Propagation {
     }
 
     /** The headers for one call of the current request, made now (the deadline counts down). */
-    public static List<String[]> headers(RequestContext ctx) {
-        List<String[]> h = new ArrayList<>(8);
-        h.add(new String[] {REQUEST_ID, ctx.requestId()});
-        h.add(new String[] {DEADLINE, String.valueOf(Math.max(1, ctx.remaining().toMillis()))});
-        h.add(new String[] {TRACEPARENT, ctx.trace().get().child().header()});
-        h.addAll(ctx.caller().upstream());
-        return h;
+    public static Headers.Builder headers(RequestContext ctx) {
+        return Headers.builder()
+                .add(REQUEST_ID, ctx.requestId())
+                .add(DEADLINE, String.valueOf(Math.max(1, ctx.remaining().toMillis())))
+                .add(TRACEPARENT, ctx.trace().get().child().header())
+                .addAll(ctx.caller().upstream());
     }
 
     /** True for a client header an upstream may see: not one set here, nor a credential loomgate consumed. */

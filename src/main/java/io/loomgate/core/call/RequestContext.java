@@ -1,7 +1,7 @@
 package io.loomgate.core.call;
 
-import com.sun.net.httpserver.Headers;
 import io.loomgate.http.Caller;
+import io.loomgate.http.Headers;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
 import java.util.Map;
@@ -59,7 +59,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
         return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query, Map.of(),
-                overrides, new Headers(), new RequestTrace(null), Caller.ANONYMOUS, new Attempts());
+                overrides, Headers.EMPTY, new RequestTrace(null), Caller.ANONYMOUS, new Attempts());
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */

@@ -3,6 +3,7 @@ package io.loomgate.core.compose;
 import io.loomgate.core.fanout.Status;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.config.Durations;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.core.template.Bindings;
@@ -60,7 +61,7 @@ public final class ComposeAnswer {
         int status = call.status().orElse(0);
         if (status >= 400 && status < 500) {
             return call.body().map(json -> new Response(status, Response.JSON, json.getBytes(StandardCharsets.UTF_8),
-                    Map.of())).orElseGet(() -> error(status, "upstream_error", call.reason(), call.name()));
+                    Headers.EMPTY)).orElseGet(() -> error(status, "upstream_error", call.reason(), call.name()));
         }
         return error(502, "bad_gateway", call.reason(), call.name());
     }

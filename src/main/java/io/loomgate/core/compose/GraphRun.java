@@ -4,6 +4,7 @@ import io.loomgate.core.fanout.DrivenScope;
 import io.loomgate.core.fanout.Failures;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
@@ -150,12 +151,12 @@ final class GraphRun implements DrivenScope.Body {
     private Call shape(CallSpec spec, Object element) throws UnsafeValue {
         Template.Values values = p -> value(p, element);
         String target = spec.path().isPresent() ? spec.path().get().url(values) : "";
-        List<String[]> headers = new ArrayList<>();
+        Headers.Builder headers = Headers.builder();
         for (Map.Entry<String, Template> h : spec.headers().entrySet()) {
-            headers.add(new String[] {h.getKey(), h.getValue().render(values, Template.Encoding.HEADER_VALUE)});
+            headers.add(h.getKey(), h.getValue().render(values, Template.Encoding.HEADER_VALUE));
         }
         byte[] sent = spec.sendsBody() ? body : null;
-        return new Call(spec.method(), target, headers, sent, spec.sendsBody() ? contentType : Optional.empty(), spec.timeout(),
+        return new Call(spec.method(), target, headers.build(), sent, spec.sendsBody() ? contentType : Optional.empty(), spec.timeout(),
                 spec.idempotent());
     }
 

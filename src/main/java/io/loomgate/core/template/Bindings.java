@@ -31,7 +31,7 @@ public final class Bindings {
         return switch (p.head()) {
             case QUERY -> ctx.query().all(String.join(".", fields)).stream().findFirst().orElse("");
             case HEADER -> {
-                String value = ctx.headers().getFirst(String.join(".", fields));
+                String value = ctx.headers().first(String.join(".", fields));
                 yield value == null ? "" : value;
             }
             case JWT -> {

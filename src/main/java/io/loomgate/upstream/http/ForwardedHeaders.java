@@ -1,13 +1,12 @@
 package io.loomgate.upstream.http;
 
-import com.sun.net.httpserver.Headers;
 import io.loomgate.core.call.Propagation;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import java.net.InetAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -34,29 +33,28 @@ final class ForwardedHeaders {
     /**
      * @param scheme the scheme the client used to reach loomgate ({@code http} or {@code https})
      */
-    static List<String[]> of(Request request, AddressRanges trusted, String scheme, RequestContext ctx) {
+    static Headers of(Request request, AddressRanges trusted, String scheme, RequestContext ctx) {
         Headers in = request.headers();
-        Set<String> named = HopByHop.named(in.get("Connection"));
-        List<String[]> out = new ArrayList<>(in.size() + 6);
-        in.forEach((name, values) -> {
+        Set<String> named = HopByHop.named(in.all("Connection"));
+        Headers.Builder out = Headers.builder();
+        in.forEach((name, value) -> {
             String lower = name.toLowerCase(Locale.ROOT);
             if (!HopByHop.notForwardable(lower) && !named.contains(lower) && !SET_HERE.contains(lower)
                     && Propagation.passesOn(ctx, lower)) {
-                values.forEach(v -> out.add(new String[] {name, v}));
+                out.add(name, value);
             }
         });
         InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
         String client = peer == null ? "unknown" : peer.getHostAddress();
         boolean trust = peer != null && trusted.contains(peer);
         List<InetAddress> hops = trust ? ClientAddress.hops(in).orElse(List.of()) : List.of();
-        String proto = trust ? in.getFirst("X-Forwarded-Proto") : null;
+        String proto = trust ? in.first("X-Forwarded-Proto") : null;
         StringBuilder forwardedFor = new StringBuilder();
         hops.forEach(h -> forwardedFor.append(h.getHostAddress()).append(", "));
-        out.add(new String[] {"X-Forwarded-For", forwardedFor.append(client).toString()});
-        out.add(new String[] {"X-Forwarded-Proto", "http".equals(proto) || "https".equals(proto) ? proto : scheme});
-        out.add(new String[] {"Via", via(in.get("Via"))});
-        out.addAll(Propagation.headers(ctx));
-        return out;
+        out.add("X-Forwarded-For", forwardedFor.append(client).toString());
+        out.add("X-Forwarded-Proto", "http".equals(proto) || "https".equals(proto) ? proto : scheme);
+        out.add("Via", via(in.all("Via")));
+        return out.addAll(Propagation.headers(ctx).build()).build();
     }
 
     /** The {@code Via} of a message passed on: what it had, and loomgate's hop. */

@@ -7,6 +7,7 @@ import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
@@ -98,18 +99,18 @@ final class HttpUpstream implements Upstream {
                 wait = cap.get();
             }
         }
-        List<String[]> headers = Propagation.headers(ctx);
+        Headers.Builder headers = Propagation.headers(ctx);
         for (String name : settings.forwardHeaders()) {
             if (Propagation.passesOn(ctx, name.toLowerCase(java.util.Locale.ROOT))) {
-                ctx.headers().getOrDefault(name, List.of()).forEach(v -> headers.add(new String[] {name, v}));
+                ctx.headers().all(name).forEach(v -> headers.add(name, v));
             }
         }
         headers.addAll(call.headers());
-        call.contentType().ifPresent(t -> headers.add(new String[] {"Content-Type", t}));
+        call.contentType().ifPresent(t -> headers.add("Content-Type", t));
         String base = withForwardedQuery(target(ctx), ctx);
         String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
         byte[] body = call.body();
-        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers,
+        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers.build(),
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
@@ -161,9 +162,9 @@ final class HttpUpstream implements Upstream {
     public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         Request request = forward.request();
-        String length = request.headers().getFirst("Content-Length");
+        String length = request.headers().first("Content-Length");
         long n = length == null ? -1 : Long.parseLong(length.strip());
-        boolean hasBody = n > 0 || (length == null && request.headers().containsKey("Transfer-Encoding"));
+        boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target(ctx) + forward.target(),
                 ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx),
                 hasBody ? new ClientBody(request.body()) : null, n);

@@ -6,7 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import io.loomgate.http.FieldText;
-import java.util.List;
+import io.loomgate.http.Headers;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -23,7 +23,7 @@ import java.util.Set;
  * @param body    the body to stream, or null for none
  * @param length  the body's length, or -1 to send it chunked
  */
-record OutgoingRequest(String method, Origin origin, String target, List<String[]> headers, InputStream body,
+record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
                        long length) {
 
     /** RFC 9110 section 9.2.2: sending one of these twice has the effect of sending it once. */
@@ -36,18 +36,18 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(headers, "headers");
-        for (String[] h : headers) {
-            if (!FieldText.isToken(h[0]) || !FieldText.isValue(h[1]) || FRAMING.contains(h[0].toLowerCase(Locale.ROOT))) {
-                throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(h[0]));
+        headers.forEach((name, value) -> {
+            if (!FieldText.isToken(name) || !FieldText.isValue(value) || FRAMING.contains(name.toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(name));
             }
-        }
+        });
     }
 
     /** Headers the codec writes itself: one given by anyone else would let it choose how the upstream frames the stream. */
     private static final Set<String> FRAMING = Set.of("host", "connection", "content-length", "transfer-encoding");
 
     /** A {@code GET} without a body. */
-    static OutgoingRequest get(Origin origin, String target, List<String[]> headers) {
+    static OutgoingRequest get(Origin origin, String target, Headers headers) {
         return new OutgoingRequest("GET", origin, target, headers, null, 0);
     }
 
@@ -79,9 +79,7 @@ record OutgoingRequest(String method, Origin origin, String target, List<String[
     byte[] head(boolean close) {
         StringBuilder head = new StringBuilder(256).append(method).append(' ').append(target)
                 .append(" HTTP/1.1\r\nHost: ").append(origin.authority()).append("\r\n");
-        for (String[] h : headers) {
-            head.append(h[0]).append(": ").append(h[1]).append("\r\n");
-        }
+        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (close) {
             head.append("Connection: close\r\n");
         }

@@ -1,12 +1,10 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.http.BodyAborted;
+import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,17 +19,17 @@ final class ProxiedBody {
     }
 
     static Response.Stream of(Http1Response response) {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
+        Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
         response.head().headers().forEach((name, values) -> {
             if (!HopByHop.isHopByHop(name) && !named.contains(name) && !name.equals("content-length")) {
-                headers.put(name, values);
+                values.forEach(v -> headers.add(name, v));
             }
         });
-        headers.put("Via", List.of(ForwardedHeaders.via(response.head().all("via"))));
+        headers.add("Via", ForwardedHeaders.via(response.head().all("via")));
         Http1Body body = response.body();
         long length = response.framing().length();
-        return new Response.Stream(headers, length, new Response.Writer() {
+        return new Response.Stream(headers.build(), length, new Response.Writer() {
             @Override
             public void writeTo(OutputStream out) throws IOException {
                 try (body) {

@@ -64,7 +64,7 @@ public final class ClientBench {
             };
         }
         Http1Client http = new Http1Client(Duration.ofSeconds(5));
-        OutgoingRequest request = OutgoingRequest.get(Origin.of(uri.toString()), uri.getRawPath(), List.of());
+        OutgoingRequest request = OutgoingRequest.get(Origin.of(uri.toString()), uri.getRawPath(), io.loomgate.http.Headers.EMPTY);
         return new Client() {
             public int get() throws Exception {
                 try (Http1Response r = http.send(request, System.nanoTime() + 10_000_000_000L, Duration.ofSeconds(30))) {

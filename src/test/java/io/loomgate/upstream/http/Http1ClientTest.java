@@ -77,7 +77,7 @@ class Http1ClientTest {
 
     private static OutgoingRequest request(String method, String path, String body) {
         byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
-        return new OutgoingRequest(method, origin, path, List.of(),
+        return new OutgoingRequest(method, origin, path, io.loomgate.http.Headers.EMPTY,
                 bytes == null ? null : new java.io.ByteArrayInputStream(bytes), bytes == null ? 0 : bytes.length);
     }
 
@@ -166,7 +166,7 @@ class Http1ClientTest {
                     return len;
                 }
             };
-            OutgoingRequest big = new OutgoingRequest("POST", origin, "/case/never-reads-body", List.of(), endless, -1);
+            OutgoingRequest big = new OutgoingRequest("POST", origin, "/case/never-reads-body", io.loomgate.http.Headers.EMPTY, endless, -1);
             long start = System.nanoTime();
             IOException e = assertThrows(IOException.class,
                     () -> client.send(big, System.nanoTime() + Duration.ofSeconds(60).toNanos(), Duration.ofMillis(500)));
