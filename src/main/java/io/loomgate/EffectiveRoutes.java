@@ -1,19 +1,19 @@
 package io.loomgate;
 
 import io.loomgate.api.Endpoints;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Config;
 import io.loomgate.config.Durations;
+import io.loomgate.config.Printable;
 import io.loomgate.config.Role;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.UsageException;
-import io.loomgate.config.Printable;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.plan.RouteDecl;
 import io.loomgate.plan.RouteFile;
-import io.loomgate.plan.RouteFileException;
 import io.loomgate.plan.RouteTable;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.plan.UpstreamKind;
+import io.loomgate.upstream.UpstreamKind;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,37 +1,37 @@
 package io.loomgate;
 
-import io.loomgate.core.fanout.Aggregator;
-import io.loomgate.core.fanout.FanOut;
 import io.loomgate.api.Endpoints;
 import io.loomgate.api.OperatorPages;
 import io.loomgate.api.Wiring;
-import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.compose.Composer;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.Composer;
+import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.edge.tls.TlsException;
 import io.loomgate.observe.metrics.AccessLog;
 import io.loomgate.observe.metrics.GatewayMetrics;
 import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
-import io.loomgate.upstream.http.HttpKind;
+import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.plan.RouteTable;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.plan.UpstreamKind;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
-import io.loomgate.server.GatewayServer;
 import io.loomgate.server.GatewayServer.ShutdownReport;
+import io.loomgate.server.GatewayServer;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
-import io.loomgate.observe.timeline.RecentRequests;
-import io.loomgate.edge.tls.ServerTls;
-import io.loomgate.edge.tls.TlsException;
 import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.UpstreamKind;
 import io.loomgate.upstream.Upstreams;
+import io.loomgate.upstream.http.HttpKind;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -110,7 +110,7 @@ public final class Loomgate implements AutoCloseable {
             List<UpstreamKind> kinds = kinds(simulated, http);
             RouteTable table = EffectiveRoutes.load(config, kinds);
             Guards guards = Guards.of(config, table);
-            Upstreams upstreams = upstreams(config, table, kinds, replaced);
+            Upstreams upstreams = upstreams(config, table, replaced);
             Lifecycle lifecycle = new Lifecycle();
             LongAdder virtualStarted = new LongAdder();
             GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
@@ -176,12 +176,11 @@ public final class Loomgate implements AutoCloseable {
         }
     }
 
-    private static Upstreams upstreams(Config config, RouteTable table, List<UpstreamKind> kinds,
+    private static Upstreams upstreams(Config config, RouteTable table,
                                        Map<UpstreamId, Upstream> replaced) {
         Upstreams.Builder builder = Upstreams.builder(config.services().seed());
         for (UpstreamDecl u : table.upstreams()) {
-            UpstreamKind kind = kinds.stream().filter(k -> k.name().equals(u.kind())).findFirst().orElseThrow();
-            Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : kind.create(u.id(), u.settings());
+            Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : u.kind().create(u.id(), u.settings());
             if (u.breaker().isPresent()) {
                 builder.add(u.id(), upstream, u.faults(), u.breaker().get());
             } else {

@@ -2,19 +2,22 @@ package io.loomgate.demo;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
-import io.loomgate.plan.Fields;
-import io.loomgate.plan.RouteFileException;
-import io.loomgate.plan.UpstreamKind;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.UpstreamKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -40,44 +43,86 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
         return List.of("service", "value", "data", "key");
     }
 
+    /**
+     * What one simulated declaration says.
+     *
+     * @param service which service it runs
+     * @param value   for a text service, the JSON it returns instead of its usual text
+     * @param data    for the dataset service, its entries by key
+     * @param key     for the dataset service, the template that picks an entry ({@code {id}})
+     */
+    public record Settings(SimulatedService service, Optional<Object> value, Map<String, Object> data, Optional<String> key)
+            implements UpstreamKind.Settings {
+
+        public Settings {
+            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(value, "value");
+            data = Collections.unmodifiableMap(new LinkedHashMap<>(data));
+            Objects.requireNonNull(key, "key");
+        }
+
+        @Override
+        public void print(JsonWriter w) {
+            w.field("service", service.wire());
+            if (service == SimulatedService.DATASET) {
+                w.name("data").tree(data).field("key", key.orElseThrow());
+            }
+            value.ifPresent(v -> w.name("value").tree(v));
+        }
+
+        /** A dataset's key names the path parameters it needs ({@code {id}}). */
+        @Override
+        public List<String> pathParameters() {
+            return key.map(k -> Template.parse(k).placeholders().stream()
+                    .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
+                    .map(Placeholder::head).distinct().toList()).orElse(List.of());
+        }
+
+        @Override
+        public Optional<String> cannotForward() {
+            return Optional.of("must be an http upstream with policy proxy");
+        }
+
+        @Override
+        public boolean takesCallShape() {
+            return false;
+        }
+    }
+
     @Override
-    public Map<String, Object> read(Fields fields) throws RouteFileException {
+    public Settings read(Fields fields) throws RouteFileException {
         String name = fields.string("service");
         SimulatedService service = SimulatedService.fromWire(name).orElseThrow(
                 () -> fields.bad("service", "must be one of " + SimulatedService.allWireNames(), name));
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("service", service.wire());
         if (service != SimulatedService.DATASET && (fields.optionalValue("data").isPresent()
                 || fields.optionalValue("key").isPresent())) {
             throw fields.bad(fields.optionalValue("data").isPresent() ? "data" : "key", "is only for the dataset service", name);
         }
+        Map<String, Object> data = Map.of();
+        Optional<String> key = Optional.empty();
         if (service == SimulatedService.DATASET) {
-            Map<String, Object> data = fields.optionalObject("data")
+            data = fields.optionalObject("data")
                     .orElseThrow(() -> fields.bad("data", "is needed by a dataset: an object of entries by key", "nothing"));
-            String key = fields.optionalString("key").orElse("{id}");
-            for (Placeholder p : fields.template("key", key).placeholders()) {
+            key = Optional.of(fields.optionalString("key").orElse("{id}"));
+            for (Placeholder p : fields.template("key", key.get()).placeholders()) {
                 boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? !p.fields().isEmpty()
                         : p.fields().isEmpty();
                 if (!request) {
-                    throw fields.bad("key", "must not have " + p + ", which is not {name}, {query.NAME} or {header.NAME}", key);
+                    throw fields.bad("key", "must not have " + p + ", which is not {name}, {query.NAME} or {header.NAME}", key.get());
                 }
             }
-            settings.put("data", data);
-            settings.put("key", key);
         }
-        var value = fields.optionalValue("value");
-        if (value.isPresent()) {
-            if (service.text().isEmpty()) {
-                throw fields.bad("value", "is only for the text services (db, cache, ...), not " + name, value.get());
-            }
-            settings.put("value", value.get());
+        Optional<Object> value = fields.optionalValue("value");
+        if (value.isPresent() && service.text().isEmpty()) {
+            throw fields.bad("value", "is only for the text services (db, cache, ...), not " + name, value.get());
         }
-        return settings;
+        return new Settings(service, value, data, key);
     }
 
     @Override
-    public Upstream create(UpstreamId id, Map<String, Object> settings) {
-        SimulatedService service = SimulatedService.fromWire((String) settings.get("service")).orElseThrow();
+    public Upstream create(UpstreamId id, UpstreamKind.Settings declared) {
+        Settings settings = (Settings) declared;
+        SimulatedService service = settings.service();
         if (service.readsFile()) {
             SampleFile file = sampleFile();
             return () -> file.read(id);
@@ -86,27 +131,13 @@ public final class SimulatedKind implements UpstreamKind, AutoCloseable {
             return new ComputeUpstream();
         }
         if (service == SimulatedService.DATASET) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> data = (Map<String, Object>) settings.get("data");
-            return new DatasetUpstream(id, data, Template.parse((String) settings.get("key")));
+            return new DatasetUpstream(id, settings.data(), Template.parse(settings.key().orElseThrow()));
         }
         if (service == SimulatedService.CREATED) {
             return new CreatedUpstream(id);
         }
-        Object declared = settings.get("value");
-        Value value = declared != null ? json -> json.tree(declared) : Value.text(service.text().orElseThrow());
+        Value value = settings.value().<Value>map(v -> json -> json.tree(v)).orElseGet(() -> Value.text(service.text().orElseThrow()));
         return () -> value;
-    }
-
-    /** A dataset's key names the path parameters it needs ({@code {id}}). */
-    @Override
-    public List<String> pathParameters(Map<String, Object> settings) {
-        if (!"dataset".equals(settings.get("service"))) {
-            return List.of();
-        }
-        return Template.parse((String) settings.get("key")).placeholders().stream()
-                .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
-                .map(Placeholder::head).distinct().toList();
     }
 
     /** The sample file, once a file service has been created (none is written before). */

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * sums primes; {@code dataset} answers from a keyed table and {@code created} echoes a posted object
  * with a new id (the bundled backend's API).
  */
-enum SimulatedService {
+public enum SimulatedService {
     DB("db", "DB call completed"),
     FILE("file", null),
     COMPUTE("compute", null),

@@ -4,10 +4,13 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallGraph;
 import io.loomgate.core.compose.CallSpec;
 import io.loomgate.core.compose.ComposeAnswer;
-import io.loomgate.routing.PathPattern;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
+import io.loomgate.routing.PathPattern;
+import io.loomgate.upstream.UpstreamKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,12 +91,12 @@ final class ComposeReader {
             throw f.bad("upstream", "must be a declared upstream (" + String.join(", ",
                     declared.keySet().stream().map(UpstreamId::value).toList()) + ")", upstreamName);
         }
-        for (String needed : kinds.get(u.kind()).pathParameters(u.settings())) {
+        for (String needed : u.settings().pathParameters()) {
             if (!params.contains(needed)) {
                 throw f.bad("upstream", "has a URL with {" + needed + "}, which this route's path does not bind", upstreamName);
             }
         }
-        boolean http = u.kind().equals("http");
+        boolean http = u.settings().takesCallShape();
         Optional<String> body = f.optionalString("body");
         if (body.isPresent() && !body.get().equals("request")) {
             throw f.bad("body", "must be \"request\": the client's own body", body.get());
@@ -103,7 +106,7 @@ final class ComposeReader {
         Optional<String> pathText = f.optionalString("path");
         Optional<Map<String, Object>> headerTexts = f.optionalObject("headers");
         if (!http && (declaredMethod.isPresent() || pathText.isPresent() || headerTexts.isPresent())) {
-            throw f.bad("upstream", "is a " + u.kind() + " upstream, which takes no method, path or headers", upstreamName);
+            throw f.bad("upstream", "is a " + u.kind().name() + " upstream, which takes no method, path or headers", upstreamName);
         }
         Optional<Object> forEachText = f.optionalValue("forEach");
         Optional<CallSpec.ForEach> forEach = forEach(f, name, names, forEachText);

@@ -6,6 +6,8 @@ import io.loomgate.edge.EdgeException;
 import io.loomgate.edge.Jwks;
 import io.loomgate.edge.JwtVerifier;
 import io.loomgate.edge.RateLimiter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

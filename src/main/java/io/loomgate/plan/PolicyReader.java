@@ -1,9 +1,11 @@
 package io.loomgate.plan;
 
-import io.loomgate.core.fanout.HedgeSettings;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Durations;
 import io.loomgate.config.Latency;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.fanout.HedgeSettings;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

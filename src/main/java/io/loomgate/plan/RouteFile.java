@@ -1,11 +1,11 @@
 package io.loomgate.plan;
 
-import io.loomgate.core.fanout.HedgeSettings;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.compose.CallGraph;
-import io.loomgate.core.compose.CallSpec;
 import io.loomgate.edge.RateLimiter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;
+import io.loomgate.upstream.UpstreamKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,13 @@
 package io.loomgate.plan;
 
-import io.loomgate.core.fanout.HedgeSettings;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallGraph;
 import io.loomgate.core.compose.CallSpec;
+import io.loomgate.core.fanout.HedgeSettings;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;
+import io.loomgate.upstream.UpstreamKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,7 +75,7 @@ final class RouteReader {
         List<UpstreamId> upstreams = routeUpstreams(f);
         for (int i = 0; i < upstreams.size(); i++) {
             UpstreamDecl u = declared.get(upstreams.get(i));
-            for (String needed : kinds.get(u.kind()).pathParameters(u.settings())) {
+            for (String needed : u.settings().pathParameters()) {
                 if (!params.contains(needed)) {
                     throw f.bad("upstreams[" + i + "]", "has a URL with {" + needed + "}, which this route's path does not bind",
                             u.id().value());
@@ -83,12 +86,11 @@ final class RouteReader {
         if (one && upstreams.size() != 1) {
             throw f.bad("upstreams", "must name exactly one upstream with policy " + policy, upstreams.size() + " upstreams");
         }
-        if (policy.equals("proxy") && !declared.get(upstreams.getFirst()).kind().equals("http")) {
-            throw f.bad("upstreams[0]", "must be an http upstream with policy proxy", upstreams.getFirst().value());
-        }
-        if (policy.equals("proxy") && String.valueOf(declared.get(upstreams.getFirst()).settings().get("url")).contains("?")) {
-            throw f.bad("upstreams[0]", "must have a URL without a query with policy proxy (the path below the prefix is "
-                    + "appended to it)", upstreams.getFirst().value());
+        if (policy.equals("proxy")) {
+            Optional<String> cannot = declared.get(upstreams.getFirst()).settings().cannotForward();
+            if (cannot.isPresent()) {
+                throw f.bad("upstreams[0]", cannot.get(), upstreams.getFirst().value());
+            }
         }
         if (policy.equals("proxy") && !engine.equals("structured")) {
             throw f.bad("engine", "is not for policy proxy", engine);

@@ -30,8 +30,8 @@ public final class RouteTableJson {
     }
 
     static String upstream(UpstreamDecl u) {
-        JsonWriter w = new JsonWriter().beginObject().field("id", u.id().value()).field("kind", u.kind());
-        u.settings().forEach((k, v) -> w.name(k).tree(v));
+        JsonWriter w = new JsonWriter().beginObject().field("id", u.id().value()).field("kind", u.kind().name());
+        u.settings().print(w);
         w.field("latency", u.faults().latency().format());
         w.name("failureRate").preciseValue(u.faults().failureRate());
         u.breaker().ifPresent(b -> {

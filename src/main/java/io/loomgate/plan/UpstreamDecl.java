@@ -4,9 +4,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
 import io.loomgate.upstream.RetrySettings;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.loomgate.upstream.UpstreamKind;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,19 +12,19 @@ import java.util.Optional;
  * One declared upstream.
  *
  * @param id       its id, unique in the file
- * @param kind     its kind's name, e.g. {@code simulated}
- * @param settings the kind's own fields, as read
+ * @param kind     its kind, the module that read it and builds it
+ * @param settings the kind's own fields, as it read them
  * @param faults   the latency and failure rate injected into its calls (zero unless declared)
  * @param breaker  its circuit breaker, if it has one
  * @param retry    how its calls are retried, and the budget its retries and hedges share
  */
-public record UpstreamDecl(UpstreamId id, String kind, Map<String, Object> settings, Faults faults,
+public record UpstreamDecl(UpstreamId id, UpstreamKind kind, UpstreamKind.Settings settings, Faults faults,
                            Optional<BreakerSettings> breaker, RetrySettings retry) {
 
     public UpstreamDecl {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
-        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+        Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(faults, "faults");
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(retry, "retry");

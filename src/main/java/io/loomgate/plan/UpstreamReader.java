@@ -1,10 +1,13 @@
 package io.loomgate.plan;
 
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Latency;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.BreakerSettings;
 import io.loomgate.upstream.Faults;
 import io.loomgate.upstream.RetrySettings;
+import io.loomgate.upstream.UpstreamKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +39,11 @@ final class UpstreamReader {
         double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
         Optional<BreakerSettings> breaker = breaker(f, source);
         RetrySettings retry = retry(f, source);
-        Map<String, Object> settings = kind.read(f);
+        UpstreamKind.Settings settings = kind.read(f);
         List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
         allowed.addAll(kind.fields());
         f.finish("a " + kindName + " upstream", allowed);
-        return new UpstreamDecl(id, kindName, settings, new Faults(latency, failureRate), breaker, retry);
+        return new UpstreamDecl(id, kind, settings, new Faults(latency, failureRate), breaker, retry);
     }
 
     /** {@code "latency": "300ms"} or, with a slow tail, {@code "10ms,p99=1s"}. */

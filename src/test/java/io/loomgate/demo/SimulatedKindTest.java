@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
@@ -39,7 +40,8 @@ class SimulatedKindTest {
     }
 
     private Upstream create(String service) {
-        return kind.create(UpstreamId.of(service), Map.of("service", service));
+        return kind.create(UpstreamId.of(service), new SimulatedKind.Settings(SimulatedService.fromWire(service).orElseThrow(),
+                Optional.empty(), Map.of(), Optional.empty()));
     }
 
     private static Value call(Upstream upstream, String requestId, String query) throws Exception {
@@ -77,7 +79,8 @@ class SimulatedKindTest {
     @Test
     void textServicesReturnTheirTextOrTheDeclaredValue() throws Exception {
         assertEquals(Value.text("DB call completed"), call(create("db"), "t", ""));
-        Upstream custom = kind.create(UpstreamId.of("orders"), Map.of("service", "db", "value", Map.of("orders", 3L)));
+        Upstream custom = kind.create(UpstreamId.of("orders"), new SimulatedKind.Settings(SimulatedService.DB,
+                Optional.of(Map.of("orders", 3L)), Map.of(), Optional.empty()));
         JsonWriter w = new JsonWriter();
         call(custom, "t", "").writeTo(w);
         assertEquals("{\"orders\":3}", w.toString());

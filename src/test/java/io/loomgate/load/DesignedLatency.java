@@ -2,9 +2,9 @@ package io.loomgate.load;
 
 import io.loomgate.api.Endpoints;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.plan.RouteDecl;
 import io.loomgate.plan.RouteFile;
-import io.loomgate.plan.RouteFileException;
 import io.loomgate.plan.RouteTable;
 import io.loomgate.plan.UpstreamDecl;
 import java.time.Duration;

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.loomgate.api.Endpoints;
+import io.loomgate.config.AddressRanges;
 import io.loomgate.core.compose.CallGraph;
 import io.loomgate.core.compose.CallSpec;
-import io.loomgate.config.AddressRanges;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.http.HttpKind;
 import java.util.List;
 import java.util.Set;

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.loomgate.api.Endpoints;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.Latency;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.Faults;
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,8 @@ class RouteFileTest {
         assertEquals(Latency.withTail(Duration.ofMillis(10), "p99.5", Duration.ofSeconds(1)),
                 parse("{\"upstreams\": [{\"id\": \"api\", \"kind\": \"simulated\", \"service\": \"db\","
                         + " \"latency\": \"10ms,p99.5=1s\"}], \"routes\": []}").upstreams().getFirst().faults().latency());
-        assertEquals(Map.of("service", "db"), t.upstreams().getFirst().settings());
+        assertEquals(new io.loomgate.demo.SimulatedKind.Settings(io.loomgate.demo.SimulatedService.DB, Optional.empty(), Map.of(),
+                Optional.empty()), t.upstreams().getFirst().settings());
         RouteDecl order = t.routes().getFirst();
         assertEquals("structured", order.engine());
         assertEquals(Optional.of(Duration.ofMillis(500)), order.timeout());

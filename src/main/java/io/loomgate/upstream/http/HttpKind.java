@@ -1,25 +1,21 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.AddressRanges;
-import io.loomgate.config.Durations;
-import io.loomgate.plan.Fields;
-import io.loomgate.plan.RouteFileException;
-import io.loomgate.plan.UpstreamKind;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.edge.tls.ClientTls;
 import io.loomgate.edge.tls.TlsException;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.UpstreamKind;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -63,7 +59,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     }
 
     @Override
-    public Map<String, Object> read(Fields fields) throws RouteFileException {
+    public HttpSettings read(Fields fields) throws RouteFileException {
         String url = fields.string("url");
         url(fields, url);
         List<String> query = fields.optionalStrings("forwardQuery", n -> !n.isEmpty(), "a query parameter name");
@@ -84,32 +80,12 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
             }
         }
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("url", url);
-        if (!query.isEmpty()) {
-            settings.put("forwardQuery", query);
-        }
-        if (!headers.isEmpty()) {
-            settings.put("forwardHeaders", headers);
-        }
-        timeout.ifPresent(t -> settings.put("timeout", Durations.format(t)));
-        settings.put("maxBodyBytes", max);
-        settings.put("idleTimeout", Durations.format(idle));
-        caFile.ifPresent(f -> settings.put("caFile", fields.file(f).toString()));
-        return settings;
+        return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file));
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    public Upstream create(UpstreamId id, Map<String, Object> settings) {
-        HttpSettings s = new HttpSettings((String) settings.get("url"),
-                (List<String>) settings.getOrDefault("forwardQuery", List.of()),
-                (List<String>) settings.getOrDefault("forwardHeaders", List.of()),
-                Optional.ofNullable((String) settings.get("timeout")).map(Durations::parse),
-                ((Number) settings.get("maxBodyBytes")).intValue(),
-                Durations.parse((String) settings.get("idleTimeout")),
-                Optional.ofNullable((String) settings.get("caFile")).map(Path::of));
-        return new HttpUpstream(id, s, client, forwarding);
+    public Upstream create(UpstreamId id, Settings settings) {
+        return new HttpUpstream(id, (HttpSettings) settings, client, forwarding);
     }
 
     /**
@@ -139,14 +115,6 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                         + " (a call's answer is for a compose call's path)", url);
             }
         }
-    }
-
-    /** The path parameters this upstream's URL needs from every route that calls it. */
-    @Override
-    public List<String> pathParameters(Map<String, Object> settings) {
-        return Template.parse((String) settings.get("url")).placeholders().stream()
-                .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
-                .map(Placeholder::head).distinct().toList();
     }
 
     private static boolean forwardable(String name) {

@@ -1,4 +1,4 @@
-package io.loomgate.plan;
+package io.loomgate.module;
 
 import io.loomgate.config.Durations;
 import io.loomgate.config.Printable;
@@ -26,7 +26,7 @@ public final class Fields {
     private final Set<String> read = new LinkedHashSet<>();
 
     /** @param baseDir where file names in the file are found: the route file's own directory */
-    Fields(String source, String path, Map<String, Object> map, Path baseDir) {
+    public Fields(String source, String path, Map<String, Object> map, Path baseDir) {
         this.source = source;
         this.path = path;
         this.map = map;
@@ -34,7 +34,7 @@ public final class Fields {
     }
 
     /** An object inside this one, at JSON path {@code path}, as fields of its own. */
-    Fields nested(String path, Map<String, Object> map) {
+    public Fields nested(String path, Map<String, Object> map) {
         return new Fields(source, path, map, baseDir);
     }
 
@@ -44,13 +44,13 @@ public final class Fields {
     }
 
     /** The file, as errors name it. */
-    String source() {
+    public String source() {
         return source;
     }
 
     /** A required object field, as fields of its own (its JSON path below this one's). */
     @SuppressWarnings("unchecked")
-    Fields object(String name) throws RouteFileException {
+    public Fields object(String name) throws RouteFileException {
         Object v = take(name);
         if (!(v instanceof Map<?, ?> m)) {
             throw v == null ? missing(name, "an object") : bad(name, "must be an object", v);
@@ -178,7 +178,7 @@ public final class Fields {
     }
 
     /** Fails on the first field nobody read, listing the fields this object may have. */
-    void finish(String what, List<String> allowed) throws RouteFileException {
+    public void finish(String what, List<String> allowed) throws RouteFileException {
         for (String name : map.keySet()) {
             if (!read.contains(name)) {
                 throw error(path + "." + Printable.shorten(name, 40) + " is not a field of " + what
@@ -201,11 +201,11 @@ public final class Fields {
         return error(path + "." + name + " " + problem + "; got " + shown(value));
     }
 
-    RouteFileException missing(String name, String kind) {
+    public RouteFileException missing(String name, String kind) {
         return error(path + "." + name + " is missing; it must be " + kind);
     }
 
-    RouteFileException error(String message) {
+    public RouteFileException error(String message) {
         return new RouteFileException(source + ": " + message);
     }
 
@@ -214,7 +214,7 @@ public final class Fields {
         return map.get(name);
     }
 
-    static String shown(Object value) {
+    public static String shown(Object value) {
         if (value instanceof String s) {
             return "'" + Printable.shorten(s, 60) + "'";
         }

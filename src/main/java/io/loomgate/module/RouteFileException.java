@@ -1,4 +1,4 @@
-package io.loomgate.plan;
+package io.loomgate.module;
 
 /**
  * A route file loomgate cannot start with. The message is one line that names the file, the JSON
