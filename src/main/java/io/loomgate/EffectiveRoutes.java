@@ -9,12 +9,11 @@ import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.plan.RouteDecl;
-import io.loomgate.plan.RouteFile;
-import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.Plan;
+import io.loomgate.plan.PlanModules;
+import io.loomgate.plan.PlanReader;
+import io.loomgate.plan.RoutePlan;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.upstream.UpstreamKind;
-import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -28,13 +27,13 @@ final class EffectiveRoutes {
     private EffectiveRoutes() {
     }
 
-    static RouteTable load(Config config, List<UpstreamKind> kinds) throws UsageException {
-        RouteTable table;
+    static Plan load(Config config, PlanModules modules) throws UsageException {
+        Plan table;
         try {
-            String builtIn = config.role() == Role.BACKEND ? RouteFile.BUILT_IN_BACKEND : RouteFile.BUILT_IN;
+            String builtIn = config.role() == Role.BACKEND ? PlanReader.BUILT_IN_BACKEND : PlanReader.BUILT_IN;
             table = config.routes().isPresent()
-                    ? RouteFile.read(config.routes().get(), kinds, Endpoints.OPERATOR_PATHS)
-                    : RouteFile.builtIn(builtIn, kinds, Endpoints.OPERATOR_PATHS);
+                    ? PlanReader.read(config.routes().get(), modules, Endpoints.OPERATOR_PATHS)
+                    : PlanReader.builtIn(builtIn, modules, Endpoints.OPERATOR_PATHS);
         } catch (RouteFileException e) {
             throw new UsageException(e.getMessage());
         }
@@ -48,7 +47,7 @@ final class EffectiveRoutes {
             table = table.with(u.withFaults(u.faults().withFailureRate(e.getValue())));
         }
         for (int i = 0; i < table.routes().size(); i++) {
-            RouteDecl r = table.routes().get(i);
+            RoutePlan r = table.routes().get(i);
             if (r.timeout().isPresent() && r.timeout().get().compareTo(o.maxTimeout()) > 0) {
                 throw new UsageException(table.source() + ": routes[" + i + "].timeout must not exceed --max-timeout ("
                         + Durations.format(o.maxTimeout()) + "); got '" + Durations.format(r.timeout().get()) + "'");
@@ -57,7 +56,7 @@ final class EffectiveRoutes {
         return table;
     }
 
-    private static UpstreamDecl declared(RouteTable table, String name, String origin) throws UsageException {
+    private static UpstreamDecl declared(Plan table, String name, String origin) throws UsageException {
         if (UpstreamId.isValid(name)) {
             var found = table.upstream(UpstreamId.of(name));
             if (found.isPresent()) {

@@ -12,8 +12,8 @@ import io.loomgate.edge.JwtVerifier;
 import io.loomgate.edge.RateLimiter;
 import io.loomgate.observe.metrics.LimitStats;
 import io.loomgate.plan.EdgeDecl;
-import io.loomgate.plan.RouteDecl;
-import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.Plan;
+import io.loomgate.plan.RoutePlan;
 import io.loomgate.routing.Guard;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,8 +46,8 @@ final class Guards {
     /**
      * @throws UsageException when a route requires API keys and there are none, or the file is bad
      */
-    static Guards of(Config config, RouteTable table) throws UsageException {
-        Optional<RouteDecl> needsKeys = table.routes().stream()
+    static Guards of(Config config, Plan table) throws UsageException {
+        Optional<RoutePlan> needsKeys = table.routes().stream()
                 .filter(r -> r.edge().auth().orElse(null) instanceof EdgeDecl.AuthDecl.ApiKey).findFirst();
         Optional<ApiKeys> keys = Optional.empty();
         if (config.edge().apiKeys().isPresent()) {

@@ -20,7 +20,7 @@ import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
 import io.loomgate.observe.timeline.RecentRequests;
-import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.Plan;
 import io.loomgate.plan.UpstreamDecl;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
@@ -29,7 +29,6 @@ import io.loomgate.server.GatewayServer;
 import io.loomgate.server.Lifecycle;
 import io.loomgate.server.RequestObserver;
 import io.loomgate.upstream.Upstream;
-import io.loomgate.upstream.UpstreamKind;
 import io.loomgate.upstream.Upstreams;
 import io.loomgate.upstream.http.HttpKind;
 import java.io.IOException;
@@ -79,10 +78,6 @@ public final class Loomgate implements AutoCloseable {
         this.metricsLogger = metricsLogger;
     }
 
-    /** The upstream kinds a route file may declare. */
-    static List<UpstreamKind> kinds(SimulatedKind simulated, HttpKind http) {
-        return List.of(simulated, http);
-    }
 
     public static Loomgate start(Config config) throws IOException, UsageException {
         return start(config, List.of(), Map.of());
@@ -107,8 +102,7 @@ public final class Loomgate implements AutoCloseable {
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
         try {
-            List<UpstreamKind> kinds = kinds(simulated, http);
-            RouteTable table = EffectiveRoutes.load(config, kinds);
+            Plan table = EffectiveRoutes.load(config, Modules.of(simulated, http));
             Guards guards = Guards.of(config, table);
             Upstreams upstreams = upstreams(config, table, replaced);
             Lifecycle lifecycle = new Lifecycle();
@@ -176,7 +170,7 @@ public final class Loomgate implements AutoCloseable {
         }
     }
 
-    private static Upstreams upstreams(Config config, RouteTable table,
+    private static Upstreams upstreams(Config config, Plan table,
                                        Map<UpstreamId, Upstream> replaced) {
         Upstreams.Builder builder = Upstreams.builder(config.services().seed());
         for (UpstreamDecl u : table.upstreams()) {

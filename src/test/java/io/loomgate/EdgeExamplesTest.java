@@ -8,13 +8,13 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.tls.PemFiles;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.upstream.http.HttpKind;
-import io.loomgate.plan.RouteFile;
+import io.loomgate.plan.PlanReader;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestCertificates;
 import io.loomgate.testing.TestClient;
-import io.loomgate.edge.tls.PemFiles;
+import io.loomgate.upstream.http.HttpKind;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +82,7 @@ class EdgeExamplesTest {
                 Path copy = example(dir.resolve(f.getFileName().toString().replace(".json", "")), f.getFileName().toString());
                 Files.createDirectories(copy.getParent().resolveSibling("certs"));
                 Files.copy(dir.resolve("certs/ca.pem"), copy.getParent().resolveSibling("certs/ca.pem"));
-                RouteFile.read(copy, List.of(simulated, http), Endpoints.OPERATOR_PATHS);
+                PlanReader.read(copy, Modules.of(simulated, http), Endpoints.OPERATOR_PATHS);
             }
         }
     }

@@ -10,7 +10,6 @@ import io.loomgate.core.template.Template;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;
-import io.loomgate.upstream.UpstreamKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,7 +43,7 @@ final class ComposeReader {
 
     /** @param claims true when the route verifies a JWT, so its templates may use {@code {jwt.NAME}} */
     static CallGraph read(Fields route, String source, List<String> params, List<String> methods,
-                          Map<UpstreamId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds, boolean claims)
+                          Map<UpstreamId, UpstreamDecl> declared, boolean claims)
             throws RouteFileException {
         Map<String, Object> calls = route.optionalObject("calls")
                 .orElseThrow(() -> route.missing("calls", "an object of calls, name to call (policy compose)"));
@@ -64,7 +63,7 @@ final class ComposeReader {
             }
             @SuppressWarnings("unchecked")
             Fields f = route.nested(route.path() + ".calls." + name, (Map<String, Object>) m);
-            CallSpec spec = call(f, name, names, params, methods, declared, kinds, bodyTaken, claims);
+            CallSpec spec = call(f, name, names, params, methods, declared, bodyTaken, claims);
             bodyTaken |= spec.sendsBody();
             specs.add(spec);
         }
@@ -82,10 +81,10 @@ final class ComposeReader {
     }
 
     private static CallSpec call(Fields f, String name, List<String> names, List<String> params, List<String> methods,
-                                 Map<UpstreamId, UpstreamDecl> declared, Map<String, UpstreamKind> kinds, boolean bodyTaken,
+                                 Map<UpstreamId, UpstreamDecl> declared, boolean bodyTaken,
                                  boolean claims) throws RouteFileException {
         String upstreamName = f.string("upstream");
-        UpstreamId upstream = RouteFile.id(f, "upstream", upstreamName);
+        UpstreamId upstream = RouteFields.id(f, "upstream", upstreamName);
         UpstreamDecl u = declared.get(upstream);
         if (u == null) {
             throw f.bad("upstream", "must be a declared upstream (" + String.join(", ",
@@ -148,7 +147,7 @@ final class ComposeReader {
         if (fallback.isPresent() && !optional) {
             throw f.bad("fallback", "is only for an optional call (\"optional\": true)", fallback.get());
         }
-        Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT);
+        Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), PlanReader.MAX_TIMEOUT);
         boolean idempotent = f.optionalBoolean("idempotent").orElse(false);
         if (idempotent && sendsBody) {
             throw f.bad("idempotent", "is not for the call that carries the client's body: it is never sent twice", true);

@@ -28,13 +28,11 @@ final class UpstreamReader {
     private UpstreamReader() {
     }
 
-    static UpstreamDecl read(Fields f, Map<String, UpstreamKind> kinds, String source) throws RouteFileException {
-        UpstreamId id = RouteFile.id(f, "id", f.string("id"));
+    static UpstreamDecl read(Fields f, PlanModules modules, String source) throws RouteFileException {
+        UpstreamId id = RouteFields.id(f, "id", f.string("id"));
         String kindName = f.string("kind");
-        UpstreamKind kind = kinds.get(kindName);
-        if (kind == null) {
-            throw f.bad("kind", "must be one of " + String.join(", ", kinds.keySet()), kindName);
-        }
+        UpstreamKind kind = modules.upstreamKind(kindName).orElseThrow(() -> f.bad("kind", "must be one of "
+                + String.join(", ", modules.upstreamKinds().stream().map(UpstreamKind::name).toList()), kindName));
         Latency latency = latency(f);
         double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
         Optional<BreakerSettings> breaker = breaker(f, source);
@@ -88,7 +86,7 @@ final class UpstreamReader {
                 f.optionalInteger("consecutiveFailures", 1, 1_000_000).map(Long::intValue).orElse(d.consecutiveFailures()),
                 f.optionalNumber("failureRate", 0.01, 1).orElse(d.failureRate()),
                 f.optionalInteger("window", 1, 100_000).map(Long::intValue).orElse(d.window()),
-                f.optionalDuration("coolDown", Duration.ofMillis(1), RouteFile.MAX_TIMEOUT).orElse(d.coolDown()));
+                f.optionalDuration("coolDown", Duration.ofMillis(1), PlanReader.MAX_TIMEOUT).orElse(d.coolDown()));
         f.finish("a circuit breaker", BREAKER_FIELDS);
         return Optional.of(b);
     }

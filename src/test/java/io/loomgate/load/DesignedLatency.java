@@ -1,12 +1,14 @@
 package io.loomgate.load;
 
+import io.loomgate.Modules;
 import io.loomgate.api.Endpoints;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.plan.RouteDecl;
-import io.loomgate.plan.RouteFile;
-import io.loomgate.plan.RouteTable;
+import io.loomgate.plan.Plan;
+import io.loomgate.plan.PlanReader;
+import io.loomgate.plan.RoutePlan;
 import io.loomgate.plan.UpstreamDecl;
+import io.loomgate.upstream.http.HttpKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +21,7 @@ import java.util.Optional;
  */
 final class DesignedLatency {
 
-    private static final RouteTable BUILT_IN = builtIn();
+    private static final Plan BUILT_IN = builtIn();
 
     private DesignedLatency() {
     }
@@ -28,14 +30,15 @@ final class DesignedLatency {
         if (endpoint.startsWith("/block?ms=")) {
             return Optional.of(Duration.ofMillis(Long.parseLong(endpoint.substring("/block?ms=".length()))));
         }
-        Optional<RouteDecl> route = BUILT_IN.routes().stream().filter(r -> r.path().equals(endpoint)).findFirst();
+        Optional<RoutePlan> route = BUILT_IN.routes().stream().filter(r -> r.path().equals(endpoint)).findFirst();
         if (route.isEmpty()) {
             return Optional.empty();
         }
         List<Duration> latencies = route.get().upstreams().stream()
                 .map(id -> BUILT_IN.upstream(id).map(UpstreamDecl::faults).orElseThrow().latency().typical())
                 .sorted().toList();
-        Duration designed = route.get().policy().equals("any") ? latencies.getFirst() : latencies.getLast();
+        Duration designed = route.get().kind() instanceof io.loomgate.plan.RouteKind.FanOut f && f.policy().name().equals("any")
+                ? latencies.getFirst() : latencies.getLast();
         return designed.isZero() ? Optional.empty() : Optional.of(designed);
     }
 
@@ -44,9 +47,10 @@ final class DesignedLatency {
         return of(endpoint).map(d -> "/block?ms=" + d.toMillis()).orElse("/hello");
     }
 
-    private static RouteTable builtIn() {
-        try (SimulatedKind simulated = new SimulatedKind()) {
-            return RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
+    private static Plan builtIn() {
+        try (SimulatedKind simulated = new SimulatedKind();
+             HttpKind http = new HttpKind(io.loomgate.config.AddressRanges.NONE)) {
+            return PlanReader.builtIn(Modules.of(simulated, http), Endpoints.OPERATOR_PATHS);
         } catch (RouteFileException | java.io.IOException e) {
             throw new IllegalStateException("the built-in route file does not parse: " + e.getMessage(), e);
         }

@@ -34,13 +34,13 @@ class ComposeRouteFileTest {
     }
 
     /** A file with a simulated {@code orders}, an http {@code api}, an http {@code byid} whose URL needs {id}, and {@code routes}. */
-    private RouteTable parse(String routes) throws RouteFileException {
+    private Plan parse(String routes) throws RouteFileException {
         String json = """
                 {"upstreams": [{"id": "orders", "kind": "simulated", "service": "db"},
                                {"id": "api", "kind": "http", "url": "http://127.0.0.1:1/"},
                                {"id": "byid", "kind": "http", "url": "http://127.0.0.1:1/things/{id}"}],
                  "routes": ROUTES}""".replace("ROUTES", routes);
-        return RouteFile.parse(json, "routes.json", List.of(simulated, http), Endpoints.OPERATOR_PATHS);
+        return PlanReader.parse(json, "routes.json", io.loomgate.Modules.of(simulated, http), Endpoints.OPERATOR_PATHS);
     }
 
     @ParameterizedTest(name = "{1}")
@@ -91,14 +91,14 @@ class ComposeRouteFileTest {
 
     @Test
     void needsAreReadFromThePlaceholdersAndForEach() throws Exception {
-        RouteTable table = parse("""
+        Plan table = parse("""
                 [{"path": "/users/{id}/overview", "policy": "compose",
                   "calls": {"user":   {"upstream": "api", "path": "/users/{id}", "headers": {"X-Trace": "{header.X-Trace}"}},
                             "team":   {"upstream": "api", "path": "/teams/{user.teamId}?q={query.q}"},
                             "orders": {"upstream": "api", "path": "/orders?userId={id}", "optional": true, "fallback": []},
                             "items":  {"upstream": "api", "forEach": "orders.items", "path": "/items/{item.sku}", "concurrency": 3},
                             "clock":  {"upstream": "orders"}}}]""");
-        CallGraph graph = table.routes().getFirst().graph().orElseThrow();
+        CallGraph graph = ((RouteKind.Compose) table.routes().getFirst().kind()).graph();
         assertEquals(List.of("user", "team", "orders", "items", "clock"), graph.calls().stream().map(CallSpec::name).toList());
         assertEquals(Set.of(), graph.call("user").needs());
         assertEquals(Set.of("user"), graph.call("team").needs());
@@ -111,12 +111,12 @@ class ComposeRouteFileTest {
 
     @Test
     void pathParametersServeEveryPolicyAndOnePathMayHaveARoutePerMethod() throws Exception {
-        RouteTable table = parse("""
+        Plan table = parse("""
                 [{"path": "/u/{id}", "policy": "all", "upstreams": ["byid", "orders"]},
                  {"path": "/u/{id}", "policy": "compose", "methods": ["POST", "PUT"],
                   "calls": {"a": {"upstream": "api", "path": "/u/{id}", "body": "request"}}},
                  {"path": "/u/me", "policy": "single", "upstreams": ["orders"]}]""");
         assertEquals(3, table.routes().size());
-        assertEquals("POST", table.routes().get(1).graph().orElseThrow().call("a").method(), "a body call's method is the route's first");
+        assertEquals("POST", ((RouteKind.Compose) table.routes().get(1).kind()).graph().call("a").method(), "a body call's method is the route's first");
     }
 }

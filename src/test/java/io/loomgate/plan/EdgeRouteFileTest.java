@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,18 +47,18 @@ class EdgeRouteFileTest {
         http.close();
     }
 
-    private RouteTable read(String routes) throws Exception {
+    private Plan read(String routes) throws Exception {
         return read(routes, "");
     }
 
-    private RouteTable read(String routes, String top) throws Exception {
+    private Plan read(String routes, String top) throws Exception {
         if (!Files.exists(dir.resolve("jwks.json"))) {
             TOKENS.writeJwks(dir);
         }
         Path file = dir.resolve("routes.json");
         Files.writeString(file, "{\"upstreams\": [{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:1/\"}],"
                 + top + " \"routes\": " + routes + "}");
-        return RouteFile.read(file, List.of(simulated, http), Endpoints.OPERATOR_PATHS);
+        return PlanReader.read(file, io.loomgate.Modules.of(simulated, http), Endpoints.OPERATOR_PATHS);
     }
 
     @ParameterizedTest(name = "{1}")
@@ -132,7 +131,7 @@ class EdgeRouteFileTest {
 
     @Test
     void authFailuresAndLimitsReadTheirSettings() throws Exception {
-        RouteTable table = read("""
+        Plan table = read("""
                 [{"path": "/x", "policy": "single", "upstreams": ["api"], "preAuthLimit": {"perSecond": 5, "burst": 10, "maxKeys": 500},
                   "rateLimit": {"perSecond": 1, "maxKeys": 50}}]""", "\"authFailures\": {\"burst\": 5, \"perSecond\": 0.5},");
         assertEquals(Optional.of(new RateLimiter.Settings(0.5, 5, "ip", RateLimiter.DEFAULT_MAX_KEYS)), table.authFailures());

@@ -30,8 +30,12 @@ class RouteFileTest {
         http.close();
     }
 
-    private RouteTable parse(String json) throws RouteFileException {
-        return RouteFile.parse(json, "routes.json", List.of(simulated, http), Endpoints.OPERATOR_PATHS);
+    private PlanModules modules() {
+        return io.loomgate.Modules.of(simulated, http);
+    }
+
+    private Plan parse(String json) throws RouteFileException {
+        return PlanReader.parse(json, "routes.json", modules(), Endpoints.OPERATOR_PATHS);
     }
 
     private static final String UPSTREAMS = """
@@ -45,7 +49,7 @@ class RouteFileTest {
 
     @Test
     void aFileFromScratchParses() throws Exception {
-        RouteTable t = parse(file("""
+        Plan t = parse(file("""
                 [{"path": "/order", "policy": "all", "upstreams": ["orders", "stock"], "timeout": "500ms"},
                  {"path": "/order-or-stock", "policy": "any", "upstreams": ["stock", "orders"]},
                  {"path": "/safe", "policy": "fallback", "upstreams": ["orders"], "fallbacks": {"orders": {"n": 0}}},
@@ -59,37 +63,38 @@ class RouteFileTest {
                         + " \"latency\": \"10ms,p99.5=1s\"}], \"routes\": []}").upstreams().getFirst().faults().latency());
         assertEquals(new io.loomgate.demo.SimulatedKind.Settings(io.loomgate.demo.SimulatedService.DB, Optional.empty(), Map.of(),
                 Optional.empty()), t.upstreams().getFirst().settings());
-        RouteDecl order = t.routes().getFirst();
-        assertEquals("structured", order.engine());
+        RoutePlan order = t.routes().getFirst();
+        assertEquals("structured", ((RouteKind.FanOut) order.kind()).engine());
         assertEquals(Optional.of(Duration.ofMillis(500)), order.timeout());
-        assertEquals(Map.of(UpstreamId.of("orders"), Map.of("n", 0L)), t.routes().get(2).fallbacks());
-        assertEquals(Optional.of("virtual-threads"), t.routes().get(3).executor());
+        assertEquals(new io.loomgate.core.fanout.FallbackPolicy.Declared(Map.of(UpstreamId.of("orders"), Map.of("n", 0L))),
+                ((RouteKind.FanOut) t.routes().get(2).kind()).policy());
+        assertEquals(Optional.of("virtual-threads"), ((RouteKind.FanOut) t.routes().get(3).kind()).executor());
     }
 
     @Test
     void aBreakerTakesItsFieldsAndDefaultsTheRest() throws Exception {
-        RouteTable t = parse("{\"upstreams\": [{\"id\": \"db\", \"kind\": \"simulated\", \"service\": \"db\","
+        Plan t = parse("{\"upstreams\": [{\"id\": \"db\", \"kind\": \"simulated\", \"service\": \"db\","
                 + " \"breaker\": {\"consecutiveFailures\": 3, \"coolDown\": \"2s\"}}], \"routes\": []}");
         assertEquals(Optional.of(new io.loomgate.upstream.BreakerSettings(3, 0.5, 20, Duration.ofSeconds(2))),
                 t.upstreams().getFirst().breaker());
-        assertEquals(t.upstreams(), parse(RouteTableJson.write(t)).upstreams(), "printed and read back");
+        assertEquals(t.upstreams(), parse(PlanJson.write(t, modules())).upstreams(), "printed and read back");
     }
 
     @Test
     void theBuiltInFileDeclaresEveryDocumentedRoute() throws Exception {
-        RouteTable t = RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
+        Plan t = PlanReader.builtIn(modules(), Endpoints.OPERATOR_PATHS);
         assertEquals(List.of("/block", "/file", "/compute", "/cache", "/aggregate", "/first-success",
                 "/aggregate-with-fallback", "/multi-aggregate", "/aggregate-old", "/aggregate-cf"),
-                t.routes().stream().map(RouteDecl::path).toList());
+                t.routes().stream().map(RoutePlan::path).toList());
         assertEquals(Latency.fixed(Duration.ofMillis(300)), t.upstream(UpstreamId.of("db")).orElseThrow().faults().latency());
         assertEquals(0.3, t.upstream(UpstreamId.of("file-flaky")).orElseThrow().faults().failureRate());
     }
 
     @Test
     void printingGivesAFileThatReadsBackToTheSameTable() throws Exception {
-        RouteTable builtIn = RouteFile.builtIn(List.of(simulated), Endpoints.OPERATOR_PATHS);
-        String printed = RouteTableJson.write(builtIn);
-        RouteTable again = parse(printed);
+        Plan builtIn = PlanReader.builtIn(modules(), Endpoints.OPERATOR_PATHS);
+        String printed = PlanJson.write(builtIn, modules());
+        Plan again = parse(printed);
         assertEquals(builtIn.upstreams(), again.upstreams());
         assertEquals(builtIn.routes(), again.routes());
     }
@@ -99,7 +104,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0]); one path may have two routes only for different methods
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, fallbacks, timeout, status, answer, quorum, hedge, clientKnobs, calls, methods, auth, rateLimit, preAuthLimit, cors)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, timeout, status, answer, clientKnobs, fallbacks, quorum, hedge, auth, rateLimit, preAuthLimit, cors)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
@@ -186,9 +191,10 @@ class RouteFileTest {
         assertEquals("routes.json: routes[0].hedge is only for policy hedge (a proxy forwards any method, and only "
                 + "idempotent GETs may be sent twice); got 'policy proxy'",
                 assertThrows(RouteFileException.class, () -> parse(proxy)).getMessage());
-        RouteDecl hedged = parse(file("[{\"path\": \"/h\", \"policy\": \"hedge\", \"upstreams\": [\"orders\"]}]"))
+        RoutePlan hedged = parse(file("[{\"path\": \"/h\", \"policy\": \"hedge\", \"upstreams\": [\"orders\"]}]"))
                 .routes().getFirst();
-        assertEquals(Optional.of(io.loomgate.core.fanout.HedgeSettings.adaptive(95, Duration.ofMillis(5), 0.05)), hedged.hedge());
+        assertEquals(io.loomgate.core.fanout.HedgeSettings.adaptive(95, Duration.ofMillis(5), 0.05),
+                ((RouteKind.FanOut) hedged.kind()).policy());
     }
 
     @Test

@@ -2,14 +2,14 @@ package io.loomgate.core.fanout;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.http.Response;
 import io.loomgate.upstream.Forward;
-import io.loomgate.upstream.Upstream;
-import java.time.Duration;
 import io.loomgate.upstream.RetryBudget;
+import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
+import java.time.Duration;
 import java.util.List;
 
 /**

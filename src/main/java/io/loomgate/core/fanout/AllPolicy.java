@@ -10,7 +10,20 @@ import java.util.Optional;
  * Every part must succeed. A failure decides the answer ({@code failed}, 502) and the parts still
  * running are cancelled; at the deadline, the unfinished parts make it a {@code timeout} (504).
  */
-record AllPolicy() implements Policy {
+public record AllPolicy() implements Policy, PolicySpec {
+
+    /** {@code "policy": "all"}. */
+    public static final PolicyModule MODULE = PolicyModule.plain("all", new AllPolicy());
+
+    @Override
+    public Policy build() {
+        return this;
+    }
+
+    @Override
+    public boolean stopsAtFirstFailure() {
+        return true;
+    }
 
     @Override
     public String name() {

@@ -10,7 +10,15 @@ import java.util.Optional;
  * The first success wins; the losers still running are cancelled. When every part fails the answer
  * is {@code failed} and lists every failure; at the deadline without a winner, {@code timeout}.
  */
-record AnyPolicy() implements Policy {
+public record AnyPolicy() implements Policy, PolicySpec {
+
+    /** {@code "policy": "any"}. */
+    public static final PolicyModule MODULE = PolicyModule.plain("any", new AnyPolicy());
+
+    @Override
+    public Policy build() {
+        return this;
+    }
 
     @Override
     public String name() {

@@ -1,7 +1,7 @@
 package io.loomgate.core.fanout;
 
-import io.loomgate.core.call.Value;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,10 +1,10 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.config.Durations;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.config.Durations;
+import io.loomgate.core.call.UpstreamId;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,15 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.config.Durations;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
-import io.loomgate.config.Durations;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,9 +20,75 @@ import java.util.Optional;
  * early. The answer is {@code ok}, or {@code degraded} (still 200, but {@code completed: false})
  * when a fallback was used.
  */
-record FallbackPolicy(Map<UpstreamId, Value> fallbacks) implements Policy {
+public record FallbackPolicy(Map<UpstreamId, Value> fallbacks) implements Policy {
 
-    FallbackPolicy {
+    /** {@code "policy": "fallback", "fallbacks": {"db": ...}}: the values that stand in, by upstream of the route. */
+    public static final PolicyModule MODULE = new PolicyModule() {
+        @Override
+        public String name() {
+            return "fallback";
+        }
+
+        @Override
+        public List<String> fields() {
+            return List.of("fallbacks");
+        }
+
+        @Override
+        public PolicySpec read(Fields route, List<UpstreamId> upstreams) throws RouteFileException {
+            Map<UpstreamId, Object> fallbacks = new LinkedHashMap<>();
+            for (var e : route.optionalObject("fallbacks").orElse(Map.of()).entrySet()) {
+                String field = "fallbacks." + e.getKey();
+                if (!UpstreamId.isValid(e.getKey())) {
+                    throw route.bad(field, "must be an id of " + UpstreamId.ACCEPTED, e.getKey());
+                }
+                UpstreamId id = UpstreamId.of(e.getKey());
+                if (!upstreams.contains(id)) {
+                    throw route.bad(field, "must be an upstream of this route (" + String.join(", ",
+                            upstreams.stream().map(UpstreamId::value).toList()) + ")", e.getKey());
+                }
+                fallbacks.put(id, e.getValue());
+            }
+            return new Declared(fallbacks);
+        }
+
+        @Override
+        public void refuseOn(Fields route, String other) throws RouteFileException {
+            if (route.optionalObject("fallbacks").isPresent()) {
+                throw route.bad("fallbacks", "are only for policy fallback", "policy " + other);
+            }
+        }
+    };
+
+    /** A fallback route's values as its file writes them (any JSON), by upstream. */
+    public record Declared(Map<UpstreamId, Object> json) implements PolicySpec {
+        public Declared {
+            json = Collections.unmodifiableMap(new LinkedHashMap<>(json));
+        }
+
+        @Override
+        public String name() {
+            return "fallback";
+        }
+
+        @Override
+        public Policy build() {
+            Map<UpstreamId, Value> values = new LinkedHashMap<>();
+            json.forEach((id, v) -> values.put(id, w -> w.tree(v)));
+            return new FallbackPolicy(values);
+        }
+
+        @Override
+        public void print(JsonWriter w) {
+            if (!json.isEmpty()) {
+                w.name("fallbacks").beginObject();
+                json.forEach((id, v) -> w.name(id.value()).tree(v));
+                w.endObject();
+            }
+        }
+    }
+
+    public FallbackPolicy {
         fallbacks = Map.copyOf(fallbacks);
     }
 

@@ -1,9 +1,9 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
-import io.loomgate.config.ThreadMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

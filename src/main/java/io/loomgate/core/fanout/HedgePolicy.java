@@ -20,7 +20,10 @@ import java.util.Optional;
  * with the time it had run: a lower bound, but one above the delay, so the slow tail stays in the
  * window and the percentile is not pulled down by the very hedges it triggers.
  */
-final class HedgePolicy implements Policy {
+public final class HedgePolicy implements Policy {
+
+    /** {@code "policy": "hedge"}, with its {@code hedge} object ({@link HedgeReading}). */
+    public static final PolicyModule MODULE = new HedgeReading();
 
     private final HedgeSettings settings;
     private final RetryBudget budget;

@@ -2,6 +2,7 @@ package io.loomgate.core.fanout;
 
 import io.loomgate.config.Durations;
 import io.loomgate.config.Printable;
+import io.loomgate.json.JsonWriter;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -20,7 +21,8 @@ import java.util.OptionalDouble;
  * @param budget     hedges as a share of recent primary requests, above 0 and at most 1
  * @param minPerSecond hedges allowed each second whatever the share allows (the budget's floor); 0 for none
  */
-public record HedgeSettings(Duration after, OptionalDouble percentile, double budget, double minPerSecond) {
+public record HedgeSettings(Duration after, OptionalDouble percentile, double budget, double minPerSecond)
+        implements PolicySpec {
 
     /** Hedges may be 5% of recent primaries unless a route says otherwise. */
     public static final double DEFAULT_BUDGET = 0.05;
@@ -66,6 +68,27 @@ public record HedgeSettings(Duration after, OptionalDouble percentile, double bu
     /** True when the delay follows the primary's recent latencies. */
     public boolean adaptive() {
         return percentile.isPresent();
+    }
+
+    @Override
+    public String name() {
+        return "hedge";
+    }
+
+    @Override
+    public Policy build() {
+        return new HedgePolicy(this);
+    }
+
+    @Override
+    public void print(JsonWriter w) {
+        w.name("hedge").beginObject().field("after", afterText());
+        if (adaptive()) {
+            w.field("floor", Durations.format(after));
+        }
+        w.name("budget").preciseValue(budget);
+        w.name("minPerSecond").preciseValue(minPerSecond);
+        w.endObject();
     }
 
     /** As a route file writes {@code after}: {@code 20ms}, or {@code p95} for an adaptive hedge. */

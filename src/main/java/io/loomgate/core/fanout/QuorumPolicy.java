@@ -2,6 +2,9 @@ package io.loomgate.core.fanout;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.json.JsonWriter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,12 +14,50 @@ import java.util.Optional;
  * cancelled) or as soon as so many have failed that k is out of reach (every failure is reported).
  * At the deadline without k successes, {@code timeout}.
  */
-record QuorumPolicy(int k) implements Policy {
+public record QuorumPolicy(int k) implements Policy, PolicySpec {
 
-    QuorumPolicy {
+    /** {@code "policy": "quorum", "quorum": k}: k from 1 to the number of upstreams. */
+    public static final PolicyModule MODULE = new PolicyModule() {
+        @Override
+        public String name() {
+            return "quorum";
+        }
+
+        @Override
+        public List<String> fields() {
+            return List.of("quorum");
+        }
+
+        @Override
+        public PolicySpec read(Fields route, List<UpstreamId> upstreams) throws RouteFileException {
+            int parts = upstreams.size();
+            return new QuorumPolicy(route.optionalInteger("quorum", 1, Math.max(1, parts)).orElseThrow(() -> route.missing(
+                    "quorum", "a whole number from 1 to " + parts + " (how many upstreams must succeed)")).intValue());
+        }
+
+        @Override
+        public void refuseOn(Fields route, String other) throws RouteFileException {
+            var k = route.optionalValue("quorum");
+            if (k.isPresent()) {
+                throw route.bad("quorum", "is only for policy quorum", k.get());
+            }
+        }
+    };
+
+    public QuorumPolicy {
         if (k < 1) {
             throw new IllegalArgumentException("a quorum needs k >= 1: " + k);
         }
+    }
+
+    @Override
+    public Policy build() {
+        return this;
+    }
+
+    @Override
+    public void print(JsonWriter w) {
+        w.field("quorum", k);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.loomgate.edge.RateLimiter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;
-import io.loomgate.upstream.UpstreamKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,7 +31,7 @@ import java.util.Set;
  * Everything is checked here, once, at startup; a request never meets a bad route. Every error is
  * one line naming the file, the JSON path and the problem.
  */
-public final class RouteFile {
+public final class PlanReader {
 
     /** The built-in routes: every endpoint loomgate serves without {@code --routes}. */
     public static final String BUILT_IN = "/io/loomgate/demo/routes.json";
@@ -40,23 +39,19 @@ public final class RouteFile {
     /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
     public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
 
-    static final List<String> POLICIES = List.of("single", "all", "any", "fallback", "quorum", "hedge", "proxy", "compose");
-    static final List<String> STATUSES = List.of("policy", "passthrough");
-    static final List<String> ANSWERS = List.of("contract", "value");
-    static final List<String> ENGINES = List.of("structured", "completable-future");
-    static final List<String> EXECUTORS = List.of("common-pool", "virtual-threads");
     private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors", "authFailures");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 
     private final String source;
-    private final Map<String, UpstreamKind> kinds = new LinkedHashMap<>();
+    private final PlanModules modules;
+    private RouteReading reading;
     private final Set<String> reserved;
     private final Path baseDir;
 
-    private RouteFile(String source, List<UpstreamKind> kinds, Set<String> reserved, Path baseDir) {
+    private PlanReader(String source, PlanModules modules, Set<String> reserved, Path baseDir) {
         this.source = source;
-        kinds.forEach(k -> this.kinds.put(k.name(), k));
+        this.modules = modules;
         this.reserved = Set.copyOf(reserved);
         this.baseDir = baseDir;
     }
@@ -66,7 +61,7 @@ public final class RouteFile {
      *
      * @param reserved paths routes may not take (the operator endpoints)
      */
-    public static RouteTable read(Path path, List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
+    public static Plan read(Path path, PlanModules modules, Set<String> reserved) throws RouteFileException {
         String text;
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
@@ -74,35 +69,35 @@ public final class RouteFile {
             throw new RouteFileException(path + ": cannot read the route file: " + e.getMessage());
         }
         Path dir = path.toAbsolutePath().getParent();
-        return new RouteFile(path.toString(), kinds, reserved, dir == null ? Path.of(".") : dir).table(text);
+        return new PlanReader(path.toString(), modules, reserved, dir == null ? Path.of(".") : dir).table(text);
     }
 
     /** The built-in routes, shipped in the jar. */
-    public static RouteTable builtIn(List<UpstreamKind> kinds, Set<String> reserved) throws RouteFileException {
-        return builtIn(BUILT_IN, kinds, reserved);
+    public static Plan builtIn(PlanModules modules, Set<String> reserved) throws RouteFileException {
+        return builtIn(BUILT_IN, modules, reserved);
     }
 
     /** A route file shipped in the jar, such as {@link #BUILT_IN_BACKEND}. */
-    public static RouteTable builtIn(String resource, List<UpstreamKind> kinds, Set<String> reserved)
+    public static Plan builtIn(String resource, PlanModules modules, Set<String> reserved)
             throws RouteFileException {
-        try (InputStream in = RouteFile.class.getResourceAsStream(resource)) {
+        try (InputStream in = PlanReader.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("the built-in route file " + resource + " is missing from the jar");
             }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in " + resource.substring(resource.lastIndexOf('/') + 1), kinds, reserved);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "built-in " + resource.substring(resource.lastIndexOf('/') + 1), modules, reserved);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /** Parses and checks {@code json}; {@code source} names it in errors. */
-    public static RouteTable parse(String json, String source, List<UpstreamKind> kinds, Set<String> reserved)
+    public static Plan parse(String json, String source, PlanModules modules, Set<String> reserved)
             throws RouteFileException {
-        return new RouteFile(source, kinds, reserved, Path.of("")).table(json);
+        return new PlanReader(source, modules, reserved, Path.of("")).table(json);
     }
 
     @SuppressWarnings("unchecked")
-    private RouteTable table(String json) throws RouteFileException {
+    private Plan table(String json) throws RouteFileException {
         Object root;
         try {
             root = io.loomgate.json.JsonParser.parse(json);
@@ -125,7 +120,7 @@ public final class RouteFile {
         Map<UpstreamId, UpstreamDecl> declared = new LinkedHashMap<>();
         for (int i = 0; i < upstreamList.size(); i++) {
             Fields f = object(upstreamList.get(i), "upstreams[" + i + "]");
-            UpstreamDecl u = UpstreamReader.read(f, kinds, source);
+            UpstreamDecl u = UpstreamReader.read(f, modules, source);
             String first = declaredAt.putIfAbsent(u.id(), f.path());
             if (first != null) {
                 throw f.error(f.path() + ".id '" + u.id() + "' is declared twice (first at " + first + ")");
@@ -133,14 +128,15 @@ public final class RouteFile {
             upstreams.add(u);
             declared.put(u.id(), u);
         }
-        RouteReader reader = new RouteReader(source, kinds, declared, knobs, fileEdge);
-        List<RouteDecl> routes = new ArrayList<>();
+        RouteReading reading = new RouteReading(source, declared, knobs, fileEdge, modules);
+        this.reading = reading;
+        List<RoutePlan> routes = new ArrayList<>();
         Map<String, String> pathAt = new LinkedHashMap<>();
         Map<String, List<String>> methodsAt = new LinkedHashMap<>();
         for (int i = 0; i < routeList.size(); i++) {
             Fields f = object(routeList.get(i), "routes[" + i + "]");
-            RouteDecl r = reader.route(f, path(f));
-            List<String> methods = r.isProxy() ? List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS") : r.methods();
+            RoutePlan r = route(f);
+            List<String> methods = r.methods();
             List<String> before = methodsAt.get(r.path());
             if (before != null && before.stream().anyMatch(methods::contains)) {
                 throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + pathAt.get(r.path())
@@ -157,7 +153,30 @@ public final class RouteFile {
             }
             routes.add(r);
         }
-        return new RouteTable(source, upstreams, routes, authFailures);
+        return new Plan(source, upstreams, routes, authFailures);
+    }
+
+    /** One route: its path, then its {@code policy}, which says which kind of route reads the rest. */
+    private RoutePlan route(Fields f) throws RouteFileException {
+        String path = path(f);
+        String policy = f.string("policy");
+        RouteKindReader kind = null;
+        List<String> known = new ArrayList<>();
+        for (RouteKindReader k : modules.routeKinds()) {
+            known.addAll(k.policies(modules));
+            if (kind == null && k.reads(policy, modules)) {
+                kind = k;
+            }
+        }
+        if (kind == null) {
+            throw f.bad("policy", "must be one of " + String.join(", ", known), policy);
+        }
+        if (kind.prefixPath() != path.endsWith("/*")) {
+            throw f.bad("path", kind.prefixPath() ? "must end in /* for policy " + policy + " (e.g. /api/*)"
+                    : "may end in /* only for policy " + String.join(", ", modules.routeKinds().stream()
+                    .filter(RouteKindReader::prefixPath).flatMap(k -> k.policies(modules).stream()).toList()), path);
+        }
+        return kind.read(f, path, reading);
     }
 
     @SuppressWarnings("unchecked")
@@ -171,7 +190,7 @@ public final class RouteFile {
     private String path(Fields f) throws RouteFileException {
         String path = f.string("path");
         String plain = path.endsWith("/*") ? path.substring(0, path.length() - 1) : path;
-        if (!path.startsWith("/") || path.length() > MAX_PATH || !plain.chars().allMatch(RouteFile::pathChar)) {
+        if (!path.startsWith("/") || path.length() > MAX_PATH || !plain.chars().allMatch(PlanReader::pathChar)) {
             throw f.bad("path", "must start with '/' and hold at most " + MAX_PATH
                     + " letters, digits and - . _ ~ / {} (and a final /* for a proxy)", path);
         }
@@ -187,12 +206,6 @@ public final class RouteFile {
         return path;
     }
 
-    static UpstreamId id(Fields f, String field, String text) throws RouteFileException {
-        if (!UpstreamId.isValid(text)) {
-            throw f.bad(field, "must be an id of " + UpstreamId.ACCEPTED, text);
-        }
-        return UpstreamId.of(text);
-    }
 
     private static boolean pathChar(int c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')

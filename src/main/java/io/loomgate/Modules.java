@@ -1,0 +1,40 @@
+package io.loomgate;
+
+import io.loomgate.core.fanout.AllPolicy;
+import io.loomgate.core.fanout.AnyPolicy;
+import io.loomgate.core.fanout.FallbackPolicy;
+import io.loomgate.core.fanout.HedgePolicy;
+import io.loomgate.core.fanout.QuorumPolicy;
+import io.loomgate.core.fanout.SinglePolicy;
+import io.loomgate.demo.SimulatedKind;
+import io.loomgate.plan.PlanModules;
+import io.loomgate.plan.RouteKinds;
+import io.loomgate.upstream.http.HttpKind;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every module loomgate has, registered here and only here: the kinds of upstream, the fan-out
+ * policies, the kinds of route and the fan-out engines. A route file names them; the plan reader
+ * finds them in this list. Adding a policy is its own file, one line below, its section in
+ * docs/route-file.md, and its tests.
+ */
+public final class Modules {
+
+    private Modules() {
+    }
+
+    /** The modules, with the upstream kinds that hold resources ({@code http}'s connection pool, the demo's sample file). */
+    public static PlanModules of(SimulatedKind simulated, HttpKind http) {
+        Map<String, List<String>> engines = new LinkedHashMap<>();
+        engines.put("structured", List.of());
+        engines.put("completable-future", List.of("common-pool", "virtual-threads"));
+        return new PlanModules(
+                List.of(simulated, http),
+                List.of(SinglePolicy.MODULE, AllPolicy.MODULE, AnyPolicy.MODULE, FallbackPolicy.MODULE, QuorumPolicy.MODULE,
+                        HedgePolicy.MODULE),
+                List.of(RouteKinds.FAN_OUT, RouteKinds.PROXY, RouteKinds.COMPOSE),
+                engines);
+    }
+}

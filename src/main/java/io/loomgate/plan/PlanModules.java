@@ -1,0 +1,32 @@
+package io.loomgate.plan;
+
+import io.loomgate.core.fanout.PolicyModule;
+import io.loomgate.upstream.UpstreamKind;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The modules a route file is read with, as {@code io.loomgate.Modules} registers them: the kinds
+ * of upstream, the fan-out policies, the kinds of route, and the fan-out engines by name.
+ *
+ * @param engines the {@code engine} values a fan-out route may name, and for each the executors it
+ *                needs one of (none for {@code structured})
+ */
+public record PlanModules(List<UpstreamKind> upstreamKinds, List<PolicyModule> policies, List<RouteKindReader> routeKinds,
+                          java.util.Map<String, List<String>> engines) {
+
+    public PlanModules {
+        upstreamKinds = List.copyOf(upstreamKinds);
+        policies = List.copyOf(policies);
+        routeKinds = List.copyOf(routeKinds);
+        engines = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(engines));
+    }
+
+    public Optional<UpstreamKind> upstreamKind(String name) {
+        return upstreamKinds.stream().filter(k -> k.name().equals(name)).findFirst();
+    }
+
+    public Optional<PolicyModule> policy(String name) {
+        return policies.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+}
