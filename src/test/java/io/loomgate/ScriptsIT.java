@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
-import io.loomgate.edge.Jwks;
-import io.loomgate.edge.JwtVerifier;
+import io.loomgate.edge.auth.Jwks;
+import io.loomgate.edge.auth.JwtVerifier;
+import io.loomgate.edge.tls.PemFiles;
 import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;
-import io.loomgate.edge.tls.PemFiles;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

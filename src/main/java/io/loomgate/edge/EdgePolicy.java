@@ -1,6 +1,10 @@
 package io.loomgate.edge;
 
 import io.loomgate.config.AddressRanges;
+import io.loomgate.edge.auth.Auth;
+import io.loomgate.edge.cors.Cors;
+import io.loomgate.edge.limit.AuthFailures;
+import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;

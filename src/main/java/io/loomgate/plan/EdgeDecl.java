@@ -1,8 +1,8 @@
 package io.loomgate.plan;
 
-import io.loomgate.edge.Cors;
-import io.loomgate.edge.JwtVerifier;
-import io.loomgate.edge.RateLimiter;
+import io.loomgate.edge.auth.JwtVerifier;
+import io.loomgate.edge.cors.Cors;
+import io.loomgate.edge.limit.RateLimiter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.loomgate.plan;
 
-import io.loomgate.edge.AuthFailures;
-import io.loomgate.edge.Cors;
-import io.loomgate.edge.EdgeException;
-import io.loomgate.edge.Jwks;
-import io.loomgate.edge.JwtVerifier;
-import io.loomgate.edge.RateLimiter;
+import io.loomgate.edge.auth.EdgeException;
+import io.loomgate.edge.auth.Jwks;
+import io.loomgate.edge.auth.JwtVerifier;
+import io.loomgate.edge.cors.Cors;
+import io.loomgate.edge.limit.AuthFailures;
+import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import java.time.Duration;

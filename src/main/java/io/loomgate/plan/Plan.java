@@ -1,8 +1,8 @@
 package io.loomgate.plan;
 
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.edge.AuthFailures;
-import io.loomgate.edge.RateLimiter;
+import io.loomgate.edge.limit.AuthFailures;
+import io.loomgate.edge.limit.RateLimiter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

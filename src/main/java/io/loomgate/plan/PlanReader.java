@@ -1,7 +1,7 @@
 package io.loomgate.plan;
 
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.edge.RateLimiter;
+import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;

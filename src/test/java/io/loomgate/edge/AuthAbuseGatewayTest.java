@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.edge.limit.AuthFailures;
 import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.FileGate;
 import io.loomgate.testing.PrometheusText;

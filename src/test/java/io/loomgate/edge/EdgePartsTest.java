@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.edge.auth.ApiKeys;
+import io.loomgate.edge.auth.EdgeException;
+import io.loomgate.edge.cors.Cors;
+import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +18,6 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

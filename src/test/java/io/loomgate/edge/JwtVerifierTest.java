@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.edge.auth.EdgeException;
+import io.loomgate.edge.auth.Jwks;
+import io.loomgate.edge.auth.JwtVerifier;
 import io.loomgate.testing.TestTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;

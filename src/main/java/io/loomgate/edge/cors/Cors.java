@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.cors;
 
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
@@ -43,7 +43,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
         }
     }
 
-    boolean allows(String origin) {
+    public boolean allows(String origin) {
         return origin != null && (origins.contains("*") || origins.contains(origin));
     }
 
@@ -51,7 +51,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
      * The answer to a preflight from {@code origin} asking for {@code method} and {@code requested}
      * headers: 204 with what is allowed, or 403 when the origin, the method or a header is not.
      */
-    Response preflight(String origin, String method, String requested) {
+    public Response preflight(String origin, String method, String requested) {
         if (!allows(origin)) {
             throw refused("origin " + HttpError.echo(origin) + " is not allowed");
         }
@@ -82,7 +82,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
      * {@code Timing-Allow-Origin} an upstream sent (one that reflects any Origin, say) is dropped, and
      * {@code Origin} is added to the upstream's {@code Vary}, never put in its place.
      */
-    Response decorate(String origin, Response response) {
+    public Response decorate(String origin, Response response) {
         List<String> vary = new ArrayList<>();
         for (String v : response.values("Vary")) {
             List.of(v.split(",")).stream().map(String::strip).filter(t -> !t.isEmpty()).forEach(vary::add);
@@ -121,7 +121,7 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
     }
 
     /** True for a request a browser sends to ask first: OPTIONS with an Origin and the method it wants. */
-    static boolean isPreflight(String method, String origin, String requestMethod) {
+    public static boolean isPreflight(String method, String origin, String requestMethod) {
         return method.toUpperCase(Locale.ROOT).equals("OPTIONS") && origin != null && requestMethod != null;
     }
 }

@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.auth;
 
 /** An edge setting loomgate cannot use (an API key file, a JWKS file); the message names the file and is one line. */
 public final class EdgeException extends Exception {

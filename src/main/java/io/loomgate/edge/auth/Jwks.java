@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.auth;
 
 import io.loomgate.config.Printable;
 import io.loomgate.json.JsonParser;

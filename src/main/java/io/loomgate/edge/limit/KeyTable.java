@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.limit;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.auth;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.limit;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

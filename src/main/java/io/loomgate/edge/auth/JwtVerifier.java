@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.auth;
 
 import io.loomgate.json.JsonParser;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.limit;
 
 import io.loomgate.http.HttpError;
 import java.util.Map;
@@ -31,7 +31,7 @@ public final class AuthFailures {
     }
 
     /** Refuses {@code address} (a {@link io.loomgate.http.ClientAddress#limitKey}) when its failures ran out. */
-    void check(byte[] address) {
+    public void check(byte[] address) {
         RateLimiter.Decision d = buckets.check(address);
         if (!d.allowed()) {
             refused.increment();
@@ -42,7 +42,7 @@ public final class AuthFailures {
     }
 
     /** Counts a refused credential against {@code address}. */
-    void failed(byte[] address) {
+    public void failed(byte[] address) {
         failed.increment();
         buckets.take(address);
     }

@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.limit;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;

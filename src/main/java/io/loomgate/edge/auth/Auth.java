@@ -1,4 +1,4 @@
-package io.loomgate.edge;
+package io.loomgate.edge.auth;
 
 import io.loomgate.http.Caller;
 import io.loomgate.http.FieldText;
