@@ -7,7 +7,6 @@ import io.loomgate.edge.EdgePolicy;
 import io.loomgate.edge.auth.ApiKeys;
 import io.loomgate.edge.auth.Auth;
 import io.loomgate.edge.auth.EdgeException;
-import io.loomgate.edge.auth.JwtVerifier;
 import io.loomgate.edge.limit.AuthFailures;
 import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.observe.metrics.LimitStats;
@@ -15,7 +14,6 @@ import io.loomgate.plan.EdgeDecl;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.RoutePlan;
 import io.loomgate.routing.Guard;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,8 +45,6 @@ final class Guards {
      * @throws UsageException when a route requires API keys and there are none, or the file is bad
      */
     static Guards of(Config config, Plan table) throws UsageException {
-        Optional<RoutePlan> needsKeys = table.routes().stream()
-                .filter(r -> r.edge().auth().orElse(null) instanceof EdgeDecl.AuthDecl.ApiKey).findFirst();
         Optional<ApiKeys> keys = Optional.empty();
         if (config.edge().apiKeys().isPresent()) {
             try {
@@ -56,9 +52,15 @@ final class Guards {
             } catch (EdgeException e) {
                 throw new UsageException(e.getMessage());
             }
-        } else if (needsKeys.isPresent()) {
-            throw new UsageException(table.source() + ": route " + needsKeys.get().path()
-                    + " requires an API key (\"auth\": \"apiKey\"), but no --api-keys file was given");
+        }
+        for (RoutePlan r : table.routes()) {
+            if (r.edge().auth().isPresent()) {
+                try {
+                    r.edge().auth().get().build(keys);
+                } catch (EdgeException e) {
+                    throw new UsageException(table.source() + ": route " + r.path() + " " + e.getMessage());
+                }
+            }
         }
         Optional<AuthFailures> failures = table.authenticates()
                 ? table.authFailures().map(s -> new AuthFailures(s, System::nanoTime)) : Optional.empty();
@@ -70,11 +72,12 @@ final class Guards {
         if (edge.isEmpty()) {
             return Guard.NONE;
         }
-        Auth auth = switch (edge.auth().orElse(new EdgeDecl.AuthDecl.None())) {
-            case EdgeDecl.AuthDecl.None none -> new Auth.None();
-            case EdgeDecl.AuthDecl.ApiKey k -> new Auth.ApiKey(keys.orElseThrow(), k.nameHeader());
-            case EdgeDecl.AuthDecl.Jwt j -> new Auth.Jwt(new JwtVerifier(j.settings(), Instant::now), j.forwardClaims());
-        };
+        Auth auth;
+        try {
+            auth = edge.auth().isPresent() ? edge.auth().get().build(keys) : new Auth.None();
+        } catch (EdgeException checkedAtStart) {
+            throw new IllegalStateException(checkedAtStart.getMessage(), checkedAtStart);
+        }
         Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, new RateLimiter(s, System::nanoTime)));
         Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, new RateLimiter(s, System::nanoTime)));
         return new EdgePolicy(edge.cors(), preAuth, auth, failures, limiter, trustedProxies);

@@ -7,6 +7,8 @@ import io.loomgate.core.fanout.HedgePolicy;
 import io.loomgate.core.fanout.QuorumPolicy;
 import io.loomgate.core.fanout.SinglePolicy;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.auth.Auth;
+import io.loomgate.edge.auth.JwtAuth;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.RouteKinds;
 import io.loomgate.upstream.http.HttpKind;
@@ -16,7 +18,7 @@ import java.util.Map;
 
 /**
  * Every module loomgate has, registered here and only here: the kinds of upstream, the fan-out
- * policies, the kinds of route and the fan-out engines. A route file names them; the plan reader
+ * policies, the kinds of route, the fan-out engines and the authentication methods. A route file names them; the plan reader
  * finds them in this list. Adding a policy is its own file, one line below, its section in
  * docs/route-file.md, and its tests.
  */
@@ -35,6 +37,7 @@ public final class Modules {
                 List.of(SinglePolicy.MODULE, AllPolicy.MODULE, AnyPolicy.MODULE, FallbackPolicy.MODULE, QuorumPolicy.MODULE,
                         HedgePolicy.MODULE),
                 List.of(RouteKinds.FAN_OUT, RouteKinds.PROXY, RouteKinds.COMPOSE),
-                engines);
+                engines,
+                List.of(Auth.NONE, Auth.API_KEY, JwtAuth.MODULE));
     }
 }

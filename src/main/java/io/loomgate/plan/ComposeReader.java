@@ -8,6 +8,7 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.module.Fields;
+import io.loomgate.module.HeaderNames;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.routing.PathPattern;
 import java.time.Duration;

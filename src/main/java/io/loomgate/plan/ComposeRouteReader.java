@@ -44,7 +44,7 @@ final class ComposeRouteReader implements RouteKindReader {
             f.optionalValue(field).ifPresent(v -> written.put(field, v));
         }
         List<String> methods = ComposeReader.methods(f);
-        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge());
+        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
         CallGraph graph = ComposeReader.read(f, reading.source(), PathPattern.of(path).parameters(), methods,
                 reading.declared(), edge.hasJwt());
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), PlanReader.MAX_TIMEOUT);

@@ -1,6 +1,6 @@
 package io.loomgate.plan;
 
-import io.loomgate.edge.auth.JwtVerifier;
+import io.loomgate.edge.auth.AuthSpec;
 import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.limit.RateLimiter;
 import java.util.Collections;
@@ -20,7 +20,7 @@ import java.util.Optional;
  * @param written   the route's {@code auth}, {@code rateLimit}, {@code preAuthLimit} and {@code cors} as the file
  *                  wrote them (its own, or the file's it inherits), for {@code --print-routes}
  */
-public record EdgeDecl(Optional<AuthDecl> auth, Optional<RateLimiter.Settings> rateLimit, Optional<Cors> cors,
+public record EdgeDecl(Optional<AuthSpec> auth, Optional<RateLimiter.Settings> rateLimit, Optional<Cors> cors,
                        Optional<RateLimiter.Settings> preAuth, Map<String, Object> written) {
 
     public static final EdgeDecl NONE = new EdgeDecl(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
@@ -36,30 +36,11 @@ public record EdgeDecl(Optional<AuthDecl> auth, Optional<RateLimiter.Settings> r
 
     /** True when the route checks anything at the edge. */
     public boolean isEmpty() {
-        return (auth.isEmpty() || auth.get() instanceof AuthDecl.None) && rateLimit.isEmpty() && cors.isEmpty()
-                && preAuth.isEmpty();
+        return (auth.isEmpty() || !auth.get().checksCaller()) && rateLimit.isEmpty() && cors.isEmpty() && preAuth.isEmpty();
     }
 
     /** True when the route verifies a JWT, so templates may use {@code {jwt.NAME}}. */
     public boolean hasJwt() {
-        return auth.isPresent() && auth.get() instanceof AuthDecl.Jwt;
-    }
-
-    /** The authentication a route file declares. */
-    public sealed interface AuthDecl {
-        /** {@code "auth": "none"}. */
-        record None() implements AuthDecl {
-        }
-
-        /** {@code "auth": "apiKey"}: a key from {@code --api-keys}; its name sent upstream in {@code nameHeader}, if given. */
-        record ApiKey(Optional<String> nameHeader) implements AuthDecl {
-        }
-
-        /** {@code "auth": {"jwt": ...}}, its keys read from {@code jwksFile}. */
-        record Jwt(JwtVerifier.Settings settings, Map<String, String> forwardClaims, String jwksFile) implements AuthDecl {
-            public Jwt {
-                forwardClaims = Map.copyOf(forwardClaims);
-            }
-        }
+        return auth.isPresent() && auth.get().claims();
     }
 }

@@ -1,14 +1,15 @@
 package io.loomgate.plan;
 
-import io.loomgate.edge.auth.EdgeException;
-import io.loomgate.edge.auth.Jwks;
-import io.loomgate.edge.auth.JwtVerifier;
+import io.loomgate.edge.auth.AuthModule;
+import io.loomgate.edge.auth.AuthSpec;
 import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.limit.AuthFailures;
 import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.module.Fields;
+import io.loomgate.module.HeaderNames;
 import io.loomgate.module.RouteFileException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,17 +33,16 @@ import java.util.Optional;
 final class EdgeReader {
 
     private static final List<String> CORS_METHODS = List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH");
-    private static final Duration DEFAULT_SKEW = Duration.ofSeconds(60);
 
     private EdgeReader() {
     }
 
     /** The file's own {@code auth} and {@code cors}, the defaults of its routes. */
-    static EdgeDecl top(Fields top) throws RouteFileException {
+    static EdgeDecl top(Fields top, List<AuthModule> methods) throws RouteFileException {
         Map<String, Object> written = new LinkedHashMap<>();
         top.optionalValue("auth").ifPresent(v -> written.put("auth", v));
         top.optionalValue("cors").ifPresent(v -> written.put("cors", v));
-        Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(top)) : Optional.empty();
+        Optional<AuthSpec> auth = written.containsKey("auth") ? Optional.of(auth(top, methods)) : Optional.empty();
         Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(top)) : Optional.empty();
         return new EdgeDecl(auth, Optional.empty(), cors, Optional.empty(), written);
     }
@@ -68,17 +68,17 @@ final class EdgeReader {
     }
 
     /** A route's edge, over the file's defaults. */
-    static EdgeDecl route(Fields f, EdgeDecl file) throws RouteFileException {
+    static EdgeDecl route(Fields f, EdgeDecl file, List<AuthModule> methods) throws RouteFileException {
         Map<String, Object> written = new LinkedHashMap<>();
         for (String name : List.of("auth", "rateLimit", "preAuthLimit", "cors")) {
             f.optionalValue(name).ifPresent(v -> written.put(name, v));
         }
-        Optional<EdgeDecl.AuthDecl> auth = written.containsKey("auth") ? Optional.of(auth(f)) : file.auth();
+        Optional<AuthSpec> auth = written.containsKey("auth") ? Optional.of(auth(f, methods)) : file.auth();
         Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(f)) : file.cors();
         file.written().forEach(written::putIfAbsent);   // what the route inherits, so a printed table says it per route
         Optional<RateLimiter.Settings> limit = Optional.empty();
         if (written.containsKey("rateLimit")) {
-            limit = Optional.of(rateLimit(f, auth.orElse(new EdgeDecl.AuthDecl.None())));
+            limit = Optional.of(rateLimit(f, auth));
         }
         Optional<RateLimiter.Settings> preAuth = Optional.empty();
         if (written.containsKey("preAuthLimit")) {
@@ -89,70 +89,35 @@ final class EdgeReader {
         return new EdgeDecl(auth, limit, cors, preAuth, written);
     }
 
-    private static EdgeDecl.AuthDecl auth(Fields f) throws RouteFileException {
+    /** {@code "auth"}: a registered method's bare name, or an object of one method's name and its settings. */
+    private static AuthSpec auth(Fields f, List<AuthModule> methods) throws RouteFileException {
         Object v = f.optionalValue("auth").orElseThrow();
-        String accepted = "must be \"none\", \"apiKey\", {\"apiKey\": {...}} or {\"jwt\": {...}}";
+        List<String> forms = new ArrayList<>();
+        methods.stream().filter(AuthModule::bare).forEach(m -> forms.add("\"" + m.name() + "\""));
+        methods.stream().filter(AuthModule::configurable).forEach(m -> forms.add("{\"" + m.name() + "\": {...}}"));
+        String accepted = "must be " + String.join(", ", forms.subList(0, forms.size() - 1)) + " or " + forms.getLast();
         if (v instanceof String s) {
-            return switch (s) {
-                case "none" -> new EdgeDecl.AuthDecl.None();
-                case "apiKey" -> new EdgeDecl.AuthDecl.ApiKey(Optional.empty());
-                default -> throw f.bad("auth", accepted, s);
-            };
+            for (AuthModule m : methods) {
+                if (m.bare() && m.name().equals(s)) {
+                    return m.read(Optional.empty());
+                }
+            }
+            throw f.bad("auth", accepted, s);
         }
         Optional<Map<String, Object>> object = f.optionalObject("auth");
         if (object.isEmpty() || object.get().size() != 1) {
             throw f.bad("auth", accepted, v);
         }
         Fields auth = f.nested(f.path() + ".auth", object.get());
-        if (auth.optionalValue("apiKey").isPresent()) {
-            Fields k = auth.object("apiKey");
-            Optional<String> header = k.optionalString("nameHeader");
-            if (header.isPresent() && !HeaderNames.isFillable(header.get())) {
-                throw k.bad("nameHeader", HeaderNames.REFUSED, header.get());
+        for (AuthModule m : methods) {
+            if (m.configurable() && auth.optionalValue(m.name()).isPresent()) {
+                return m.read(Optional.of(auth.object(m.name())));
             }
-            k.finish("apiKey auth", List.of("nameHeader"));
-            return new EdgeDecl.AuthDecl.ApiKey(header);
-        }
-        if (auth.optionalValue("jwt").isPresent()) {
-            return jwt(auth.object("jwt"));
         }
         throw f.bad("auth", accepted, v);
     }
 
-    private static EdgeDecl.AuthDecl jwt(Fields j) throws RouteFileException {
-        String file = j.string("jwksFile");
-        Jwks keys;
-        try {
-            keys = Jwks.read(j.file(file));
-        } catch (EdgeException e) {
-            throw j.bad("jwksFile", "must be a JSON Web Key Set of RSA or EC P-256 public keys: " + e.getMessage(), file);
-        }
-        Optional<String> issuer = j.optionalString("issuer");
-        Optional<String> audience = j.optionalString("audience");
-        Duration skew = j.optionalDuration("clockSkew", Duration.ZERO, Duration.ofMinutes(10)).orElse(DEFAULT_SKEW);
-        Map<String, String> require = strings(j, "require", "a claim's value, as a string");
-        Map<String, String> forward = strings(j, "forwardClaims", "a header name");
-        for (Map.Entry<String, String> e : forward.entrySet()) {
-            if (!HeaderNames.isFillable(e.getValue())) {
-                throw j.bad("forwardClaims." + e.getKey(), HeaderNames.REFUSED, e.getValue());
-            }
-        }
-        j.finish("jwt auth", List.of("jwksFile", "issuer", "audience", "clockSkew", "require", "forwardClaims"));
-        return new EdgeDecl.AuthDecl.Jwt(new JwtVerifier.Settings(keys, issuer, audience, skew, require), forward, file);
-    }
-
-    private static Map<String, String> strings(Fields j, String field, String what) throws RouteFileException {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : j.optionalObject(field).orElse(Map.of()).entrySet()) {
-            if (!(e.getValue() instanceof String s) || s.isEmpty()) {
-                throw j.bad(field + "." + e.getKey(), "must be " + what, e.getValue());
-            }
-            out.put(e.getKey(), s);
-        }
-        return out;
-    }
-
-    private static RateLimiter.Settings rateLimit(Fields f, EdgeDecl.AuthDecl auth) throws RouteFileException {
+    private static RateLimiter.Settings rateLimit(Fields f, Optional<AuthSpec> auth) throws RouteFileException {
         Fields r = f.object("rateLimit");
         double perSecond = perSecond(r);
         long burst = burst(r, perSecond);
@@ -162,10 +127,10 @@ final class EdgeReader {
         if (!by.equals("ip") && !by.equals("apiKey") && !by.equals("jwt.sub") && !header) {
             throw r.bad("by", "must be apiKey, jwt.sub, ip or header.NAME", by);
         }
-        if (by.equals("apiKey") && !(auth instanceof EdgeDecl.AuthDecl.ApiKey)) {
+        if (by.equals("apiKey") && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of("apiKey"))) {
             throw r.bad("by", "apiKey needs the route to require one (\"auth\": \"apiKey\")", by);
         }
-        if (by.equals("jwt.sub") && !(auth instanceof EdgeDecl.AuthDecl.Jwt)) {
+        if (by.equals("jwt.sub") && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of("jwt.sub"))) {
             throw r.bad("by", "jwt.sub needs the route to require a token (\"auth\": {\"jwt\": ...})", by);
         }
         r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys"));

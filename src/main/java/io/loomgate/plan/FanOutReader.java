@@ -76,7 +76,7 @@ final class FanOutReader implements RouteKindReader {
             throw f.bad("answer", "value needs policy single (one upstream whose value is the answer)", answer);
         }
         boolean knobs = f.optionalBoolean("clientKnobs").orElse(reading.fileKnobs());
-        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge());
+        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
         List<String> fields = new ArrayList<>(List.of("path", "policy", "engine", "executor", "upstreams", "timeout", "status",
                 "answer", "clientKnobs"));
         reading.modules().policies().forEach(p -> fields.addAll(p.fields()));

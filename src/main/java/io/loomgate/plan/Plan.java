@@ -32,7 +32,7 @@ public record Plan(String source, List<UpstreamDecl> upstreams, List<RoutePlan> 
 
     /** True when some route checks who is calling: the operator pages then leave the public port. */
     public boolean authenticates() {
-        return routes.stream().anyMatch(r -> r.edge().auth().isPresent() && !(r.edge().auth().get() instanceof EdgeDecl.AuthDecl.None));
+        return routes.stream().anyMatch(r -> r.edge().auth().isPresent() && r.edge().auth().get().checksCaller());
     }
 
     public Optional<UpstreamDecl> upstream(UpstreamId id) {

@@ -1,22 +1,25 @@
 package io.loomgate.plan;
 
 import io.loomgate.core.fanout.PolicyModule;
+import io.loomgate.edge.auth.AuthModule;
 import io.loomgate.upstream.UpstreamKind;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The modules a route file is read with, as {@code io.loomgate.Modules} registers them: the kinds
- * of upstream, the fan-out policies, the kinds of route, and the fan-out engines by name.
+ * of upstream, the fan-out policies, the kinds of route, the fan-out engines by name, and the
+ * authentication methods.
  *
  * @param engines the {@code engine} values a fan-out route may name, and for each the executors it
  *                needs one of (none for {@code structured})
  */
 public record PlanModules(List<UpstreamKind> upstreamKinds, List<PolicyModule> policies, List<RouteKindReader> routeKinds,
-                          java.util.Map<String, List<String>> engines) {
+                          java.util.Map<String, List<String>> engines, List<AuthModule> authMethods) {
 
     public PlanModules {
         upstreamKinds = List.copyOf(upstreamKinds);
+        authMethods = List.copyOf(authMethods);
         policies = List.copyOf(policies);
         routeKinds = List.copyOf(routeKinds);
         engines = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(engines));

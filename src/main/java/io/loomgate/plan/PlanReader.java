@@ -111,7 +111,7 @@ public final class PlanReader {
         List<Object> upstreamList = top.array("upstreams");
         List<Object> routeList = top.array("routes");
         boolean knobs = top.optionalBoolean("clientKnobs").orElse(false);
-        EdgeDecl fileEdge = EdgeReader.top(top);
+        EdgeDecl fileEdge = EdgeReader.top(top, modules.authMethods());
         Optional<RateLimiter.Settings> authFailures = EdgeReader.authFailures(top);
         top.finish("a route file", TOP);
 

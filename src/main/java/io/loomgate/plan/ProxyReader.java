@@ -63,7 +63,7 @@ final class ProxyReader implements RouteKindReader {
         if (f.optionalBoolean("clientKnobs").orElse(false)) {
             throw f.bad("clientKnobs", "is not for policy proxy (its query belongs to the upstream)", true);
         }
-        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge());
+        EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
         List<String> fields = new ArrayList<>(List.of("path", "policy", "upstreams", "timeout"));
         fields.addAll(RouteFields.EDGE);
         f.finish("a proxy route", fields);

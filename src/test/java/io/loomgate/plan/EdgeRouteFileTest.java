@@ -9,6 +9,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.limit.AuthFailures;
 import io.loomgate.edge.limit.RateLimiter;
+import io.loomgate.module.HeaderNames;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.TestTokens;

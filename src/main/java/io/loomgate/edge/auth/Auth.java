@@ -5,6 +5,9 @@ import io.loomgate.http.FieldText;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.json.JsonWriter;
+import io.loomgate.module.Fields;
+import io.loomgate.module.HeaderNames;
+import io.loomgate.module.RouteFileException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +26,91 @@ public sealed interface Auth {
     Caller authenticate(Headers headers);
 
     /** {@code "auth": "none"}, and every route that says nothing. */
-    record None() implements Auth {
+    AuthModule NONE = new AuthModule() {
+        @Override
+        public String name() {
+            return "none";
+        }
+
+        @Override
+        public boolean bare() {
+            return true;
+        }
+
+        @Override
+        public boolean configurable() {
+            return false;
+        }
+
+        @Override
+        public AuthSpec read(Optional<Fields> settings) {
+            return new None();
+        }
+    };
+
+    /** {@code "auth": "apiKey"}, or with settings {@code {"apiKey": {"nameHeader": "X-Consumer"}}}. */
+    AuthModule API_KEY = new AuthModule() {
+        @Override
+        public String name() {
+            return "apiKey";
+        }
+
+        @Override
+        public boolean bare() {
+            return true;
+        }
+
+        @Override
+        public boolean configurable() {
+            return true;
+        }
+
+        @Override
+        public AuthSpec read(Optional<Fields> settings) throws RouteFileException {
+            Optional<String> header = Optional.empty();
+            if (settings.isPresent()) {
+                Fields k = settings.get();
+                header = k.optionalString("nameHeader");
+                if (header.isPresent() && !HeaderNames.isFillable(header.get())) {
+                    throw k.bad("nameHeader", HeaderNames.REFUSED, header.get());
+                }
+                k.finish("apiKey auth", List.of("nameHeader"));
+            }
+            return new ApiKeySpec(header);
+        }
+    };
+
+    /** The settings of {@code "auth": "apiKey"}: the header upstreams learn the key's name in, if any. */
+    record ApiKeySpec(Optional<String> nameHeader) implements AuthSpec {
+        @Override
+        public boolean checksCaller() {
+            return true;
+        }
+
+        @Override
+        public Optional<String> limitKey() {
+            return Optional.of("apiKey");
+        }
+
+        @Override
+        public Auth build(Optional<ApiKeys> keys) throws EdgeException {
+            return new ApiKey(keys.orElseThrow(() -> new EdgeException(
+                    "requires an API key (\"auth\": \"apiKey\"), but no --api-keys file was given")), nameHeader);
+        }
+    }
+
+    /** {@code "auth": "none"}, and every route that says nothing. */
+    record None() implements Auth, AuthSpec {
+        @Override
+        public boolean checksCaller() {
+            return false;
+        }
+
+        @Override
+        public Auth build(Optional<ApiKeys> keys) {
+            return this;
+        }
+
         @Override
         public Caller authenticate(Headers headers) {
             return Caller.ANONYMOUS;
