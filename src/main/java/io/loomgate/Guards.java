@@ -1,9 +1,8 @@
 package io.loomgate;
 
-import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
-import io.loomgate.edge.EdgePolicy;
+import io.loomgate.edge.RouteEdge;
 import io.loomgate.edge.auth.ApiKeys;
 import io.loomgate.edge.auth.Auth;
 import io.loomgate.edge.auth.EdgeException;
@@ -13,14 +12,13 @@ import io.loomgate.observe.metrics.LimitStats;
 import io.loomgate.plan.EdgeDecl;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.RoutePlan;
-import io.loomgate.routing.Guard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Makes each route's {@link Guard} from its declared edge: the API keys of {@code --api-keys}
+ * Makes each route's {@link RouteEdge} from its plan: the API keys of {@code --api-keys}
  * (read once, and only when a route asks for them), a verifier per JWT route, a rate limiter and a
  * pre-auth limiter per limited route, CORS, and one count of refused credentials per client address
  * shared by every route that authenticates. It keeps every limiter it made, for the metrics.
@@ -28,16 +26,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class Guards {
 
     private final Optional<ApiKeys> keys;
-    private final AddressRanges trustedProxies;
     private final Optional<AuthFailures> failures;
     private final List<Named> limiters = new CopyOnWriteArrayList<>();
 
     private record Named(String limit, String route, RateLimiter limiter) {
     }
 
-    private Guards(Optional<ApiKeys> keys, AddressRanges trustedProxies, Optional<AuthFailures> failures) {
+    private Guards(Optional<ApiKeys> keys, Optional<AuthFailures> failures) {
         this.keys = keys;
-        this.trustedProxies = trustedProxies;
         this.failures = failures;
     }
 
@@ -64,13 +60,13 @@ final class Guards {
         }
         Optional<AuthFailures> failures = table.authenticates()
                 ? table.authFailures().map(s -> new AuthFailures(s, System::nanoTime)) : Optional.empty();
-        return new Guards(keys, config.edge().trustedProxies(), failures);
+        return new Guards(keys, failures);
     }
 
-    /** The guard of the route at {@code path}. */
-    Guard of(String path, EdgeDecl edge) {
+    /** The edge of the route at {@code path}. */
+    RouteEdge of(String path, EdgeDecl edge) {
         if (edge.isEmpty()) {
-            return Guard.NONE;
+            return RouteEdge.NONE;
         }
         Auth auth;
         try {
@@ -80,7 +76,7 @@ final class Guards {
         }
         Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, new RateLimiter(s, System::nanoTime)));
         Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, new RateLimiter(s, System::nanoTime)));
-        return new EdgePolicy(edge.cors(), preAuth, auth, failures, limiter, trustedProxies);
+        return new RouteEdge(edge.cors(), preAuth, auth, failures, limiter);
     }
 
     private RateLimiter kept(String limit, String route, RateLimiter limiter) {

@@ -27,7 +27,7 @@ import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.GatewayServer;
 import io.loomgate.server.Lifecycle;
-import io.loomgate.server.RequestObserver;
+import io.loomgate.observe.RequestObserver;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
 import io.loomgate.upstream.http.HttpKind;

@@ -7,7 +7,7 @@ import io.loomgate.core.fanout.FanOut;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.RouteKind;
 import io.loomgate.plan.RoutePlan;
-import io.loomgate.routing.Guard;
+import io.loomgate.edge.RouteEdge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * The plan's routes made ready to serve, each by its kind: a fan-out route with its policy built
- * and its engine, a composed route with its graph, a proxy route with its deadline, each behind its
- * guard.
+ * and its engine, a composed route with its graph, a proxy route with its deadline, each with its
+ * edge.
  *
  * @param fanOuts  the fan-out routes, in file order
  * @param proxies  the proxy routes, in file order
@@ -33,14 +33,14 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
         List<ProxyRoute> proxies = new ArrayList<>();
         List<ComposeRoute> composes = new ArrayList<>();
         for (RoutePlan r : plan.routes()) {
-            Guard guard = guards.of(r.path(), r.edge());
+            RouteEdge edge = guards.of(r.path(), r.edge());
             switch (r.kind()) {
                 case RouteKind.FanOut f -> fanOuts.add(new FanOutRoute(r.path(), f.policy().build(), engines.get(f.engineKey()),
-                        f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), guard));
+                        f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), edge));
                 case RouteKind.Compose c -> composes.add(new ComposeRoute(r.path(), c.graph(), r.methods(), c.upstreams(),
-                        r.timeout(), r.clientKnobs(), guard));
+                        r.timeout(), r.clientKnobs(), edge));
                 case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(defaultTimeout),
-                        guard));
+                        edge));
             }
         }
         return new ServedRoutes(fanOuts, proxies, composes);

@@ -2,7 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallGraph;
-import io.loomgate.routing.Guard;
+import io.loomgate.edge.RouteEdge;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,10 +15,10 @@ import java.util.Optional;
  * @param upstreams   the upstreams its calls use, for per-request knobs
  * @param timeout     its own deadline, instead of {@code --timeout}
  * @param clientKnobs whether {@code ?fail=}, {@code ?delay=} and a longer {@code ?timeout=} work
- * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
+ * @param edge        what the pipeline's edge filters check for it (CORS, limits, authentication)
  */
 public record ComposeRoute(String path, CallGraph graph, List<String> methods, List<UpstreamId> upstreams,
-                           Optional<Duration> timeout, boolean clientKnobs, Guard guard) {
+                           Optional<Duration> timeout, boolean clientKnobs, RouteEdge edge) {
 
     public ComposeRoute {
         Objects.requireNonNull(path, "path");
@@ -26,7 +26,7 @@ public record ComposeRoute(String path, CallGraph graph, List<String> methods, L
         methods = List.copyOf(methods);
         upstreams = List.copyOf(upstreams);
         Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(guard, "guard");
+        Objects.requireNonNull(edge, "edge");
     }
 
     /** True when a call carries the client's body. */

@@ -39,19 +39,19 @@ public final class Endpoints {
         }
         for (FanOutRoute route : w.routes()) {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
-                    w.config().services(), threads, w.recent())).guardedBy(route.guard()));
+                    w.config().services(), threads, w.recent())).withEdge(route.edge()));
         }
         for (ComposeRoute compose : w.composes()) {
             ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.aggregator(),
                     w.config().services(), w.recent());
             for (String method : compose.methods()) {
-                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.guard()));
+                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.edge()));
             }
         }
         for (ProxyRoute proxy : w.proxies()) {
             ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.aggregator());
             for (String method : ProxyRoute.METHODS) {
-                routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.guard()));
+                routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge()));
             }
         }
         if (pages == OperatorPages.MAIN) {

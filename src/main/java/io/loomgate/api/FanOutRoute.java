@@ -3,7 +3,7 @@ package io.loomgate.api;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.Policy;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.routing.Guard;
+import io.loomgate.edge.RouteEdge;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -16,11 +16,11 @@ import java.util.Optional;
  * @param passthrough whether the single upstream's own HTTP status is the answer's
  * @param valueOnly   whether the answer is the single upstream's value itself, not the JSON contract
  * @param clientKnobs whether {@code ?fail=} and {@code ?delay=} work, and {@code ?timeout=} may exceed the route's own
- * @param guard       what its edge checks before admission (CORS, authentication, rate limit)
+ * @param edge        what the pipeline's edge filters check for it (CORS, limits, authentication)
  */
 public record FanOutRoute(String path, Policy policy, FanOut engine, List<UpstreamId> upstreams,
                           Optional<Duration> timeout, boolean passthrough, boolean valueOnly, boolean clientKnobs,
-                          Guard guard) {
+                          RouteEdge edge) {
 
     public FanOutRoute {
         Objects.requireNonNull(path, "path");
@@ -28,6 +28,6 @@ public record FanOutRoute(String path, Policy policy, FanOut engine, List<Upstre
         Objects.requireNonNull(engine, "engine");
         upstreams = List.copyOf(upstreams);
         Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(guard, "guard");
+        Objects.requireNonNull(edge, "edge");
     }
 }

@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.routing.Guard;
+import io.loomgate.edge.RouteEdge;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,9 +12,9 @@ import java.util.Objects;
  * @param path     the prefix path, e.g. {@code /api/*}
  * @param upstream the HTTP upstream it forwards to
  * @param timeout  how long the upstream has to send its answer's head
- * @param guard    what its edge checks before admission (CORS, authentication, rate limit)
+ * @param edge     what the pipeline's edge filters check for it (CORS, limits, authentication)
  */
-public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Guard guard) {
+public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
@@ -23,7 +23,7 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Gua
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(guard, "guard");
+        Objects.requireNonNull(edge, "edge");
         if (!path.endsWith("/*")) {
             throw new IllegalArgumentException("a proxy route's path must end in /*: " + path);
         }

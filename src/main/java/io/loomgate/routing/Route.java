@@ -1,5 +1,6 @@
 package io.loomgate.routing;
 
+import io.loomgate.edge.RouteEdge;
 import java.util.Objects;
 import java.util.Set;
 
@@ -12,15 +13,15 @@ import java.util.Set;
  *                  under overload and while draining
  * @param readsBody true when the handler reads the request body itself (the proxy); otherwise the
  *                  server drains and discards it
- * @param guard     what is checked at the edge before admission: CORS, authentication, rate limit
+ * @param edge      what the pipeline's edge filters check for it: CORS, limits, authentication
  */
-public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, Guard guard) {
+public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, RouteEdge edge) {
 
     private static final Set<String> ROUTABLE = Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     public Route {
         Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(guard, "guard");
+        Objects.requireNonNull(edge, "edge");
         if (!ROUTABLE.contains(method)) {
             throw new IllegalArgumentException("method must be one of " + ROUTABLE + ": " + method);
         }
@@ -35,16 +36,16 @@ public record Route(String method, String path, Handler handler, boolean exempt,
     }
 
     public Route(String method, String path, Handler handler, boolean exempt, boolean readsBody) {
-        this(method, path, handler, exempt, readsBody, Guard.NONE);
+        this(method, path, handler, exempt, readsBody, RouteEdge.NONE);
     }
 
     public Route(String method, String path, Handler handler, boolean exempt) {
         this(method, path, handler, exempt, false);
     }
 
-    /** The same route behind {@code guard}. */
-    public Route guardedBy(Guard guard) {
-        return new Route(method, path, handler, exempt, readsBody, guard);
+    /** The same route behind {@code edge}. */
+    public Route withEdge(RouteEdge edge) {
+        return new Route(method, path, handler, exempt, readsBody, edge);
     }
 
     public static Route get(String path, Handler handler) {

@@ -3,65 +3,26 @@ package io.loomgate.server;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import io.loomgate.http.FieldText;
-import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.Map;
 
-/** Reading request bodies and writing {@link Response}s on a JDK {@link HttpExchange}. */
+/** Writing {@link Response}s on a JDK {@link HttpExchange}. */
 final class ExchangeIO {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
-    /** Bodies up to this size are read and discarded; larger ones get 413 and the connection closes. */
-    static final long MAX_BODY_BYTES = 1024 * 1024;
-
-    private ExchangeIO() {
-    }
-
-    /**
-     * Consumes a request body no route reads, so the connection can be reused; refuses one over
-     * {@link #MAX_BODY_BYTES} without reading it.
-     */
-    static void discardBody(HttpExchange exchange) {
-        Headers headers = exchange.getRequestHeaders();
-        String length = headers.getFirst("Content-Length");
-        boolean chunked = headers.containsKey("Transfer-Encoding");
-        if (length == null && !chunked) {
-            return;
-        }
-        if (length != null && Long.parseLong(length.trim()) > MAX_BODY_BYTES) {
-            throw tooLarge();
-        }
-        byte[] scratch = new byte[8192];
-        long total = 0;
-        try (InputStream in = exchange.getRequestBody()) {
-            for (int n; (n = in.read(scratch)) >= 0; ) {
-                total += n;
-                if (total > MAX_BODY_BYTES) {
-                    throw tooLarge();
-                }
-            }
-        } catch (IOException cutShort) {
-            // The client's fault (a body shorter than announced, a broken chunk), not the server's.
-            throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
-                    Map.of(), Map.of("Connection", "close"));
-        }
-    }
-
     /** Writes {@code response}; for {@code HEAD} only the headers, with the length a GET would have. */
-    static void write(HttpExchange exchange, Response response, String requestId, boolean head) throws IOException {
+    static void write(HttpExchange exchange, Response response, boolean head) throws IOException {
+        String requestId = response.headers().first("X-Request-Id");
         if (response.stream() != null) {
             writeStream(exchange, response, requestId, head);
             return;
         }
         Headers h = exchange.getResponseHeaders();
         h.set("Content-Type", response.contentType());
-        h.set("X-Request-Id", requestId);
         own(h, response, requestId);
         byte[] body = response.body();
         if (head) {
@@ -94,8 +55,7 @@ final class ExchangeIO {
                     h.add(name, value);
                 }
             });
-            h.set("X-Request-Id", requestId);
-            own(h, response, requestId);
+                own(h, response, requestId);
             long length = stream.length();
             if (head || length == 0) {
                 if (head && length >= 0) {
@@ -148,11 +108,5 @@ final class ExchangeIO {
                 h.put(name, values);
             }
         }
-    }
-
-    private static HttpError tooLarge() {
-        return new HttpError(413, "payload_too_large",
-                "request bodies are discarded up to " + MAX_BODY_BYTES + " bytes; this one is larger",
-                Map.of(), Map.of("Connection", "close"));
     }
 }

@@ -7,9 +7,13 @@ import com.sun.net.httpserver.HttpsServer;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.edge.pipeline.Admission;
+import io.loomgate.edge.pipeline.Filters;
+import io.loomgate.edge.pipeline.Pipeline;
+import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.observe.RequestObserver;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
-import io.loomgate.edge.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -21,7 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 
 /**
- * The JDK {@link HttpServer}, tuned, with one {@link GatewayHandler} for every path, and a graceful
+ * The JDK {@link HttpServer}, tuned, with one {@link GatewayHandler} for every path that runs the
+ * request {@link Pipeline}, and a graceful
  * {@link #shutdown()}: drain, refuse, finish, cut off what the grace period cannot cover, release.
  *
  * <pre>{@code
@@ -130,7 +135,8 @@ public final class GatewayServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(router, executor, lifecycle, admission, observer, trustedProxies);
+        this.handler = new GatewayHandler(new Pipeline(Filters.standard(router, lifecycle, admission), observer, executor,
+                trustedProxies));
         server.createContext("/", handler);
         server.start();
         if (!admin) {

@@ -1,12 +1,14 @@
 package io.loomgate.server;
 
+import io.loomgate.edge.pipeline.Draining;
+
 /**
  * Where the server is in its life. Requests read it to decide whether to serve or refuse;
  * {@code /health} and {@code /readyz} report it. A server is STARTING until its main listener
  * serves (an admin listener may already answer), RUNNING until shutdown begins, then DRAINING, then
  * STOPPED.
  */
-public final class Lifecycle {
+public final class Lifecycle implements Draining {
 
     /** The states, in the only order they happen. */
     public enum State { STARTING, RUNNING, DRAINING, STOPPED }
@@ -20,6 +22,7 @@ public final class Lifecycle {
     }
 
     /** True once shutdown has begun: new work is refused, in-flight work finishes. */
+    @Override
     public boolean isDraining() {
         return state.compareTo(State.DRAINING) >= 0;
     }
@@ -30,6 +33,7 @@ public final class Lifecycle {
      * after the drain delay): a new request, to refuse. One that arrived earlier is in flight, even
      * if it waited for a pool thread, and is served.
      */
+    @Override
     public boolean isNew(long arrivalNanos) {
         return arrivalNanos - drainingSince >= 0;
     }

@@ -2,6 +2,7 @@ package io.loomgate.server;
 
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.edge.pipeline.Handoff;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  * fixed pool, where it may queue, and the virtual thread waits for it; the operator endpoints
  * ({@code /health}, {@code /metrics}, ...) answer on the virtual thread, so a busy pool never delays them.
  */
-final class RequestExecutor implements Executor {
+final class RequestExecutor implements Executor, Handoff {
 
     /** When the server saw the first byte of the current exchange ({@link System#nanoTime()}). */
     private static final ScopedValue<Long> ARRIVAL = ScopedValue.newInstance();
@@ -80,7 +81,8 @@ final class RequestExecutor implements Executor {
      * work answers the request, and shutdown interrupts the pool thread that runs it). The work
      * counts as queued until a pool thread picks it up, so shutdown waits for it.
      */
-    <T> T work(Supplier<T> task) {
+    @Override
+    public <T> T work(Supplier<T> task) {
         if (pool == null) {
             return task.get();
         }
@@ -127,11 +129,6 @@ final class RequestExecutor implements Executor {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** True in platform mode, where {@link #work} hands over to the pool. */
-    boolean pooled() {
-        return pool != null;
     }
 
     private void run(Runnable task) {

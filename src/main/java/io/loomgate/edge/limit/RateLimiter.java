@@ -1,5 +1,9 @@
 package io.loomgate.edge.limit;
 
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -44,6 +48,16 @@ public final class RateLimiter {
 
         public Settings(double perSecond, int burst, String by) {
             this(perSecond, burst, by, DEFAULT_MAX_KEYS);
+        }
+
+        /** What a bucket is for, in words: {@code API key}, {@code client address}, {@code X-Tenant header value}. */
+        public String keyWords() {
+            return switch (by) {
+                case "apiKey" -> "API key";
+                case "jwt.sub" -> "token subject";
+                case "ip" -> "client address";
+                default -> by.substring("header.".length()) + " header value";
+            };
         }
     }
 
@@ -90,6 +104,41 @@ public final class RateLimiter {
     /** Takes a token from the bucket of a key given as bytes (an address). */
     public Decision take(byte[] key) {
         return take(KeyDigest.of(key));
+    }
+
+    /**
+     * Takes a token from {@code key}'s bucket as a gateway answers it: the {@code RateLimit-*}
+     * headers of what the request met, to add to its answer, or, when the bucket was empty, a 429
+     * that carries them and {@code Retry-After}.
+     *
+     * @throws HttpError 429 when the bucket was empty
+     */
+    public Headers admit(byte[] key) {
+        return answer(take(key));
+    }
+
+    /** {@link #admit(byte[])} for a key given as text (a caller's name, a header's value). */
+    public Headers admit(String key) {
+        return answer(take(key));
+    }
+
+    private Headers answer(Decision d) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("RateLimit-Limit", String.valueOf(d.limit()));
+        headers.put("RateLimit-Remaining", String.valueOf(d.remaining()));
+        headers.put("RateLimit-Reset", String.valueOf(d.resetSeconds()));
+        if (!d.allowed()) {
+            headers.put("Retry-After", String.valueOf(d.retryAfterSeconds()));
+            throw new HttpError(429, "rate_limited", "more than " + perSecondWords() + " requests a second (bursts of "
+                    + d.limit() + ") for this " + settings.keyWords() + "; retry after " + d.retryAfterSeconds() + " s",
+                    Map.of(), headers);
+        }
+        return Headers.builder().addAll(headers).build();
+    }
+
+    private String perSecondWords() {
+        double p = settings.perSecond();
+        return p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
     }
 
     private Decision take(KeyDigest key) {

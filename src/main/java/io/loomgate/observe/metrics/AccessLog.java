@@ -1,7 +1,7 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.config.Printable;
-import io.loomgate.server.RequestObserver;
+import io.loomgate.observe.RequestObserver;
 import java.lang.System.Logger.Level;
 
 /**

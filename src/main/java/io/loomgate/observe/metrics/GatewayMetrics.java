@@ -5,7 +5,7 @@ import io.loomgate.core.fanout.AggregationListener;
 import io.loomgate.core.fanout.PartResult;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.server.RequestObserver;
+import io.loomgate.observe.RequestObserver;
 import io.loomgate.upstream.CallLog;
 import java.time.Duration;
 import java.util.Collection;

@@ -8,7 +8,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.Faults;
 import io.loomgate.upstream.Upstreams;
 import io.loomgate.config.ThreadMode;
-import io.loomgate.server.RequestObserver.RequestSummary;
+import io.loomgate.observe.RequestObserver.RequestSummary;
 import io.loomgate.testing.PrometheusText;
 import java.time.Duration;
 import java.util.List;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.json.JsonParser;
-import io.loomgate.server.RequestObserver.RequestSummary;
+import io.loomgate.observe.RequestObserver.RequestSummary;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.TestClient;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.pipeline;
 
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.observe;
 
 /**
  * Told about every request the gateway handles: metrics and the access log listen here. Calls come

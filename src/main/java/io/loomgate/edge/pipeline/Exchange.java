@@ -1,0 +1,44 @@
+package io.loomgate.edge.pipeline;
+
+import io.loomgate.http.Headers;
+import io.loomgate.http.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+/**
+ * One request and its answer as a listener holds them: the pipeline's only view of the wire. The
+ * server adapter implements it over its exchange; tests implement it in memory.
+ */
+public interface Exchange extends AutoCloseable {
+
+    String method();
+
+    /** The request target as sent. */
+    URI uri();
+
+    /** {@code HTTP/1.1} */
+    String protocol();
+
+    Headers headers();
+
+    /** The connection's peer; null when there is none (a test without a socket). */
+    InetSocketAddress remote();
+
+    /** The request body, as it arrives. */
+    InputStream body();
+
+    /**
+     * Writes the answer; for {@code HEAD} only its head, with the length a GET would have.
+     *
+     * @throws io.loomgate.http.BodyAborted when a streamed body's source failed after the head was
+     *                                      sent; the answer was cut off
+     * @throws IOException                  when the client went away
+     */
+    void write(Response answer, boolean head) throws IOException;
+
+    /** Ends the exchange; the listener may then reuse the connection. Never throws. */
+    @Override
+    void close();
+}

@@ -1,0 +1,47 @@
+package io.loomgate.edge.pipeline;
+
+import io.loomgate.routing.Router;
+import java.util.List;
+
+/**
+ * The one place that declares the request pipeline's filters, in the order they run on the way in
+ * (the way out is the reverse). Cheapest and most anonymous first: nothing a stranger sends costs
+ * a lookup, a signature check or an admission slot before the cheaper checks let it by.
+ * <ol>
+ *   <li>{@code request-id}: the id every answer and log line carries;</li>
+ *   <li>{@code connection}: {@code Connection: close} while draining or after doubtful framing;</li>
+ *   <li>{@code framing}: version, header count and size, {@code Content-Length}, the target;</li>
+ *   <li>{@code route}: the route, or 404, 405, 501, an {@code OPTIONS} answer;</li>
+ *   <li>{@code body}: the body for routes that read it, else read and discarded (413 past 1 MiB);</li>
+ *   <li>{@code cors}: a preflight answered; CORS headers on the way out;</li>
+ *   <li>{@code pre-auth-limit}: the route's limit per client address;</li>
+ *   <li>{@code auth-failures}: an address whose refused credentials ran out;</li>
+ *   <li>{@code auth}: who calls, or 401, 403;</li>
+ *   <li>{@code rate-limit}: the route's rate limit; {@code RateLimit-*} on the way out;</li>
+ *   <li>{@code drain}: new work refused once shutdown began;</li>
+ *   <li>{@code admission}: {@code --max-inflight}; admitted work moves to the {@link Handoff}.</li>
+ * </ol>
+ * Then the route's handler answers ({@link Pipeline}).
+ */
+public final class Filters {
+
+    private Filters() {
+    }
+
+    /** The gateway's filters, in order, over {@code router}. */
+    public static List<Filter> standard(Router router, Draining draining, Admission admission) {
+        return List.of(
+                new RequestIdFilter(),
+                new ConnectionFilter(draining),
+                new FramingFilter(),
+                new RouteFilter(router),
+                new BodyFilter(),
+                new CorsFilter(),
+                new PreAuthLimitFilter(),
+                new AuthFailuresFilter(),
+                new AuthFilter(),
+                new RateLimitFilter(),
+                new DrainFilter(draining),
+                new AdmissionFilter(admission));
+    }
+}

@@ -1,0 +1,127 @@
+package io.loomgate.edge.pipeline;
+
+import io.loomgate.config.AddressRanges;
+import io.loomgate.http.BodyAborted;
+import io.loomgate.http.ErrorMapper;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Response;
+import io.loomgate.observe.RequestObserver;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A request's way through the gateway, the same for every request:
+ * <ol>
+ *   <li>the filters, in their declared order ({@link Filters}), until one answers or all pass;</li>
+ *   <li>an admitted request's work moves to the {@link Handoff} (the platform pool, in that mode);</li>
+ *   <li>the route's handler answers, if no filter did;</li>
+ *   <li>anything thrown becomes an answer in the one {@link ErrorMapper};</li>
+ *   <li>the answer goes back out through the same filters in reverse order, then is written;</li>
+ *   <li>the filters end, in reverse order, and the observer (metrics, access log) hears how it went.</li>
+ * </ol>
+ * Observation is not a filter: no filter that answers early can keep a request out of the metrics.
+ *
+ * <pre>{@code
+ * Pipeline pipeline = new Pipeline(Filters.standard(router, lifecycle, admission), observer, Handoff.HERE, trusted);
+ * Optional<IOException> unfinished = pipeline.run(exchange, System.nanoTime());
+ * }</pre>
+ */
+public final class Pipeline {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+
+    private final List<Filter> filters;
+    private final RequestObserver observer;
+    private final Handoff handoff;
+    private final AddressRanges trustedProxies;
+
+    public Pipeline(List<Filter> filters, RequestObserver observer, Handoff handoff, AddressRanges trustedProxies) {
+        this.filters = List.copyOf(filters);
+        this.observer = observer;
+        this.handoff = handoff;
+        this.trustedProxies = trustedProxies;
+    }
+
+    /** The filters, in the order they run. */
+    public List<Filter> filters() {
+        return filters;
+    }
+
+    /**
+     * Serves one exchange and closes it.
+     *
+     * @return why the answer could not be written whole (the client went away, or a streamed body's
+     *         source failed), for the listener to drop the connection; empty when it was
+     */
+    public Optional<IOException> run(Exchange exchange, long arrival) {
+        Visit v = new Visit(exchange, arrival, trustedProxies);
+        int entered = 0;
+        Response answer = null;
+        try {
+            while (answer == null && entered < filters.size()) {
+                answer = filters.get(entered++).onRequest(v);
+            }
+        } catch (Throwable refused) {
+            answer = ErrorMapper.toResponse(refused, v.id);
+        }
+        int ran = entered;
+        if (answer == null && v.admitted) {
+            try {
+                return handoff.work(() -> serve(v, null, ran));
+            } catch (RejectedExecutionException stopped) {
+                answer = new HttpError(503, "draining", "the server is shutting down; retry on another instance",
+                        Map.of(), Map.of("Connection", "close")).toResponse();
+            }
+        }
+        return serve(v, answer, ran);
+    }
+
+    /** The route's answer unless a filter gave one, the way out, the write and the end. */
+    private Optional<IOException> serve(Visit v, Response early, int ran) {
+        try {
+            Response answer = early;
+            if (answer == null) {
+                v.started = true;
+                observer.started(v.routeKey);
+                try {
+                    answer = v.route.handler().handle(v.request);
+                } catch (Throwable failure) {
+                    answer = ErrorMapper.toResponse(failure, v.id);
+                }
+            }
+            for (int i = ran - 1; i >= 0; i--) {
+                answer = filters.get(i).onResponse(v, answer);
+            }
+            v.status = answer.status();
+            write(v, answer);
+        } finally {
+            for (int i = ran - 1; i >= 0; i--) {
+                filters.get(i).onEnd(v);
+            }
+            String caller = v.request == null ? "" : v.request.caller().name().orElse("");
+            observer.finished(new RequestObserver.RequestSummary(v.routeKey, v.started, v.method(),
+                    v.exchange().uri().getRawPath(), v.status, v.delivered, v.cutOff, v.id,
+                    System.nanoTime() - v.arrival(), caller, v.clientId));
+        }
+        return Optional.ofNullable(v.unfinished);
+    }
+
+    private static void write(Visit v, Response answer) {
+        try (Exchange exchange = v.exchange()) {
+            exchange.write(answer, v.method().equals("HEAD"));
+        } catch (BodyAborted cut) {
+            v.cutOff = true;
+            v.unfinished = cut;
+            LOG.log(Level.WARNING, "request " + v.id + ": the upstream's body failed after " + cut.written()
+                    + " bytes were sent (" + cut.getMessage() + "); the response was cut off and its connection closed");
+        } catch (IOException | RuntimeException clientGone) {
+            v.delivered = false;
+            v.unfinished = clientGone instanceof IOException io ? io : new IOException(clientGone);
+            LOG.log(Level.DEBUG, () -> "request " + v.id + ": response not delivered: " + clientGone);
+        }
+    }
+}

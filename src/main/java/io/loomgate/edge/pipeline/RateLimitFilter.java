@@ -1,0 +1,46 @@
+package io.loomgate.edge.pipeline;
+
+import io.loomgate.edge.limit.RateLimiter;
+import io.loomgate.http.Headers;
+import io.loomgate.http.Response;
+
+/**
+ * The route's rate limit, by the key it names: the caller authentication found ({@code apiKey},
+ * {@code jwt.sub}), the client address ({@code ip}) or a header's value ({@code header.NAME}). A
+ * request over it gets 429 with {@code Retry-After}; every answer of one under it carries the
+ * {@code RateLimit-*} headers of what it met.
+ */
+final class RateLimitFilter implements Filter {
+
+    @Override
+    public String name() {
+        return "rate-limit";
+    }
+
+    @Override
+    public Response onRequest(Visit v) {
+        if (v.edge().limit().isPresent()) {
+            RateLimiter limit = v.edge().limit().get();
+            String by = limit.settings().by();
+            v.answerHeaders = switch (by) {
+                case "ip" -> limit.admit(v.clientKey());
+                case "apiKey", "jwt.sub" -> limit.admit(v.request.caller().name().orElse(""));
+                default -> {
+                    String value = v.headers().first(by.substring("header.".length()));
+                    yield limit.admit(value == null ? "" : value);
+                }
+            };
+        }
+        return null;
+    }
+
+    @Override
+    public Response onResponse(Visit v, Response answer) {
+        Response with = answer;
+        Headers added = v.answerHeaders;
+        for (String name : added.names()) {
+            with = with.withHeader(name, added.first(name));
+        }
+        return with;
+    }
+}

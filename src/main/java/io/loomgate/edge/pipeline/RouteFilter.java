@@ -1,0 +1,65 @@
+package io.loomgate.edge.pipeline;
+
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Response;
+import io.loomgate.routing.Route;
+import io.loomgate.routing.RouteMatch;
+import io.loomgate.routing.Router;
+import java.util.Map;
+
+/**
+ * Finds the request's route: 404 for no such path, 405 with {@code Allow} for a method the path
+ * does not serve, 501 for a method loomgate knows nowhere, 204 with {@code Allow} for a plain
+ * {@code OPTIONS}. A CORS preflight (an {@code OPTIONS} with {@code Origin} and
+ * {@code Access-Control-Request-Method}) goes to the route of the method it asks about, when that
+ * route has CORS settings to answer it.
+ */
+final class RouteFilter implements Filter {
+
+    private final Router router;
+
+    RouteFilter(Router router) {
+        this.router = router;
+    }
+
+    @Override
+    public String name() {
+        return "route";
+    }
+
+    @Override
+    public Response onRequest(Visit v) {
+        String path = v.target.path();
+        switch (match(v.method(), path, v.headers())) {
+            case RouteMatch.Found(Route route, Map<String, String> params) -> {
+                v.route = route;
+                v.routeKey = route.path();
+                v.params = params;
+                return null;
+            }
+            case RouteMatch.MethodNotAllowed(String pattern, String allow) -> {
+                v.routeKey = pattern;
+                throw new HttpError(405, "method_not_allowed", v.method() + " is not allowed on " + pattern,
+                        Map.of(), Map.of("Allow", allow));
+            }
+            case RouteMatch.Options(String pattern, String allow) -> {
+                v.routeKey = pattern;
+                return new Response(204, Response.TEXT, new byte[0], Headers.of("Allow", allow));
+            }
+            case RouteMatch.NotFound() -> throw new HttpError(404, "not_found", "no route for " + HttpError.echo(path));
+            case RouteMatch.NotImplemented(String m) ->
+                    throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not one loomgate knows");
+        }
+    }
+
+    private RouteMatch match(String method, String path, Headers headers) {
+        RouteMatch match = router.match(method, path);
+        String asked = headers.first("Access-Control-Request-Method");
+        if (method.equals("OPTIONS") && asked != null && headers.contains("Origin")
+                && router.match(asked.strip(), path) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
+            return found;
+        }
+        return match;
+    }
+}

@@ -1,0 +1,62 @@
+package io.loomgate.server;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.loomgate.edge.pipeline.Exchange;
+import io.loomgate.http.Headers;
+import io.loomgate.http.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+/** The pipeline's {@link Exchange} over the JDK server's {@link HttpExchange}. */
+final class JdkExchange implements Exchange {
+
+    private final HttpExchange exchange;
+    private final Headers headers;
+
+    JdkExchange(HttpExchange exchange) {
+        this.exchange = exchange;
+        this.headers = ServerHeaders.of(exchange.getRequestHeaders());
+    }
+
+    @Override
+    public String method() {
+        return exchange.getRequestMethod();
+    }
+
+    @Override
+    public URI uri() {
+        return exchange.getRequestURI();
+    }
+
+    @Override
+    public String protocol() {
+        return exchange.getProtocol();
+    }
+
+    @Override
+    public Headers headers() {
+        return headers;
+    }
+
+    @Override
+    public InetSocketAddress remote() {
+        return exchange.getRemoteAddress();
+    }
+
+    @Override
+    public InputStream body() {
+        return exchange.getRequestBody();
+    }
+
+    @Override
+    public void write(Response answer, boolean head) throws IOException {
+        ExchangeIO.write(exchange, answer, head);
+    }
+
+    @Override
+    public void close() {
+        exchange.close();
+    }
+}
