@@ -49,7 +49,7 @@ public final class Endpoints {
             }
         }
         for (ProxyRoute proxy : w.proxies()) {
-            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.aggregator());
+            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.upstreams(), w.aggregator());
             for (String method : ProxyRoute.METHODS) {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge()));
             }

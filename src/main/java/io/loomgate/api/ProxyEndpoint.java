@@ -1,14 +1,18 @@
 package io.loomgate.api;
 
-import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Forward;
+import io.loomgate.upstream.Forwarder;
+import io.loomgate.upstream.Upstreams;
+import java.time.Duration;
 
 /**
  * A reverse-proxy route ({@code "policy": "proxy"}): forwards the method, the raw path below the
@@ -21,10 +25,12 @@ import io.loomgate.upstream.Forward;
 final class ProxyEndpoint implements Handler {
 
     private final ProxyRoute route;
+    private final Forwarder upstream;
     private final Aggregator aggregator;
 
-    ProxyEndpoint(ProxyRoute route, Aggregator aggregator) {
+    ProxyEndpoint(ProxyRoute route, Upstreams upstreams, Aggregator aggregator) {
         this.route = route;
+        this.upstream = upstreams.forwarder(route.upstream());
         this.aggregator = aggregator;
     }
 
@@ -35,12 +41,23 @@ final class ProxyEndpoint implements Handler {
         return RequestContext.callWith(ctx, () -> forward(forward));
     }
 
+    /** Forwards, and counts the exchange with the upstream's calls: a success below 500, a failure from 500 up. */
     private Response forward(Forward forward) throws InterruptedException {
+        long start = System.nanoTime();
+        Outcome.Kind outcome = Outcome.Kind.FAILED;
         try {
-            return aggregator.forward(route.upstream(), forward);
+            Response response = upstream.forward(forward);
+            outcome = response.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS;
+            return response;
         } catch (UpstreamFailure f) {
+            outcome = f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED;
             throw f.timedOut() ? new HttpError(504, "gateway_timeout", f.getMessage())
                     : new HttpError(502, "bad_gateway", f.getMessage());
+        } catch (InterruptedException e) {
+            outcome = Outcome.Kind.CANCELLED;
+            throw e;
+        } finally {
+            aggregator.record(route.upstream(), outcome, Duration.ofNanos(System.nanoTime() - start));
         }
     }
 

@@ -1,25 +1,22 @@
 package io.loomgate.upstream;
 
-import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.core.call.Value;
 import io.loomgate.config.Durations;
-import io.loomgate.http.QueryParams;
-import io.loomgate.http.Response;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * A circuit breaker around one upstream. Closed, it counts how calls end; after too many failures
+ * A circuit breaker for one upstream ({@link Breaking} is its layer in the stack). Closed, it counts how calls end; after too many failures
  * (in a row, or as a share of the recent window; a call stopped by its deadline counts, one
  * cancelled because a sibling decided the answer does not) it opens. Open, it fails every call at
  * once, with a reason that says so, without calling the upstream. After the cool-down it half-opens
  * and lets one probe through: a success closes it, a failure opens it again.
  */
-public final class Breaker implements Upstream {
+public final class Breaker {
 
     /** The breaker's state. */
     public enum State {
@@ -34,10 +31,10 @@ public final class Breaker implements Upstream {
     public record Snapshot(State state, long opened, long halfOpened, long closed) {
     }
 
-    private enum Ending { SUCCESS, FAILURE, NEUTRAL }
+    /** How a call through the breaker ended, as it counts: a failure, a success, or not at all (cancelled by a sibling). */
+    enum Ending { SUCCESS, FAILURE, NEUTRAL }
 
     private final UpstreamId id;
-    private final Upstream inner;
     private final BreakerSettings settings;
     private final LongSupplier nanoClock;
     private final ReentrantLock lock = new ReentrantLock();
@@ -54,36 +51,20 @@ public final class Breaker implements Upstream {
     private long halfOpened;
     private long closed;
 
-    Breaker(UpstreamId id, Upstream inner, BreakerSettings settings, LongSupplier nanoClock) {
+    Breaker(UpstreamId id, BreakerSettings settings, LongSupplier nanoClock) {
         this.id = id;
-        this.inner = inner;
         this.settings = settings;
         this.nanoClock = nanoClock;
         this.recent = new boolean[settings.window()];
     }
 
-    @Override
-    public Value call() throws UpstreamFailure, InterruptedException {
-        return call(Call.PLAIN);
-    }
-
-    @Override
-    public Value call(Call call) throws UpstreamFailure, InterruptedException {
-        return guarded(() -> inner.call(call), v -> Ending.SUCCESS);
-    }
-
-    /** A forwarded exchange counts by its head: a 5xx answer is a failure, any other a success. */
-    @Override
-    public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
-        return guarded(() -> inner.forward(request), r -> r.status() >= 500 ? Ending.FAILURE : Ending.SUCCESS);
-    }
-
     /** A call through the breaker. */
-    private interface Attempt<T> {
+    interface Attempt<T> {
         T run() throws UpstreamFailure, InterruptedException;
     }
 
-    private <T> T guarded(Attempt<T> attempt, java.util.function.Function<T, Ending> judge)
+    /** Runs {@code attempt} if the breaker lets it through (else fails it at once), and counts how it ended as {@code judge} says. */
+    <T> T through(Attempt<T> attempt, java.util.function.Function<T, Ending> judge)
             throws UpstreamFailure, InterruptedException {
         boolean probe = admit();
         Ending ending = Ending.FAILURE;
@@ -187,10 +168,5 @@ public final class Breaker implements Upstream {
         } finally {
             lock.unlock();
         }
-    }
-
-    @Override
-    public void check(RequestContext request) {
-        inner.check(request);
     }
 }

@@ -2,10 +2,9 @@ package io.loomgate.upstream;
 
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
-import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
 import java.time.Duration;
 
@@ -15,14 +14,14 @@ import java.time.Duration;
  * it fails it if the request asked ({@code ?fail=}) or the dice say so. A failing call therefore
  * takes as long as a succeeding one.
  */
-final class FaultInjected implements Upstream {
+final class FaultInjected implements Layered {
 
     private final UpstreamId id;
-    private final Upstream inner;
+    private final Layered inner;
     private final Faults faults;
     private final FailureDice dice;
 
-    FaultInjected(UpstreamId id, Upstream inner, Faults faults, FailureDice dice) {
+    FaultInjected(UpstreamId id, Layered inner, Faults faults, FailureDice dice) {
         this.id = id;
         this.inner = inner;
         this.faults = faults;

@@ -2,11 +2,10 @@ package io.loomgate.upstream;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.http.BodyAborted;
-import io.loomgate.http.QueryParams;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 
@@ -15,13 +14,13 @@ import io.loomgate.json.JsonWriter;
  * then its outcome and duration). An interrupt is {@code timeout} once the request's deadline has
  * passed and {@code cancelled} before it, just as the engine reports the part.
  */
-final class Recorded implements Upstream {
+final class Recorded implements Layered {
 
     private final UpstreamId id;
-    private final Upstream inner;
+    private final Layered inner;
     private final CallLog log;
 
-    Recorded(UpstreamId id, Upstream inner, CallLog log) {
+    Recorded(UpstreamId id, Layered inner, CallLog log) {
         this.id = id;
         this.inner = inner;
         this.log = log;

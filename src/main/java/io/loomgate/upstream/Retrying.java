@@ -2,8 +2,8 @@ package io.loomgate.upstream;
 
 import io.loomgate.core.call.Attempts;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.http.Response;
 import java.time.Duration;
@@ -22,18 +22,18 @@ import java.util.Set;
  * </ul>
  * The tries of a retried call are kept for the request's timeline; the budget's refusals are counted.
  */
-final class Retrying implements Upstream {
+final class Retrying implements Layered {
 
     private static final Set<Integer> RETRIED_STATUSES = Set.of(502, 503, 504);
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS");
 
     private final UpstreamId id;
-    private final Upstream inner;
+    private final Layered inner;
     private final RetrySettings settings;
     private final RetryBudget budget;
     private final RetryStats stats;
 
-    Retrying(UpstreamId id, Upstream inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
+    Retrying(UpstreamId id, Layered inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
         this.id = id;
         this.inner = inner;
         this.settings = settings;

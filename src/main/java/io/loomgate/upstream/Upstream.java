@@ -3,12 +3,12 @@ package io.loomgate.upstream;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
-import io.loomgate.http.Response;
 
 /**
- * The port every backend plugs into: one call, made on the calling thread, inside a
+ * The calling port every backend plugs into: one call, made on the calling thread, inside a
  * {@link RequestContext} that gives the request id and the deadline. A simulated service, an HTTP
- * service and a decorator around either all look the same to the engine.
+ * service and a layer of the stack around either all look the same to the engine. Forwarding a
+ * proxy route's request as it came is the other port, {@link Forwarder}.
  *
  * <p>A call must stop promptly when its thread is interrupted (that is how the engine cancels it)
  * and end with {@link InterruptedException}.
@@ -30,19 +30,6 @@ public interface Upstream {
      */
     default Value call(Call call) throws UpstreamFailure, InterruptedException {
         return call();
-    }
-
-    /**
-     * Forwards a proxy route's request as it came and returns the upstream's answer, its body
-     * streamed as it arrives. Only HTTP upstreams can; the route file lets no other kind behind a
-     * proxy route.
-     *
-     * @throws UpstreamFailure      when no answer came: unreachable, malformed, or too late
-     *                              ({@link UpstreamFailure#timedOut()})
-     * @throws InterruptedException when cancelled
-     */
-    default Response forward(Forward request) throws UpstreamFailure, InterruptedException {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot forward a request");
     }
 
     /**

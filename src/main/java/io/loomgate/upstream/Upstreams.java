@@ -6,17 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * The registry: every upstream by id, each wrapped as
- * {@code Recorded(Retrying(Breaker(FaultInjected(upstream))))}, the breaker only when it has one,
- * so fault injection, breaking, retrying and recording work the same on every kind of upstream: a
- * retry goes through the breaker (a failing upstream opens it, and an open one is not retried), and
- * the call log sees the call once, however many tries it took. Each upstream has a
- * {@link RetryBudget} its retries and the hedges sent to it share. Immutable once built.
+ * The registry: every upstream by id, each inside the layers of its {@link UpstreamStack} (faults,
+ * breaker, retry, record), so they work the same on every kind of upstream, for calls and forwarded
+ * requests alike. Each upstream has a {@link RetryBudget} its retries and the hedges sent to it
+ * share. Immutable once built.
  *
  * <pre>{@code
  * Upstreams upstreams = Upstreams.builder(OptionalLong.empty())
@@ -27,15 +26,17 @@ import java.util.function.LongSupplier;
  */
 public final class Upstreams {
 
-    private final Map<UpstreamId, Upstream> byId;
+    private final Map<UpstreamId, Layered> byId;
+    private final Map<UpstreamId, Boolean> forwards;
     private final Map<UpstreamId, Breaker> breakers;
     private final Map<UpstreamId, RetryBudget> budgets;
     private final Map<UpstreamId, RetryStats> retries;
     private final CallLog log;
 
-    private Upstreams(Map<UpstreamId, Upstream> byId, Map<UpstreamId, Breaker> breakers, Map<UpstreamId, RetryBudget> budgets,
-                      Map<UpstreamId, RetryStats> retries, CallLog log) {
+    private Upstreams(Map<UpstreamId, Layered> byId, Map<UpstreamId, Boolean> forwards, Map<UpstreamId, Breaker> breakers,
+                      Map<UpstreamId, RetryBudget> budgets, Map<UpstreamId, RetryStats> retries, CallLog log) {
         this.byId = byId;
+        this.forwards = forwards;
         this.breakers = breakers;
         this.budgets = budgets;
         this.retries = retries;
@@ -52,7 +53,25 @@ public final class Upstreams {
      * @throws NoSuchElementException when no upstream has that id
      */
     public Upstream get(UpstreamId id) {
-        Upstream u = byId.get(id);
+        return stacked(id);
+    }
+
+    /**
+     * The decorated forwarding port of {@code id}, for a proxy route.
+     *
+     * @throws NoSuchElementException   when no upstream has that id
+     * @throws IllegalArgumentException when its kind cannot forward (the route file refuses that first)
+     */
+    public Forwarder forwarder(UpstreamId id) {
+        Layered u = stacked(id);
+        if (!forwards.get(id)) {
+            throw new IllegalArgumentException("upstream '" + id + "' cannot forward a request");
+        }
+        return u;
+    }
+
+    private Layered stacked(UpstreamId id) {
+        Layered u = byId.get(id);
         if (u == null) {
             throw new NoSuchElementException("no upstream '" + id + "'; known: " + ids());
         }
@@ -137,26 +156,24 @@ public final class Upstreams {
             Map<UpstreamId, LongAdder> counters = new LinkedHashMap<>();
             raw.keySet().forEach(id -> counters.put(id, new LongAdder()));
             CallLog log = new CallLog(counters);
-            Map<UpstreamId, Upstream> decorated = new LinkedHashMap<>();
+            Map<UpstreamId, Layered> decorated = new LinkedHashMap<>();
+            Map<UpstreamId, Boolean> forwards = new LinkedHashMap<>();
             Map<UpstreamId, Breaker> breakers = new LinkedHashMap<>();
             Map<UpstreamId, RetryBudget> budgets = new LinkedHashMap<>();
             Map<UpstreamId, RetryStats> retries = new LinkedHashMap<>();
             raw.forEach((id, u) -> {
-                Upstream faulted = new FaultInjected(id, u, faults.get(id), dice);
-                BreakerSettings b = breakerSettings.get(id);
-                if (b != null) {
-                    Breaker breaker = new Breaker(id, faulted, b, nanoClock);
-                    breakers.put(id, breaker);
-                    faulted = breaker;
-                }
+                Optional<Breaker> breaker = Optional.ofNullable(breakerSettings.get(id)).map(b -> new Breaker(id, b, nanoClock));
+                breaker.ifPresent(b -> breakers.put(id, b));
                 RetrySettings r = retrySettings.getOrDefault(id, RetrySettings.NONE);
                 RetryBudget budget = new RetryBudget(r.budget(), r.minPerSecond(), nanoClock);
                 RetryStats stats = new RetryStats();
                 budgets.put(id, budget);
                 retries.put(id, stats);
-                decorated.put(id, new Recorded(id, new Retrying(id, faulted, r, budget, stats), log));
+                decorated.put(id, UpstreamStack.around(u, new UpstreamStack.Parts(id, faults.get(id), dice, breaker, r,
+                        budget, stats, log)));
+                forwards.put(id, u instanceof Forwarder);
             });
-            return new Upstreams(Collections.unmodifiableMap(decorated), Collections.unmodifiableMap(breakers),
+            return new Upstreams(Collections.unmodifiableMap(decorated), Map.copyOf(forwards), Collections.unmodifiableMap(breakers),
                     Collections.unmodifiableMap(budgets), Collections.unmodifiableMap(retries), log);
         }
     }

@@ -33,7 +33,20 @@ class BreakerTest {
     };
 
     private Breaker breaker(BreakerSettings s) {
-        return new Breaker(DB, upstream, s, clock::get);
+        return new Breaker(DB, s, clock::get);
+    }
+
+    /** The breaker's layer around the test's upstream, as the stack puts it. */
+    private Upstream through(Breaker b) {
+        return new Breaking(b, Layered.of(upstream));
+    }
+
+    private Value call(Breaker b) throws Exception {
+        return call(through(b));
+    }
+
+    private String failure(Breaker b) {
+        return failure(through(b));
     }
 
     private static Value call(Upstream u) throws Exception {
@@ -86,36 +99,37 @@ class BreakerTest {
         CountDownLatch inProbe = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean holdNext = new AtomicBoolean();
-        Breaker slowProbe = new Breaker(DB, () -> {
+        Breaker slowProbe = new Breaker(DB, new BreakerSettings(2, 1.0, 100, Duration.ofSeconds(5)), clock::get);
+        Upstream slowly = new Breaking(slowProbe, Layered.of(() -> {
             if (holdNext.get()) {
                 inProbe.countDown();
                 release.await();
             }
             return upstream.call();
-        }, new BreakerSettings(2, 1.0, 100, Duration.ofSeconds(5)), clock::get);
+        }));
         failing.set(true);
-        failure(slowProbe);
-        failure(slowProbe);
+        failure(slowly);
+        failure(slowly);
         advance(Duration.ofSeconds(5));
         failing.set(false);
         holdNext.set(true);
         Thread probe = Thread.ofVirtual().start(() -> {
             try {
-                call(slowProbe);
+                call(slowly);
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
         });
         assertTrue(inProbe.await(5, TimeUnit.SECONDS));
         assertEquals(Breaker.State.HALF_OPEN, slowProbe.snapshot().state());
-        assertEquals("db: circuit half-open (2 failures in a row); one probe call is in flight", failure(slowProbe),
+        assertEquals("db: circuit half-open (2 failures in a row); one probe call is in flight", failure(slowly),
                 "a second call while the probe runs fails fast");
         holdNext.set(false);
         release.countDown();
         probe.join(Duration.ofSeconds(5));
         assertEquals(Breaker.State.CLOSED, slowProbe.snapshot().state());
         assertEquals(new Breaker.Snapshot(Breaker.State.CLOSED, 1, 1, 1), slowProbe.snapshot());
-        assertEquals(Value.text("up"), call(slowProbe));
+        assertEquals(Value.text("up"), call(slowly));
         assertEquals(Value.text("up"), call(b), "the first breaker's probe succeeds too");
         assertEquals(Breaker.State.CLOSED, b.snapshot().state());
     }
@@ -152,14 +166,15 @@ class BreakerTest {
             Thread.sleep(5_000);
             return Value.text("late");
         };
-        Breaker b = new Breaker(DB, sleeper, new BreakerSettings(1, 1.0, 100, Duration.ofSeconds(5)), clock::get);
+        Breaker b = new Breaker(DB, new BreakerSettings(1, 1.0, 100, Duration.ofSeconds(5)), clock::get);
+        Upstream slow = new Breaking(b, Layered.of(sleeper));
         Thread cancelled = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
-                () -> RequestContext.callWith(RequestContext.of("r1", "/t", Duration.ofSeconds(5)), b::call)));
+                () -> RequestContext.callWith(RequestContext.of("r1", "/t", Duration.ofSeconds(5)), slow::call)));
         cancelled.interrupt();  // whether it lands before or during the call, the call ends interrupted, before its deadline
         cancelled.join(Duration.ofSeconds(5));
         assertEquals(Breaker.State.CLOSED, b.snapshot().state(), "stopped by a sibling: not the upstream's fault");
         Thread timedOut = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
-                () -> RequestContext.callWith(RequestContext.of("r2", "/t", Duration.ofNanos(1)), b::call)));
+                () -> RequestContext.callWith(RequestContext.of("r2", "/t", Duration.ofNanos(1)), slow::call)));
         timedOut.interrupt();  // its deadline has passed by the time the interrupt lands
         timedOut.join(Duration.ofSeconds(5));
         assertEquals(Breaker.State.OPEN, b.snapshot().state(), "stopped at its deadline: a timeout counts");

@@ -2,10 +2,7 @@ package io.loomgate.core.fanout;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.http.Response;
-import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.RetryBudget;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
@@ -46,29 +43,7 @@ public final class Aggregator {
         return aggregation;
     }
 
-    /**
-     * Forwards a proxy route's request to {@code service} (through its decorators) and tells the
-     * listener how the exchange went. Must be called inside a {@link RequestContext}.
-     */
-    public Response forward(UpstreamId service, Forward request) throws UpstreamFailure, InterruptedException {
-        long start = System.nanoTime();
-        Outcome.Kind outcome = Outcome.Kind.FAILED;
-        try {
-            Response response = upstreams.get(service).forward(request);
-            outcome = response.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS;
-            return response;
-        } catch (UpstreamFailure f) {
-            outcome = f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED;
-            throw f;
-        } catch (InterruptedException e) {
-            outcome = Outcome.Kind.CANCELLED;
-            throw e;
-        } finally {
-            listener.called(service, outcome, Duration.ofNanos(System.nanoTime() - start));
-        }
-    }
-
-    /** Counts one call a composed route made, with its upstream's calls. */
+    /** Counts one call a composed or proxy route made, with its upstream's calls. */
     public void record(UpstreamId service, Outcome.Kind outcome, Duration took) {
         listener.called(service, outcome, took);
     }

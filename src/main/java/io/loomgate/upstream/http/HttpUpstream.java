@@ -1,22 +1,23 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.core.call.Propagation;
-import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.core.call.Value;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
-import io.loomgate.http.Headers;
-import io.loomgate.http.HttpError;
-import io.loomgate.http.Request;
-import io.loomgate.http.Response;
+import io.loomgate.core.call.Propagation;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.Value;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.edge.tls.ClientTls;
 import io.loomgate.edge.tls.TlsException;
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Request;
+import io.loomgate.http.Response;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Forward;
+import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -43,7 +44,7 @@ import java.util.StringJoiner;
  * and closes its connection, so the upstream sees it abandoned. Every other way the exchange can go
  * wrong is an {@link UpstreamFailure} with a reason a client may read.
  */
-final class HttpUpstream implements Upstream {
+final class HttpUpstream implements Upstream, Forwarder {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final Duration BACKUP_SLACK = Duration.ofSeconds(1);
