@@ -103,7 +103,7 @@ class ArchitectureTest {
             List<String> users = files.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> read(p).contains("StructuredTaskScope."))
                     .map(p -> MAIN.relativize(p).toString()).toList();
-            assertEquals(List.of("core/fanout/StructuredFanOut.java"), users);
+            assertEquals(List.of("core/engine/StructuredScope.java"), users);
         }
     }
 

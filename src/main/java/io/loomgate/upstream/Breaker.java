@@ -1,6 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.config.Durations;
+import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
@@ -31,9 +32,6 @@ public final class Breaker {
     public record Snapshot(State state, long opened, long halfOpened, long closed) {
     }
 
-    /** How a call through the breaker ended, as it counts: a failure, a success, or not at all (cancelled by a sibling). */
-    enum Ending { SUCCESS, FAILURE, NEUTRAL }
-
     private final UpstreamId id;
     private final BreakerSettings settings;
     private final LongSupplier nanoClock;
@@ -63,17 +61,22 @@ public final class Breaker {
         T run() throws UpstreamFailure, InterruptedException;
     }
 
-    /** Runs {@code attempt} if the breaker lets it through (else fails it at once), and counts how it ended as {@code judge} says. */
-    <T> T through(Attempt<T> attempt, java.util.function.Function<T, Ending> judge)
+    /**
+     * Runs {@code attempt} if the breaker lets it through (else fails it at once), and counts how it
+     * ended: as {@code judge} says of what it returned, failed when it threw, and by
+     * {@link Outcome#interrupted} when it was stopped: a timeout counts as a failure, a cancellation
+     * not at all.
+     */
+    <T> T through(Attempt<T> attempt, java.util.function.Function<T, Outcome.Kind> judge)
             throws UpstreamFailure, InterruptedException {
         boolean probe = admit();
-        Ending ending = Ending.FAILURE;
+        Outcome.Kind ending = Outcome.Kind.FAILED;
         try {
             T result = attempt.run();
             ending = judge.apply(result);
             return result;
         } catch (InterruptedException e) {
-            ending = RequestContext.current().deadlinePassed() ? Ending.FAILURE : Ending.NEUTRAL;
+            ending = Outcome.interrupted(RequestContext.current()).kind();
             throw e;
         } finally {
             settle(ending, probe);
@@ -111,22 +114,22 @@ public final class Breaker {
         }
     }
 
-    private void settle(Ending ending, boolean probe) {
+    private void settle(Outcome.Kind ending, boolean probe) {
         lock.lock();
         try {
             if (probe) {
                 probing = false;
-                switch (ending) {
-                    case SUCCESS -> close();
-                    case FAILURE -> open("the probe call failed");
-                    case NEUTRAL -> { }
+                if (ending == Outcome.Kind.SUCCESS) {
+                    close();
+                } else if (ending != Outcome.Kind.CANCELLED) {
+                    open("the probe call failed");
                 }
                 return;
             }
-            if (state != State.CLOSED || ending == Ending.NEUTRAL) {
+            if (state != State.CLOSED || ending == Outcome.Kind.CANCELLED) {
                 return;
             }
-            boolean failed = ending == Ending.FAILURE;
+            boolean failed = ending != Outcome.Kind.SUCCESS;
             inARow = failed ? inARow + 1 : 0;
             if (filled == recent.length && recent[next]) {
                 failuresInWindow--;

@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
@@ -27,13 +28,13 @@ final class Breaking implements Layered {
 
     @Override
     public Value call(Call call) throws UpstreamFailure, InterruptedException {
-        return breaker.through(() -> inner.call(call), v -> Breaker.Ending.SUCCESS);
+        return breaker.through(() -> inner.call(call), v -> Outcome.Kind.SUCCESS);
     }
 
     @Override
     public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
         return breaker.through(() -> inner.forward(request),
-                r -> r.status() >= 500 ? Breaker.Ending.FAILURE : Breaker.Ending.SUCCESS);
+                r -> r.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS);
     }
 
     @Override

@@ -44,7 +44,7 @@ final class Recorded implements Layered {
             outcome = new Outcome.Failed(f.getMessage(), f.status());
             throw f;
         } catch (InterruptedException e) {
-            outcome = ctx.deadlinePassed() ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+            outcome = Outcome.interrupted(ctx);
             throw e;
         } finally {
             log.end(started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
@@ -67,7 +67,7 @@ final class Recorded implements Layered {
             log.end(started, new Outcome.Failed(f.getMessage(), f.status()));
             throw f;
         } catch (InterruptedException e) {
-            log.end(started, ctx.deadlinePassed() ? Outcome.TIMED_OUT : Outcome.CANCELLED);
+            log.end(started, Outcome.interrupted(ctx));
             throw e;
         } catch (RuntimeException e) {
             log.end(started, new Outcome.Failed(id + ": unexpected error"));

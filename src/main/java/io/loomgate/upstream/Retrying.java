@@ -1,6 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.core.call.Attempts;
+import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
@@ -85,14 +86,14 @@ final class Retrying implements Layered {
             }
             if (RETRIED_STATUSES.contains(r.status()) && r.stream() != null && another(ctx, n)) {
                 r.stream().writer().discard();
-                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), "failed",
+                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), Outcome.Kind.FAILED,
                         id + ": answered HTTP " + r.status()));
                 pause();
                 continue;
             }
             if (n > 1) {
                 ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(),
-                        r.status() < 500 ? "success" : "failed", r.status() < 500 ? "" : id + ": answered HTTP " + r.status()));
+                        r.status() < 500 ? Outcome.Kind.SUCCESS : Outcome.Kind.FAILED, r.status() < 500 ? "" : id + ": answered HTTP " + r.status()));
             }
             return r;
         }
@@ -114,7 +115,7 @@ final class Retrying implements Layered {
             try {
                 T value = attempt.run();
                 if (n > 1) {
-                    ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), "success", ""));
+                    ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), Outcome.Kind.SUCCESS, ""));
                 }
                 return value;
             } catch (UpstreamFailure f) {
@@ -128,7 +129,7 @@ final class Retrying implements Layered {
         long end = System.nanoTime();
         boolean again = retryable(f) && another(ctx, n);
         if (n > 1 || again) {
-            ctx.attempts().add(new Attempts.Attempt(id, n, start, end, f.timedOut() ? "timeout" : "failed", f.getMessage()));
+            ctx.attempts().add(new Attempts.Attempt(id, n, start, end, f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED, f.getMessage()));
         }
         if (!again) {
             throw n > 1 ? f.with(" (after " + n + " tries)") : f;

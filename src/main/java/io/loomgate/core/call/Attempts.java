@@ -16,10 +16,10 @@ public final class Attempts {
      * One try of a call. Times are {@link System#nanoTime()} values.
      *
      * @param number  1 for the first try, 2 for the first retry, ...
-     * @param outcome {@code success}, {@code failed}, {@code timeout} or {@code cancelled}
+     * @param outcome how it ended: success, failed or timeout (its own)
      * @param reason  why it failed; empty for a success
      */
-    public record Attempt(UpstreamId service, int number, long startNanos, long endNanos, String outcome, String reason) {
+    public record Attempt(UpstreamId service, int number, long startNanos, long endNanos, Outcome.Kind outcome, String reason) {
         public Attempt {
             Objects.requireNonNull(service, "service");
             Objects.requireNonNull(outcome, "outcome");

@@ -38,6 +38,23 @@ public sealed interface Outcome {
     TimedOut TIMED_OUT = new TimedOut();
     Orphaned ORPHANED = new Orphaned();
 
+    /**
+     * How a call ended that was interrupted before it finished, or never started: the one place
+     * that tells a timeout from a cancellation. It timed out when the request's deadline stopped
+     * it; it was cancelled when anything else did (a sibling decided the answer, a required call
+     * failed, the client went away).
+     *
+     * @param byDeadline true when the request's deadline, and not its answer, stopped the work
+     */
+    static Outcome stopped(boolean byDeadline) {
+        return byDeadline ? TIMED_OUT : CANCELLED;
+    }
+
+    /** {@link #stopped(boolean)} for a call interrupted under {@code ctx}: by its deadline once that has passed. */
+    static Outcome interrupted(RequestContext ctx) {
+        return stopped(ctx.deadlinePassed());
+    }
+
     /** It returned a value. */
     record Success(Value value) implements Outcome {
         public Success {

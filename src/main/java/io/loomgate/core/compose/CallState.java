@@ -8,7 +8,8 @@ import java.util.List;
  */
 final class CallState {
 
-    enum Phase { WAITING, RUNNING, SUCCEEDED, FAILED, CANCELLED, TIMED_OUT, NOT_STARTED }
+    /** Where the call is; how an unfinished one ended is decided once the graph stops ({@link Composer}). */
+    enum Phase { WAITING, RUNNING, SUCCEEDED, FAILED }
 
     Phase phase = Phase.WAITING;
     /** Its answer as JSON (for a failed optional call, its fallback). */
@@ -33,7 +34,7 @@ final class CallState {
 
     /** True when calls that need it may run: it succeeded, or it is optional and failed (its fallback stands in). */
     boolean usable(CallSpec spec) {
-        return phase == Phase.SUCCEEDED || (spec.optional() && settled() && phase != Phase.NOT_STARTED);
+        return phase == Phase.SUCCEEDED || (spec.optional() && phase == Phase.FAILED);
     }
 
     void began(long at) {

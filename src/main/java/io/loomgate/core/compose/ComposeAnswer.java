@@ -1,15 +1,15 @@
 package io.loomgate.core.compose;
 
-import io.loomgate.core.fanout.Status;
-import io.loomgate.core.call.RequestContext;
 import io.loomgate.config.Durations;
-import io.loomgate.http.Headers;
-import io.loomgate.http.Response;
-import io.loomgate.json.JsonWriter;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.fanout.Status;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
+import io.loomgate.http.Headers;
+import io.loomgate.http.Response;
+import io.loomgate.json.JsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package io.loomgate.core.compose;
 
-import io.loomgate.core.fanout.DrivenScope;
+import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.config.ThreadMode;
+import io.loomgate.core.engine.DrivenScope;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,12 +78,11 @@ public final class Composer {
                         : spec.name() + ": not started before the deadline")
                         : (s.phase == CallState.Phase.RUNNING ? spec.name() + ": cancelled, because " + stopper + " failed"
                         : spec.name() + ": not started, because " + stopper + " failed");
-                Outcome unfinished = deadlineHit ? Outcome.TIMED_OUT : Outcome.CANCELLED;
+                Outcome unfinished = Outcome.stopped(deadlineHit);
                 Object fallback = spec.optional() && deadlineHit ? spec.fallback().orElse(null) : null;
                 yield new CallResult(spec.name(), spec.optional() && deadlineHit ? new Outcome.Fallback(w -> w.tree(fallback), why)
                         : unfinished, fallback, why, OptionalInt.empty(), Optional.empty(), false, began, took, elements);
             }
-            default -> throw new IllegalStateException("a call left in phase " + s.phase);
         };
     }
 }

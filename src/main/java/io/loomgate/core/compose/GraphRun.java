@@ -1,18 +1,17 @@
 package io.loomgate.core.compose;
 
-import io.loomgate.core.fanout.DrivenScope;
-import io.loomgate.core.fanout.Failures;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.http.Headers;
-import io.loomgate.http.HttpError;
+import io.loomgate.core.engine.DrivenScope;
+import io.loomgate.core.fanout.Failures;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Upstreams;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;

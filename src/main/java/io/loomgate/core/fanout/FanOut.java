@@ -63,6 +63,6 @@ public interface FanOut {
      * @param virtualStarted counts the virtual threads it starts
      */
     static FanOut structured(ThreadMode mode, LongAdder virtualStarted) {
-        return new StructuredFanOut(mode, virtualStarted);
+        return new DrivenFanOut(mode, virtualStarted);
     }
 }

@@ -83,7 +83,7 @@ public record Timeline(String id, String route, String policy, String status, in
         long wallNow = System.currentTimeMillis();
         long arrivedAt = wallNow - (answerNanos - arrivalNanos) / 1_000_000;
         List<AttemptSpan> tries = attempts.stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
-                millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome(), a.reason())).toList();
+                millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome().wire(), a.reason())).toList();
         return new Timeline(id, route, policy, aggregation.status().wire(), httpStatus, arrivedAt, fork,
                 fork + millis(aggregation.duration().toNanos()), millis(timeout.toNanos()),
                 millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries, "");

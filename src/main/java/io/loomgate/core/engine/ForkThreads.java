@@ -1,4 +1,4 @@
-package io.loomgate.core.fanout;
+package io.loomgate.core.engine;
 
 import io.loomgate.config.ThreadMode;
 import java.util.concurrent.ThreadFactory;

@@ -1,4 +1,4 @@
-package io.loomgate.core.fanout;
+package io.loomgate.core.engine;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.Value;
@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One structured scope for one request, driven by its owner: the owner forks a task the moment its
  * inputs are ready, waits for the next task to end, forks what that made ready, and so on. This is
- * how a call graph runs each call on its critical path, in a single scope, with the request's one
- * deadline. The preview API itself stays in {@link StructuredFanOut}.
+ * loomgate's one engine: a call graph runs each call on its critical path, and a fan-out (a graph
+ * without edges) forks its parts and stops once its policy's rule is met, each in a single scope
+ * with the request's one deadline. The preview API itself stays in {@link StructuredScope}.
  *
  * <pre>{@code
  * DrivenScope.Finish f = DrivenScope.run(mode, started, scope -> {
@@ -36,6 +37,12 @@ public interface DrivenScope {
 
     /** The next forked task to end, waiting until one does; interrupted at the request's deadline. */
     Ended next() throws InterruptedException;
+
+    /**
+     * The next forked task to end, waiting until one does or {@code untilNanos} ({@link System#nanoTime()})
+     * comes; empty then. This is how the owner times a task it forks later (a hedge's backup).
+     */
+    Optional<Ended> next(long untilNanos) throws InterruptedException;
 
     /**
      * A task that ended: with a value, or with what it threw.
@@ -88,6 +95,22 @@ public interface DrivenScope {
      * @throws InterruptedException when this thread was interrupted by anything but the deadline (shutdown)
      */
     static Finish run(ThreadMode mode, LongAdder virtualStarted, Body body) throws InterruptedException {
-        return StructuredFanOut.drive(mode, virtualStarted, body);
+        return StructuredScope.drive(mode, virtualStarted, body);
+    }
+
+    /**
+     * Runs one task on this thread under the current request's deadline, with no scope and no fork:
+     * when there is nothing to run beside it, a scope and a thread would only add cost. Interrupted by
+     * its deadline (or failing because of it: an HTTP upstream's socket closed under it), it ends as
+     * {@link Alone#deadlineHit()}.
+     *
+     * @throws InterruptedException when this thread was interrupted by anything but the deadline (shutdown)
+     */
+    static Alone alone(int id, Callable<Value> task) throws InterruptedException {
+        return DrivenTask.alone(id, task);
+    }
+
+    /** A task run {@link #alone}: how it ended, and whether the request's deadline stopped it. */
+    record Alone(Ended ended, boolean deadlineHit) {
     }
 }

@@ -1,5 +1,6 @@
-package io.loomgate.core.fanout;
+package io.loomgate.core.engine;
 
+import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,5 +33,27 @@ final class DrivenTask {
             }
         }
         return new DrivenScope.Ended(id, value, failure, began, System.nanoTime());
+    }
+
+    /** {@link DrivenScope#alone}. */
+    static DrivenScope.Alone alone(int id, Callable<Value> task) throws InterruptedException {
+        RequestContext ctx = RequestContext.current();
+        long began = System.nanoTime();
+        DeadlineTimer.Deadline deadline = DeadlineTimer.shared().arm(Thread.currentThread(), began + ctx.remaining().toNanos());
+        Value value = null;
+        Throwable failure = null;
+        boolean fired;
+        try {
+            value = task.call();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            fired = deadline.disarm();
+        }
+        if (failure instanceof InterruptedException && !fired) {
+            throw new InterruptedException("the request was interrupted");
+        }
+        return new DrivenScope.Alone(new DrivenScope.Ended(id, value, failure, began, System.nanoTime()),
+                fired && value == null);
     }
 }

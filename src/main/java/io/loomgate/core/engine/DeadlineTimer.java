@@ -1,4 +1,4 @@
-package io.loomgate.core.fanout;
+package io.loomgate.core.engine;
 
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
