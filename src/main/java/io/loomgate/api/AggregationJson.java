@@ -1,12 +1,12 @@
 package io.loomgate.api;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.HedgeReport;
-import io.loomgate.core.fanout.PartResult;
-import io.loomgate.core.fanout.Status;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Value;
-import io.loomgate.config.ThreadMode;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.HedgeReport;
+import io.loomgate.core.fanout.Status;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import java.time.Duration;
@@ -71,8 +71,8 @@ final class AggregationJson {
     }
 
     /** @param copy for a hedge: {@code primary} or {@code backup}; null otherwise */
-    private static void writePart(JsonWriter w, PartResult p, String copy) {
-        w.beginObject().field("service", p.service().value());
+    private static void writePart(JsonWriter w, FinishedCall p, String copy) {
+        w.beginObject().field("service", p.upstream().value());
         if (copy != null) {
             w.field("copy", copy);
         }

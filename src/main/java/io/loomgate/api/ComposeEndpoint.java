@@ -1,22 +1,22 @@
 package io.loomgate.api;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.Aggregator;
-import io.loomgate.core.fanout.PartResult;
+import io.loomgate.config.ServiceOptions;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallResult;
 import io.loomgate.core.compose.ComposeAnswer;
 import io.loomgate.core.compose.Composer;
 import io.loomgate.core.compose.Composition;
-import io.loomgate.config.ServiceOptions;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.routing.Handler;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.observe.timeline.ServerTiming;
 import io.loomgate.observe.timeline.Timeline;
+import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,10 +64,10 @@ final class ComposeEndpoint implements Handler {
         long fork = System.nanoTime();
         Composition c = RequestContext.callWith(ctx, () -> composer.run(route.graph(), body, contentType));
         Response response = ComposeAnswer.of(c, ctx);
-        List<PartResult> parts = new ArrayList<>(c.calls().size());
+        List<FinishedCall> parts = new ArrayList<>(c.calls().size());
         for (int i = 0; i < c.calls().size(); i++) {
             CallResult r = c.calls().get(i);
-            parts.add(new PartResult(UpstreamId.of(r.name()), r.outcome(), r.start(), r.duration()));
+            parts.add(new FinishedCall(UpstreamId.of(r.name()), r.outcome(), r.start(), r.duration()));
             if (r.start().isPresent()) {
                 aggregator.record(route.graph().calls().get(i).upstream(), r.outcome().kind(), r.duration());
             }

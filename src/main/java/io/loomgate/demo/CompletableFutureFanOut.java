@@ -1,14 +1,14 @@
 package io.loomgate.demo;
 
-import io.loomgate.core.fanout.AggregationListener;
-import io.loomgate.core.fanout.FanOut;
-import io.loomgate.core.fanout.FanOutResult;
-import io.loomgate.core.fanout.Failures;
-import io.loomgate.core.fanout.PartResult;
-import io.loomgate.core.fanout.StopWhen;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.fanout.Failures;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.core.fanout.FanOutResult;
+import io.loomgate.core.fanout.StopWhen;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +91,7 @@ final class CompletableFutureFanOut implements FanOut {
             futures.forEach(f -> f.cancel(true));  // interrupts nothing; see the class comment
         }
         long decidedAt = System.nanoTime();
-        List<PartResult> results = new ArrayList<>(slots.size());
+        List<FinishedCall> results = new ArrayList<>(slots.size());
         for (Slot slot : slots) {
             results.add(slot.snapshot(decidedAt));
         }
@@ -146,15 +146,15 @@ final class CompletableFutureFanOut implements FanOut {
         }
 
         /** What the answer reports for this part; settles whether it is orphaned or never runs. */
-        PartResult snapshot(long now) {
+        FinishedCall snapshot(long now) {
             orphanedAt = now;
             if (state.compareAndSet(PENDING, SKIPPED)) {
-                return new PartResult(part.service(), Outcome.CANCELLED, Duration.ZERO);
+                return new FinishedCall(part.service(), Outcome.CANCELLED, Duration.ZERO);
             }
             if (state.compareAndSet(RUNNING, ORPHANED)) {
-                return new PartResult(part.service(), Outcome.ORPHANED, Duration.ofNanos(now - began));
+                return new FinishedCall(part.service(), Outcome.ORPHANED, Duration.ofNanos(now - began));
             }
-            return new PartResult(part.service(), outcome, Duration.ofNanos(ended - began));
+            return new FinishedCall(part.service(), outcome, Duration.ofNanos(ended - began));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.FinishedCall;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * @param duration from the fan-out's start until its result was known
  * @param hedge    for {@code hedge}: whether the backup was sent and which copy won
  */
-public record Aggregation(String policy, Status status, List<PartResult> parts, Optional<String> error,
+public record Aggregation(String policy, Status status, List<FinishedCall> parts, Optional<String> error,
                           Duration duration, Optional<HedgeReport> hedge) {
 
     public Aggregation {
@@ -28,7 +29,7 @@ public record Aggregation(String policy, Status status, List<PartResult> parts, 
     }
 
     /** An aggregation without a hedge. */
-    public Aggregation(String policy, Status status, List<PartResult> parts, Optional<String> error, Duration duration) {
+    public Aggregation(String policy, Status status, List<FinishedCall> parts, Optional<String> error, Duration duration) {
         this(policy, status, parts, error, duration, Optional.empty());
     }
 

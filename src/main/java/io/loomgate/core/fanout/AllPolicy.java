@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import java.util.ArrayList;
@@ -43,11 +44,11 @@ public record AllPolicy() implements Policy, PolicySpec {
     static Aggregation mergeAll(String name, FanOutResult result) {
         List<UpstreamId> failed = new ArrayList<>();
         List<UpstreamId> unfinished = new ArrayList<>();
-        for (PartResult p : result.parts()) {
+        for (FinishedCall p : result.parts()) {
             if (p.outcome() instanceof Outcome.Failed) {
-                failed.add(p.service());
+                failed.add(p.upstream());
             } else if (p.outcome().unfinished()) {
-                unfinished.add(p.service());
+                unfinished.add(p.upstream());
             }
         }
         if (!failed.isEmpty()) {

@@ -1,6 +1,7 @@
 package io.loomgate.core.fanout;
 
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.engine.DrivenScope;
@@ -53,7 +54,7 @@ final class DrivenFanOut implements FanOut {
         DrivenScope.Finish finish = DrivenScope.run(mode, virtualStarted, run);
         run.late(finish.late());
         Outcome stopped = Outcome.stopped(finish.deadlineHit() && !run.ruleMet());
-        List<PartResult> results = new ArrayList<>(parts.size());
+        List<FinishedCall> results = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             Outcome outcome = run.outcome(i) != null ? run.outcome(i) : stopped;
             results.add(result(parts.get(i), outcome, run.end(i), start));
@@ -71,11 +72,11 @@ final class DrivenFanOut implements FanOut {
     }
 
     /** A part's result: from its start to its end, when it ran; no start and no duration when it never did. */
-    private static PartResult result(Part part, Outcome outcome, DrivenScope.Ended e, long start) {
+    private static FinishedCall result(Part part, Outcome outcome, DrivenScope.Ended e, long start) {
         if (e == null) {
-            return new PartResult(part.service(), outcome, Optional.empty(), Duration.ZERO);
+            return new FinishedCall(part.service(), outcome, Optional.empty(), Duration.ZERO);
         }
-        return new PartResult(part.service(), outcome, Optional.of(Duration.ofNanos(e.startNanos() - start)),
+        return new FinishedCall(part.service(), outcome, Optional.of(Duration.ofNanos(e.startNanos() - start)),
                 Duration.ofNanos(e.endNanos() - e.startNanos()));
     }
 }

@@ -1,6 +1,7 @@
 package io.loomgate.core.fanout;
 
 import io.loomgate.config.Durations;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
@@ -104,15 +105,15 @@ public record FallbackPolicy(Map<UpstreamId, Value> fallbacks) implements Policy
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        List<PartResult> parts = new ArrayList<>();
+        List<FinishedCall> parts = new ArrayList<>();
         boolean degraded = false;
-        for (PartResult p : result.parts()) {
+        for (FinishedCall p : result.parts()) {
             Outcome outcome = switch (p.outcome()) {
                 case Outcome.Success s -> s;
                 case Outcome.Fallback f -> f;
-                case Outcome.Failed f -> new Outcome.Fallback(fallbackOf(p.service()), f.reason());
+                case Outcome.Failed f -> new Outcome.Fallback(fallbackOf(p.upstream()), f.reason());
                 case Outcome.Cancelled _, Outcome.TimedOut _, Outcome.Orphaned _ -> new Outcome.Fallback(
-                        fallbackOf(p.service()), "deadline of " + Durations.format(result.timeout()) + " passed");
+                        fallbackOf(p.upstream()), "deadline of " + Durations.format(result.timeout()) + " passed");
             };
             degraded |= outcome instanceof Outcome.Fallback;
             parts.add(p.with(outcome));

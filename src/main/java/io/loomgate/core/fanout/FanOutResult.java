@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.FinishedCall;
 import java.time.Duration;
 import java.util.List;
 
@@ -11,7 +12,7 @@ import java.util.List;
  * @param timeout     the request's deadline as it was asked for, for messages
  * @param took        how long the fan-out ran
  */
-public record FanOutResult(List<PartResult> parts, boolean deadlineHit, Duration timeout, Duration took) {
+public record FanOutResult(List<FinishedCall> parts, boolean deadlineHit, Duration timeout, Duration took) {
 
     public FanOutResult {
         parts = List.copyOf(parts);

@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.RetryBudget;
@@ -66,13 +67,13 @@ public final class HedgePolicy implements Policy {
 
     @Override
     public Aggregation merge(FanOutResult result) {
-        PartResult primary = result.parts().get(0);
-        PartResult backup = result.parts().get(1);
+        FinishedCall primary = result.parts().get(0);
+        FinishedCall backup = result.parts().get(1);
         if (primary.started()) {
             window.ifPresent(w -> w.record(primary.duration()));
         }
         boolean sent = backup.started();
-        List<PartResult> shown = sent ? result.parts() : List.of(primary);
+        List<FinishedCall> shown = sent ? result.parts() : List.of(primary);
         Optional<String> winner = primary.outcome() instanceof Outcome.Success ? Optional.of("primary")
                 : backup.outcome() instanceof Outcome.Success ? Optional.of("backup") : Optional.empty();
         HedgeReport report = new HedgeReport(sent, backup.start(), winner);
@@ -81,9 +82,9 @@ public final class HedgePolicy implements Policy {
         }
         List<UpstreamId> unfinished = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
-        for (PartResult p : shown) {
+        for (FinishedCall p : shown) {
             if (p.outcome().unfinished()) {
-                unfinished.add(p.service());
+                unfinished.add(p.upstream());
             } else if (p.outcome() instanceof Outcome.Failed f) {
                 reasons.add(f.reason());
             }

@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonWriter;
@@ -75,11 +76,11 @@ public record QuorumPolicy(int k) implements Policy, PolicySpec {
         List<UpstreamId> failed = new ArrayList<>();
         List<UpstreamId> unfinished = new ArrayList<>();
         int succeeded = 0;
-        for (PartResult p : result.parts()) {
+        for (FinishedCall p : result.parts()) {
             switch (p.outcome()) {
                 case Outcome.Success _ -> succeeded++;
-                case Outcome.Failed _ -> failed.add(p.service());
-                case Outcome o when o.unfinished() -> unfinished.add(p.service());
+                case Outcome.Failed _ -> failed.add(p.upstream());
+                case Outcome o when o.unfinished() -> unfinished.add(p.upstream());
                 default -> { }
             }
         }

@@ -1,10 +1,10 @@
 package io.loomgate.observe.metrics;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.AggregationListener;
-import io.loomgate.core.fanout.PartResult;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.AggregationListener;
 import io.loomgate.observe.RequestObserver;
 import io.loomgate.upstream.CallLog;
 import java.time.Duration;
@@ -57,8 +57,8 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
 
     @Override
     public void aggregated(Aggregation aggregation) {
-        for (PartResult p : aggregation.parts()) {
-            services.get(p.service()).called(p.outcome().kind(), p.duration().toNanos());
+        for (FinishedCall p : aggregation.parts()) {
+            services.get(p.upstream()).called(p.outcome().kind(), p.duration().toNanos());
         }
     }
 

@@ -1,9 +1,9 @@
 package io.loomgate.observe.timeline;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.PartResult;
 import io.loomgate.core.call.Attempts;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
+import io.loomgate.core.fanout.Aggregation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,11 +73,11 @@ public record Timeline(String id, String route, String policy, String status, in
         boolean hedge = aggregation.hedge().isPresent();
         List<Span> spans = new ArrayList<>(aggregation.parts().size());
         for (int i = 0; i < aggregation.parts().size(); i++) {
-            PartResult p = aggregation.parts().get(i);
+            FinishedCall p = aggregation.parts().get(i);
             OptionalDouble start = p.start().map(s -> OptionalDouble.of(fork + millis(s.toNanos())))
                     .orElse(OptionalDouble.empty());
             String copy = hedge ? (i == 0 ? "primary" : "backup") : "";
-            spans.add(new Span(p.service().value(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
+            spans.add(new Span(p.upstream().value(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
                     detail(p.outcome())));
         }
         long wallNow = System.currentTimeMillis();

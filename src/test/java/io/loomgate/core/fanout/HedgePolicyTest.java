@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
@@ -79,8 +80,8 @@ class HedgePolicyTest {
         assertEquals(1, quick.parts().size());
         assertEquals(new HedgeReport(false, Optional.empty(), Optional.of("primary")), quick.hedge().orElseThrow());
 
-        PartResult cancelled = new PartResult(API, Outcome.CANCELLED, Optional.of(Duration.ZERO), Duration.ofMillis(30));
-        PartResult backupWon = new PartResult(API, new Outcome.Success(V), Optional.of(Duration.ofMillis(20)),
+        FinishedCall cancelled = new FinishedCall(API, Outcome.CANCELLED, Optional.of(Duration.ZERO), Duration.ofMillis(30));
+        FinishedCall backupWon = new FinishedCall(API, new Outcome.Success(V), Optional.of(Duration.ofMillis(20)),
                 Duration.ofMillis(10));
         Aggregation hedged = hedge.merge(result(cancelled, backupWon));
         assertEquals(Status.OK, hedged.status());
@@ -89,15 +90,15 @@ class HedgePolicyTest {
                 hedged.hedge().orElseThrow());
     }
 
-    private static PartResult primary(Duration took) {
-        return new PartResult(API, new Outcome.Success(V), Optional.of(Duration.ZERO), took);
+    private static FinishedCall primary(Duration took) {
+        return new FinishedCall(API, new Outcome.Success(V), Optional.of(Duration.ZERO), took);
     }
 
-    private static PartResult notSent() {
-        return new PartResult(API, Outcome.CANCELLED, Optional.empty(), Duration.ZERO);
+    private static FinishedCall notSent() {
+        return new FinishedCall(API, Outcome.CANCELLED, Optional.empty(), Duration.ZERO);
     }
 
-    private static FanOutResult result(PartResult primary, PartResult backup) {
+    private static FanOutResult result(FinishedCall primary, FinishedCall backup) {
         return new FanOutResult(List.of(primary, backup), false, Duration.ofSeconds(2), primary.duration());
     }
 }

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import java.time.Duration;
 import java.util.List;
@@ -32,27 +33,27 @@ class PolicyTest {
     private static final Duration TIMEOUT = Duration.ofMillis(100);
     private static final Value V = Value.text("v");
 
-    private static PartResult ok(UpstreamId s) {
-        return new PartResult(s, new Outcome.Success(V), Duration.ofMillis(5));
+    private static FinishedCall ok(UpstreamId s) {
+        return new FinishedCall(s, new Outcome.Success(V), Duration.ofMillis(5));
     }
 
-    private static PartResult failed(UpstreamId s) {
-        return new PartResult(s, new Outcome.Failed(s + ": boom"), Duration.ofMillis(5));
+    private static FinishedCall failed(UpstreamId s) {
+        return new FinishedCall(s, new Outcome.Failed(s + ": boom"), Duration.ofMillis(5));
     }
 
-    private static PartResult cancelled(UpstreamId s) {
-        return new PartResult(s, Outcome.CANCELLED, Duration.ofMillis(100));
+    private static FinishedCall cancelled(UpstreamId s) {
+        return new FinishedCall(s, Outcome.CANCELLED, Duration.ofMillis(100));
     }
 
-    private static PartResult timedOut(UpstreamId s) {
-        return new PartResult(s, Outcome.TIMED_OUT, Duration.ofMillis(100));
+    private static FinishedCall timedOut(UpstreamId s) {
+        return new FinishedCall(s, Outcome.TIMED_OUT, Duration.ofMillis(100));
     }
 
-    private static PartResult orphaned(UpstreamId s) {
-        return new PartResult(s, Outcome.ORPHANED, Duration.ofMillis(100));
+    private static FinishedCall orphaned(UpstreamId s) {
+        return new FinishedCall(s, Outcome.ORPHANED, Duration.ofMillis(100));
     }
 
-    private static Aggregation merge(Policy p, boolean deadlineHit, PartResult... parts) {
+    private static Aggregation merge(Policy p, boolean deadlineHit, FinishedCall... parts) {
         return p.merge(new FanOutResult(List.of(parts), deadlineHit, TIMEOUT, Duration.ofMillis(100)));
     }
 

@@ -3,13 +3,14 @@ package io.loomgate.observe.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.upstream.Faults;
-import io.loomgate.upstream.Upstreams;
-import io.loomgate.config.ThreadMode;
 import io.loomgate.observe.RequestObserver.RequestSummary;
 import io.loomgate.testing.PrometheusText;
+import io.loomgate.upstream.Faults;
+import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +34,8 @@ class MetricsFormatTest {
         m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
         m.orphanEnded(db, Duration.ofMillis(250));
         m.aggregated(new io.loomgate.core.fanout.Aggregation("all", io.loomgate.core.fanout.Status.FAILED,
-                List.of(new io.loomgate.core.fanout.PartResult(db, Outcome.CANCELLED, Duration.ofMillis(50)),
-                        new io.loomgate.core.fanout.PartResult(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
+                List.of(new io.loomgate.core.call.FinishedCall(db, Outcome.CANCELLED, Duration.ofMillis(50)),
+                        new io.loomgate.core.call.FinishedCall(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
                 java.util.Optional.of("failed: file"), Duration.ofMillis(50)));
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
