@@ -3,7 +3,6 @@ package io.loomgate.api;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallResult;
 import io.loomgate.core.compose.ComposeAnswer;
 import io.loomgate.core.compose.Composer;
@@ -21,7 +20,6 @@ import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,12 +62,10 @@ final class ComposeEndpoint implements Handler {
         long fork = System.nanoTime();
         Composition c = RequestContext.callWith(ctx, () -> composer.run(route.graph(), body, contentType));
         Response response = ComposeAnswer.of(c, ctx);
-        List<FinishedCall> parts = new ArrayList<>(c.calls().size());
-        for (int i = 0; i < c.calls().size(); i++) {
-            CallResult r = c.calls().get(i);
-            parts.add(new FinishedCall(UpstreamId.of(r.name()), r.outcome(), r.start(), r.duration()));
-            if (r.start().isPresent()) {
-                aggregator.record(route.graph().calls().get(i).upstream(), r.outcome().kind(), r.duration());
+        List<FinishedCall> parts = c.calls().stream().map(CallResult::call).toList();
+        for (FinishedCall call : parts) {
+            if (call.started()) {
+                aggregator.record(call.upstream(), call.outcome().kind(), call.duration());
             }
         }
         String error = switch (c.status()) {

@@ -1,6 +1,7 @@
 package io.loomgate.core.compose;
 
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
@@ -69,20 +70,25 @@ public final class Composer {
         Optional<String> body = upstream == null ? Optional.empty() : upstream.body();
         boolean late = s.failure instanceof DrivenScope.TimedOut;
         return switch (s.phase) {
-            case SUCCEEDED -> new CallResult(spec.name(), new Outcome.Success(w -> w.tree(s.value)), s.value, "", status,
-                    body, false, began, took, elements);
-            case FAILED -> new CallResult(spec.name(), spec.optional() ? new Outcome.Fallback(w -> w.tree(s.value), s.reason)
-                    : new Outcome.Failed(s.reason, status), s.value, s.reason, status, body, late, began, took, elements);
+            case SUCCEEDED -> new CallResult(call(spec, new Outcome.Success(w -> w.tree(s.value)), began, took), s.value, "",
+                    status, body, false, elements);
+            case FAILED -> new CallResult(call(spec, spec.optional() ? new Outcome.Fallback(w -> w.tree(s.value), s.reason)
+                    : new Outcome.Failed(s.reason, status), began, took), s.value, s.reason, status, body, late, elements);
             case RUNNING, WAITING -> {
                 String why = deadlineHit ? (s.phase == CallState.Phase.RUNNING ? spec.name() + ": still running at the deadline"
                         : spec.name() + ": not started before the deadline")
                         : (s.phase == CallState.Phase.RUNNING ? spec.name() + ": cancelled, because " + stopper + " failed"
                         : spec.name() + ": not started, because " + stopper + " failed");
-                Outcome unfinished = Outcome.stopped(deadlineHit);
                 Object fallback = spec.optional() && deadlineHit ? spec.fallback().orElse(null) : null;
-                yield new CallResult(spec.name(), spec.optional() && deadlineHit ? new Outcome.Fallback(w -> w.tree(fallback), why)
-                        : unfinished, fallback, why, OptionalInt.empty(), Optional.empty(), false, began, took, elements);
+                Outcome outcome = spec.optional() && deadlineHit ? new Outcome.Fallback(w -> w.tree(fallback), why)
+                        : Outcome.stopped(deadlineHit);
+                yield new CallResult(call(spec, outcome, began, took), fallback, why, OptionalInt.empty(), Optional.empty(),
+                        false, elements);
             }
         };
+    }
+
+    private static FinishedCall call(CallSpec spec, Outcome outcome, Optional<Duration> began, Duration took) {
+        return new FinishedCall(spec.name(), spec.upstream(), outcome, began, took);
     }
 }

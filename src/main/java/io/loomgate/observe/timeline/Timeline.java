@@ -77,7 +77,7 @@ public record Timeline(String id, String route, String policy, String status, in
             OptionalDouble start = p.start().map(s -> OptionalDouble.of(fork + millis(s.toNanos())))
                     .orElse(OptionalDouble.empty());
             String copy = hedge ? (i == 0 ? "primary" : "backup") : "";
-            spans.add(new Span(p.upstream().value(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
+            spans.add(new Span(p.name(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
                     detail(p.outcome())));
         }
         long wallNow = System.currentTimeMillis();
