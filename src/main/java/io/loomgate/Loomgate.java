@@ -14,6 +14,7 @@ import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.tls.ServerTls;
 import io.loomgate.edge.tls.TlsException;
+import io.loomgate.observe.Events;
 import io.loomgate.observe.metrics.AccessLog;
 import io.loomgate.observe.metrics.GatewayMetrics;
 import io.loomgate.observe.metrics.MetricsLogger;
@@ -27,7 +28,6 @@ import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer.ShutdownReport;
 import io.loomgate.server.GatewayServer;
 import io.loomgate.server.Lifecycle;
-import io.loomgate.observe.RequestObserver;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
 import io.loomgate.upstream.http.HttpKind;
@@ -108,7 +108,10 @@ public final class Loomgate implements AutoCloseable {
             Lifecycle lifecycle = new Lifecycle();
             LongAdder virtualStarted = new LongAdder();
             GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
-            Aggregator aggregator = new Aggregator(upstreams, metrics);
+            Aggregator aggregator = new Aggregator(upstreams);
+            RecentRequests recent = new RecentRequests();
+            Events events = config.observability().accessLog() ? Events.all(metrics, recent, new AccessLog())
+                    : Events.all(metrics, recent);
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, listenerTls(config));
             ObservabilityOptions o = config.observability();
             if (o.adminPort().isPresent()) {
@@ -120,13 +123,13 @@ public final class Loomgate implements AutoCloseable {
 
             Map<String, FanOut> engines = new LinkedHashMap<>();
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
-            engines.put("completable-future/common-pool", Baselines.commonPool(metrics));
-            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(metrics, virtualStarted));
+            engines.put("completable-future/common-pool", Baselines.commonPool(events));
+            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
             ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout(), guards);
 
             Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
             Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
-                    served.composes(), composer, source, new RecentRequests());
+                    served.composes(), composer, source, recent, events);
             OperatorPages pages = OperatorPages.of(admin != null, table.authenticates());
             LOG.log(Level.INFO, pages.describe());
             List<Route> routes = new ArrayList<>(Endpoints.main(wiring, pages));
@@ -135,11 +138,10 @@ public final class Loomgate implements AutoCloseable {
             metrics.registerRoutes(routes.stream().map(Route::path).toList());
             metrics.registerRoutes(adminRoutes.stream().map(Route::path).toList());
 
-            RequestObserver observer = o.accessLog() ? RequestObserver.all(metrics, new AccessLog()) : metrics;
             if (admin != null) {
-                admin.start(Router.of(adminRoutes), observer, config.edge().trustedProxies());
+                admin.start(Router.of(adminRoutes), events, config.edge().trustedProxies());
             }
-            server.start(Router.of(routes), observer, config.edge().trustedProxies());
+            server.start(Router.of(routes), events, config.edge().trustedProxies());
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
             return new Loomgate(server, admin, upstreams, simulated, http, virtualThreads, logger);
         } catch (IOException | UsageException | RuntimeException e) {

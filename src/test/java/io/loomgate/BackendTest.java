@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.core.call.Outcome;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.CallRecord;
 import io.loomgate.testing.TestClient;
 import io.loomgate.upstream.CallLog;
 import java.net.http.HttpRequest;
@@ -101,8 +102,8 @@ class BackendTest {
             String id = r.headers().firstValue("X-Request-Id").orElseThrow();
             CallLog calls = slowBackend.upstreams().calls();
             Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> calls.callsOf(id).size() == 2);
-            CallLog.CallRecord db = calls.callsOf(id).stream()
-                    .filter(c -> c.service().equals(UpstreamId.of("db"))).findFirst().orElseThrow();
+            CallRecord db = calls.callsOf(id).stream()
+                    .filter(c -> c.upstream().equals(UpstreamId.of("db"))).findFirst().orElseThrow();
             assertInstanceOf(Outcome.TimedOut.class, db.outcome(), "the backend's own db call met the caller's deadline");
             assertTrue(db.duration().toSeconds() < 3, "the backend stopped its 5 s db call after "
                     + db.duration().toMillis() + " ms");

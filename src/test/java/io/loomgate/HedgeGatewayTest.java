@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.testing.BothModes;
-import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.MisbehavingUpstream.Seen;
+import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.core.call.Outcome;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.UsageException;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.http.HttpResponse;
@@ -54,7 +54,7 @@ class RouteFileGatewayTest {
             assertEquals(Map.of("orders", "success", "stock", "success"), states(body));
             assertTrue(r.body().contains("\"value\":{\"orders\":3}"), r.body());
             long ordersMs = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow())
-                    .stream().filter(c -> c.service().equals(UpstreamId.of("orders"))).findFirst().orElseThrow()
+                    .stream().filter(c -> c.upstream().equals(UpstreamId.of("orders"))).findFirst().orElseThrow()
                     .duration().toMillis();
             assertTrue(ordersMs >= 55, "orders slept its declared 60 ms: " + ordersMs);
 
@@ -62,7 +62,7 @@ class RouteFileGatewayTest {
             assertEquals(502, failed.statusCode());
             assertEquals(Map.of("orders", "cancelled", "stock", "failed"), states(TestClient.json(failed)));
             var orders = gate.upstreams().calls().callsOf(failed.headers().firstValue("X-Request-Id").orElseThrow())
-                    .stream().filter(c -> c.service().equals(UpstreamId.of("orders"))).findFirst().orElseThrow();
+                    .stream().filter(c -> c.upstream().equals(UpstreamId.of("orders"))).findFirst().orElseThrow();
             assertEquals(Outcome.CANCELLED, orders.outcome(), "the sibling really stopped");
 
             Map<String, Object> either = client.getJson("/shop/either");
@@ -113,7 +113,7 @@ class RouteFileGatewayTest {
             assertEquals("quorum", TestClient.json(r).get("policy"));
             assertEquals(Map.of("a", "success", "b", "success", "c", "cancelled"), states(TestClient.json(r)));
             var c = gate.upstreams().calls().callsOf(r.headers().firstValue("X-Request-Id").orElseThrow()).stream()
-                    .filter(x -> x.service().equals(UpstreamId.of("c"))).findFirst().orElseThrow();
+                    .filter(x -> x.upstream().equals(UpstreamId.of("c"))).findFirst().orElseThrow();
             assertEquals(Outcome.CANCELLED, c.outcome());
             assertTrue(c.duration().toSeconds() < 3, "c's 5 s call stopped after " + c.duration().toMillis() + " ms");
 

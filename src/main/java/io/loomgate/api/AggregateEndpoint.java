@@ -1,23 +1,23 @@
 package io.loomgate.api;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.Aggregator;
-import io.loomgate.core.call.RequestContext;
 import io.loomgate.config.ServiceOptions;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.fanout.Aggregation;
+import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.observe.Answer;
+import io.loomgate.observe.Events;
 import io.loomgate.observe.timeline.ServerTiming;
-import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 
 /**
  * One fan-out route: checks the request's knobs, binds the request context once, and lets the
- * aggregator call the route's upstreams. Every answer carries a {@code Server-Timing} header, and its
- * timeline goes to the recent-requests buffer. The deadline counts from the moment the request's first
+ * aggregator call the route's upstreams. Every answer carries a {@code Server-Timing} header, and is
+ * told to the events (its calls to the metrics, its timeline to the recent requests). The deadline counts from the moment the request's first
  * byte arrived, and never exceeds the one a calling loomgate sent in {@code X-Loomgate-Deadline-Ms}.
  */
 final class AggregateEndpoint implements Handler {
@@ -27,11 +27,11 @@ final class AggregateEndpoint implements Handler {
     private final Aggregator aggregator;
     private final ServiceOptions options;
     private final ThreadMode threads;
-    private final RecentRequests recent;
+    private final Events events;
 
     AggregateEndpoint(FanOutRoute route, Upstreams upstreams, Aggregator aggregator, ServiceOptions options,
-                      ThreadMode threads, RecentRequests recent) {
-        this.recent = recent;
+                      ThreadMode threads, Events events) {
+        this.events = events;
         this.route = route;
         this.upstreams = upstreams;
         this.aggregator = aggregator;
@@ -49,9 +49,10 @@ final class AggregateEndpoint implements Handler {
                 () -> aggregator.run(route.policy(), route.engine(), route.upstreams()));
         Response response = AggregationJson.response(route, aggregation, timeout, threads, request.id());
         String policy = route.engine().executor().isPresent() ? route.engine().name() : aggregation.policy();
-        Timeline timeline = Timeline.of(request.id(), route.path(), policy, aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all()).withClientId(request.clientId());
-        recent.record(timeline);
-        return response.withHeader("Server-Timing", ServerTiming.header(timeline));
+        Answer answer = new Answer(request.id(), request.clientId(), route.path(), policy, false, aggregation.status(),
+                response.status(), aggregation.parts(), aggregation.hedge().isPresent(), aggregation.error(),
+                aggregation.duration(), timeout, request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
+        events.answered(answer);
+        return response.withHeader("Server-Timing", ServerTiming.header(answer));
     }
 }

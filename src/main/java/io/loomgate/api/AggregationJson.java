@@ -6,7 +6,7 @@ import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Value;
 import io.loomgate.core.fanout.Aggregation;
 import io.loomgate.core.fanout.HedgeReport;
-import io.loomgate.core.fanout.Status;
+import io.loomgate.core.call.Status;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
-import io.loomgate.http.Headers;
 import io.loomgate.core.call.Propagation;
+import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import java.time.Duration;
 

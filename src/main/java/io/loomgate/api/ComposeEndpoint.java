@@ -1,26 +1,22 @@
 package io.loomgate.api;
 
 import io.loomgate.config.ServiceOptions;
-import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.compose.CallResult;
 import io.loomgate.core.compose.ComposeAnswer;
 import io.loomgate.core.compose.Composer;
 import io.loomgate.core.compose.Composition;
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.observe.timeline.RecentRequests;
+import io.loomgate.observe.Answer;
+import io.loomgate.observe.Events;
 import io.loomgate.observe.timeline.ServerTiming;
-import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,18 +34,15 @@ final class ComposeEndpoint implements Handler {
     private final ComposeRoute route;
     private final Composer composer;
     private final Upstreams upstreams;
-    private final Aggregator aggregator;
     private final ServiceOptions options;
-    private final RecentRequests recent;
+    private final Events events;
 
-    ComposeEndpoint(ComposeRoute route, Composer composer, Upstreams upstreams, Aggregator aggregator,
-                    ServiceOptions options, RecentRequests recent) {
+    ComposeEndpoint(ComposeRoute route, Composer composer, Upstreams upstreams, ServiceOptions options, Events events) {
         this.route = route;
         this.composer = composer;
         this.upstreams = upstreams;
-        this.aggregator = aggregator;
         this.options = options;
-        this.recent = recent;
+        this.events = events;
     }
 
     @Override
@@ -62,22 +55,16 @@ final class ComposeEndpoint implements Handler {
         long fork = System.nanoTime();
         Composition c = RequestContext.callWith(ctx, () -> composer.run(route.graph(), body, contentType));
         Response response = ComposeAnswer.of(c, ctx);
-        List<FinishedCall> parts = c.calls().stream().map(CallResult::call).toList();
-        for (FinishedCall call : parts) {
-            if (call.started()) {
-                aggregator.record(call.upstream(), call.outcome().kind(), call.duration());
-            }
-        }
         String error = switch (c.status()) {
             case FAILED, TIMEOUT -> new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
             default -> "";
         };
-        Aggregation aggregation = new Aggregation("compose", c.status(), parts,
-                error.isEmpty() ? Optional.empty() : Optional.of(error), c.took());
-        Timeline timeline = Timeline.of(request.id(), route.path(), "compose", aggregation, response.status(), timeout,
-                request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all()).withClientId(request.clientId());
-        recent.record(timeline);
-        return response.withHeader("Server-Timing", ServerTiming.header(timeline));
+        Answer answer = new Answer(request.id(), request.clientId(), route.path(), "compose", true, c.status(),
+                response.status(), c.calls().stream().map(CallResult::call).toList(), false,
+                error.isEmpty() ? Optional.empty() : Optional.of(error), c.took(), timeout, request.arrivalNanos(), fork,
+                System.nanoTime(), ctx.attempts().all());
+        events.answered(answer);
+        return response.withHeader("Server-Timing", ServerTiming.header(answer));
     }
 
     private static byte[] body(InputStream in) {

@@ -1,13 +1,12 @@
 package io.loomgate.api;
 
-import io.loomgate.http.Request;
 import io.loomgate.http.Headers;
+import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.Map;
 
 /**
  * {@code GET /dashboard}: one self-contained HTML page from the jar (its script, styles and SVG

@@ -3,10 +3,10 @@ package io.loomgate.api;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.routing.Handler;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.observe.timeline.TimelineJson;
+import io.loomgate.routing.Handler;
 import java.util.List;
 
 /**

@@ -1,15 +1,14 @@
 package io.loomgate.api;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import io.loomgate.http.Request;
 import io.loomgate.http.Headers;
+import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.routing.Handler;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * {@code GET /debug/threads} (only with {@code --debug-endpoints}): a JSON thread dump from

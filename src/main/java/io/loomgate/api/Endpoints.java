@@ -39,17 +39,17 @@ public final class Endpoints {
         }
         for (FanOutRoute route : w.routes()) {
             routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
-                    w.config().services(), threads, w.recent())).withEdge(route.edge()));
+                    w.config().services(), threads, w.events())).withEdge(route.edge()));
         }
         for (ComposeRoute compose : w.composes()) {
-            ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.aggregator(),
-                    w.config().services(), w.recent());
+            ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.config().services(),
+                    w.events());
             for (String method : compose.methods()) {
                 routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.edge()));
             }
         }
         for (ProxyRoute proxy : w.proxies()) {
-            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.upstreams(), w.aggregator());
+            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.upstreams(), w.events());
             for (String method : ProxyRoute.METHODS) {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge()));
             }

@@ -1,8 +1,8 @@
 package io.loomgate.api;
 
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.Policy;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.RouteEdge;
 import java.time.Duration;
 import java.util.List;

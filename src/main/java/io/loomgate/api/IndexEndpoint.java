@@ -1,14 +1,13 @@
 package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.http.Request;
 import io.loomgate.http.Headers;
+import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.routing.Handler;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**

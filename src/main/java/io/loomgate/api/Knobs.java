@@ -1,8 +1,8 @@
 package io.loomgate.api;
 
+import io.loomgate.config.Durations;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.config.Durations;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;

@@ -5,7 +5,6 @@ import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.routing.Handler;
 import io.loomgate.server.Lifecycle;
-import java.util.Map;
 
 /**
  * The two Kubernetes-style probes. {@code /livez}: the process answers, nothing else is checked

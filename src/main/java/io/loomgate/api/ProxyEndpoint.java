@@ -1,18 +1,21 @@
 package io.loomgate.api;
 
+import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.core.call.Value;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
+import io.loomgate.observe.Events;
 import io.loomgate.routing.Handler;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A reverse-proxy route ({@code "policy": "proxy"}): forwards the method, the raw path below the
@@ -26,12 +29,12 @@ final class ProxyEndpoint implements Handler {
 
     private final ProxyRoute route;
     private final Forwarder upstream;
-    private final Aggregator aggregator;
+    private final Events events;
 
-    ProxyEndpoint(ProxyRoute route, Upstreams upstreams, Aggregator aggregator) {
+    ProxyEndpoint(ProxyRoute route, Upstreams upstreams, Events events) {
         this.route = route;
         this.upstream = upstreams.forwarder(route.upstream());
-        this.aggregator = aggregator;
+        this.events = events;
     }
 
     @Override
@@ -41,23 +44,25 @@ final class ProxyEndpoint implements Handler {
         return RequestContext.callWith(ctx, () -> forward(forward));
     }
 
-    /** Forwards, and counts the exchange with the upstream's calls: a success below 500, a failure from 500 up. */
+    /** Forwards, and tells the events how the exchange went: a success below 500, a failure from 500 up. */
     private Response forward(Forward forward) throws InterruptedException {
         long start = System.nanoTime();
-        Outcome.Kind outcome = Outcome.Kind.FAILED;
+        Outcome outcome = new Outcome.Failed(route.upstream() + ": unexpected error");
         try {
             Response response = upstream.forward(forward);
-            outcome = response.status() >= 500 ? Outcome.Kind.FAILED : Outcome.Kind.SUCCESS;
+            outcome = response.status() >= 500 ? new Outcome.Failed(route.upstream() + ": answered HTTP " + response.status())
+                    : new Outcome.Success(new Value.Answered(response.status()));
             return response;
         } catch (UpstreamFailure f) {
-            outcome = f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED;
+            outcome = f.timedOut() ? Outcome.TIMED_OUT : new Outcome.Failed(f.getMessage(), f.status());
             throw f.timedOut() ? new HttpError(504, "gateway_timeout", f.getMessage())
                     : new HttpError(502, "bad_gateway", f.getMessage());
         } catch (InterruptedException e) {
-            outcome = Outcome.Kind.CANCELLED;
+            outcome = Outcome.CANCELLED;
             throw e;
         } finally {
-            aggregator.record(route.upstream(), outcome, Duration.ofNanos(System.nanoTime() - start));
+            events.forwarded(new FinishedCall(route.upstream(), outcome, Optional.of(Duration.ZERO),
+                    Duration.ofNanos(System.nanoTime() - start)));
         }
     }
 

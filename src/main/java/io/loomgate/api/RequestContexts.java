@@ -1,12 +1,12 @@
 package io.loomgate.api;
 
+import io.loomgate.config.ServiceOptions;
 import io.loomgate.core.call.Attempts;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.Propagation;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.RequestTrace;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.config.ServiceOptions;
 import io.loomgate.http.Request;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;

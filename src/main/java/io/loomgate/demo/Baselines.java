@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.core.fanout.AggregationListener;
 import io.loomgate.core.fanout.FanOut;
+import io.loomgate.observe.Events;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.LongAdder;
@@ -13,12 +13,12 @@ public final class Baselines {
     }
 
     /** {@code supplyAsync} without an executor, i.e. on the common pool: the slow baseline. */
-    public static FanOut commonPool(AggregationListener listener) {
+    public static FanOut commonPool(Events listener) {
         return new CompletableFutureFanOut(ForkJoinPool.commonPool(), "common-pool", listener);
     }
 
     /** The fair baseline: the same kind of threads as the structured engine, without the structure. */
-    public static FanOut virtualThreads(AggregationListener listener, LongAdder virtualStarted) {
+    public static FanOut virtualThreads(Events listener, LongAdder virtualStarted) {
         Executor virtualPerTask = task -> {
             virtualStarted.increment();
             Thread.ofVirtual().name("aggregate-cf-task").start(task);

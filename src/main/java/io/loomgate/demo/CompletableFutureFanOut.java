@@ -4,11 +4,11 @@ import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.Value;
-import io.loomgate.core.fanout.AggregationListener;
 import io.loomgate.core.fanout.Failures;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.FanOutResult;
 import io.loomgate.core.fanout.StopWhen;
+import io.loomgate.observe.Events;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code cancel(true)} on the rest once the answer is known. That call stops a task still waiting
  * in its executor's queue (it never starts: {@code cancelled}), but it interrupts nothing: a part
  * already running when the answer is decided is {@code orphaned}. It runs to its natural end after
- * the response has gone, and the listener hears how long it kept working.
+ * the response has gone, and the events hear how long it kept working.
  *
  * <p>It always fails fast, whatever the {@link StopWhen}: the baseline is there to be compared with
  * "all". CompletableFuture tasks do not inherit scoped values, so each task binds the request
@@ -38,10 +38,10 @@ final class CompletableFutureFanOut implements FanOut {
 
     private final Executor executor;
     private final String executorName;
-    private final AggregationListener listener;
+    private final Events listener;
 
     /** @param executorName how the answer names the executor, e.g. {@code common-pool} */
-    CompletableFutureFanOut(Executor executor, String executorName, AggregationListener listener) {
+    CompletableFutureFanOut(Executor executor, String executorName, Events listener) {
         this.executor = executor;
         this.executorName = executorName;
         this.listener = listener;
@@ -112,14 +112,14 @@ final class CompletableFutureFanOut implements FanOut {
 
         private final Part part;
         private final RequestContext ctx;
-        private final AggregationListener listener;
+        private final Events listener;
         private final AtomicInteger state = new AtomicInteger(PENDING);
         private volatile long began;
         private volatile long ended;
         private volatile long orphanedAt;
         private volatile Outcome outcome;
 
-        Slot(Part part, RequestContext ctx, AggregationListener listener) {
+        Slot(Part part, RequestContext ctx, Events listener) {
             this.part = part;
             this.ctx = ctx;
             this.listener = listener;

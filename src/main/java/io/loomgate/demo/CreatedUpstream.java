@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.json.JsonParser;
 import io.loomgate.upstream.Call;

@@ -1,13 +1,13 @@
 package io.loomgate.demo;
 
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
-import io.loomgate.json.JsonWriter;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
+import io.loomgate.json.JsonWriter;
 import io.loomgate.upstream.Upstream;
 import java.util.Map;
 import java.util.Optional;

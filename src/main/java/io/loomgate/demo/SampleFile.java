@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -11,7 +11,7 @@ import io.loomgate.edge.pipeline.Admission;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
 import io.loomgate.edge.tls.ServerTls;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Events;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import java.io.IOException;
@@ -31,7 +31,7 @@ import javax.net.ssl.SSLContext;
  *
  * <pre>{@code
  * try (GatewayServer server = GatewayServer.bind(options, new Lifecycle(), new LongAdder())) {
- *     server.start(router, observer);
+ *     server.start(router, events);
  *     System.out.println(server.baseUri());
  * }
  * }</pre>
@@ -122,20 +122,20 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Serves {@code router}, telling {@code observer} about every request. The main server then
+     * Serves {@code router}, telling {@code events} about every request. The main server then
      * turns the lifecycle RUNNING: {@code /readyz} says ready from now on.
      */
-    public synchronized void start(Router router, RequestObserver observer) {
-        start(router, observer, AddressRanges.NONE);
+    public synchronized void start(Router router, Events events) {
+        start(router, events, AddressRanges.NONE);
     }
 
-    /** Like {@link #start(Router, RequestObserver)}, taking {@code X-Request-Id} as the id from {@code trustedProxies}. */
-    public synchronized void start(Router router, RequestObserver observer, AddressRanges trustedProxies) {
+    /** Like {@link #start(Router, Events)}, taking {@code X-Request-Id} as the id from {@code trustedProxies}. */
+    public synchronized void start(Router router, Events events, AddressRanges trustedProxies) {
         if (handler != null) {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(new Pipeline(Filters.standard(router, lifecycle, admission), observer, executor,
+        this.handler = new GatewayHandler(new Pipeline(Filters.standard(router, lifecycle, admission), events, executor,
                 trustedProxies));
         server.createContext("/", handler);
         server.start();

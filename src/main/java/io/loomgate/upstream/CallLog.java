@@ -1,8 +1,8 @@
 package io.loomgate.upstream;
 
-import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import java.time.Duration;
+import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.Events;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,29 +11,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Every upstream call as the call itself saw it: when it started, when it ended, and how. The
- * {@link Recorded} decorator writes here; the metrics read calls in flight from here, and tests read
- * the records to see cancellation happen rather than infer it (an interrupted call ends early, as
- * {@code cancelled} or {@code timeout}, at the moment it stopped). Keeps the last {@value #KEPT}
- * finished calls.
+ * Every upstream call as the call itself saw it: when it started, when it ended, and how. It hears
+ * the upstream stack's events ({@link Recorded} tells them); the metrics read calls in flight from
+ * here, and tests read the records to see cancellation happen rather than infer it (an interrupted
+ * call ends early, as {@code cancelled} or {@code timeout}, at the moment it stopped). Keeps the
+ * last {@value #KEPT} finished calls.
  */
-public final class CallLog {
-
-    /** One finished call. Times are {@link System#nanoTime()} values. */
-    public record CallRecord(UpstreamId service, String requestId, long startNanos, long endNanos, Outcome outcome) {
-        public Duration duration() {
-            return Duration.ofNanos(endNanos - startNanos);
-        }
-
-        /** True when the call was stopped by an interrupt (cancelled, or stopped at the deadline). */
-        public boolean interrupted() {
-            return outcome instanceof Outcome.Cancelled || outcome instanceof Outcome.TimedOut;
-        }
-    }
-
-    /** A call in progress; hand it back to {@link #end}. */
-    record Started(UpstreamId service, String requestId, long startNanos, LongAdder counter) {
-    }
+public final class CallLog implements Events {
 
     private static final int KEPT = 4096;
 
@@ -45,16 +29,15 @@ public final class CallLog {
         this.inFlight = Map.copyOf(inFlight);
     }
 
-    Started start(UpstreamId service, String requestId) {
-        LongAdder counter = inFlight.get(service);
-        counter.increment();
-        return new Started(service, requestId, System.nanoTime(), counter);
+    @Override
+    public void callStarted(UpstreamId upstream) {
+        inFlight.get(upstream).increment();
     }
 
-    void end(Started call, Outcome outcome) {
-        CallRecord record = new CallRecord(call.service(), call.requestId(), call.startNanos(), System.nanoTime(), outcome);
-        recent.set((int) (written.getAndIncrement() % KEPT), record);
-        call.counter().decrement();
+    @Override
+    public void callEnded(CallRecord call) {
+        recent.set((int) (written.getAndIncrement() % KEPT), call);
+        inFlight.get(call.upstream()).decrement();
     }
 
     /** Calls of {@code service} running now. */

@@ -7,23 +7,24 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Response;
-import io.loomgate.json.JsonWriter;
+import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.Events;
 
 /**
- * The outermost decorator: records every call once in the {@link CallLog} (in flight while it runs,
- * then its outcome and duration). An interrupt is {@code timeout} once the request's deadline has
- * passed and {@code cancelled} before it, just as the engine reports the part.
+ * The outermost layer: tells the events every call once (in flight while it runs, then its outcome
+ * and times), for the {@link CallLog}. An interrupt is {@code timeout} once the request's deadline
+ * has passed and {@code cancelled} before it ({@link Outcome#interrupted}).
  */
 final class Recorded implements Layered {
 
     private final UpstreamId id;
     private final Layered inner;
-    private final CallLog log;
+    private final Events events;
 
-    Recorded(UpstreamId id, Layered inner, CallLog log) {
+    Recorded(UpstreamId id, Layered inner, Events events) {
         this.id = id;
         this.inner = inner;
-        this.log = log;
+        this.events = events;
     }
 
     @Override
@@ -34,7 +35,7 @@ final class Recorded implements Layered {
     @Override
     public Value call(Call call) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
-        CallLog.Started started = log.start(id, ctx.requestId());
+        long started = start();
         Outcome outcome = null;
         try {
             Value value = inner.call(call);
@@ -47,7 +48,7 @@ final class Recorded implements Layered {
             outcome = Outcome.interrupted(ctx);
             throw e;
         } finally {
-            log.end(started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
+            end(ctx, started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
         }
     }
 
@@ -59,34 +60,35 @@ final class Recorded implements Layered {
     @Override
     public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
-        CallLog.Started started = log.start(id, ctx.requestId());
+        long started = start();
         Response response;
         try {
             response = inner.forward(request);
         } catch (UpstreamFailure f) {
-            log.end(started, new Outcome.Failed(f.getMessage(), f.status()));
+            end(ctx, started, new Outcome.Failed(f.getMessage(), f.status()));
             throw f;
         } catch (InterruptedException e) {
-            log.end(started, Outcome.interrupted(ctx));
+            end(ctx, started, Outcome.interrupted(ctx));
             throw e;
         } catch (RuntimeException e) {
-            log.end(started, new Outcome.Failed(id + ": unexpected error"));
+            end(ctx, started, new Outcome.Failed(id + ": unexpected error"));
             throw e;
         }
         int status = response.status();
-        return response.onEnd(failure -> log.end(started, switch (failure) {
-            case null -> new Outcome.Success(new Answered(status));
+        return response.onEnd(failure -> end(ctx, started, switch (failure) {
+            case null -> new Outcome.Success(new Value.Answered(status));
             case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
             default -> Outcome.CANCELLED;
         }));
     }
 
-    /** A forwarded answer, as the call log holds it: its status. */
-    record Answered(int status) implements Value.WithStatus {
-        @Override
-        public void writeTo(JsonWriter json) {
-            json.value(status);
-        }
+    private long start() {
+        events.callStarted(id);
+        return System.nanoTime();
+    }
+
+    private void end(RequestContext ctx, long started, Outcome outcome) {
+        events.callEnded(new CallRecord(id, ctx.requestId(), started, System.nanoTime(), outcome));
     }
 
     @Override

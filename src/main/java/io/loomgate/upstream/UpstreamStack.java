@@ -1,6 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.Events;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -26,9 +27,10 @@ final class UpstreamStack {
      * What one upstream's layers are made of.
      *
      * @param breaker its breaker, when it declares one
+     * @param events  where its calls are told: the call log, and whoever else listens
      */
     record Parts(UpstreamId id, Faults faults, FailureDice dice, Optional<Breaker> breaker, RetrySettings retry,
-                 RetryBudget budget, RetryStats retries, CallLog log) {
+                 RetryBudget budget, RetryStats retries, Events events) {
     }
 
     /** One layer: its name, and how it wraps what is below it. */
@@ -40,7 +42,7 @@ final class UpstreamStack {
             new Layer("faults", (inner, p) -> new FaultInjected(p.id(), inner, p.faults(), p.dice())),
             new Layer("breaker", (inner, p) -> p.breaker().<Layered>map(b -> new Breaking(b, inner)).orElse(inner)),
             new Layer("retry", (inner, p) -> new Retrying(p.id(), inner, p.retry(), p.budget(), p.retries())),
-            new Layer("record", (inner, p) -> new Recorded(p.id(), inner, p.log())));
+            new Layer("record", (inner, p) -> new Recorded(p.id(), inner, p.events())));
 
     private UpstreamStack() {
     }

@@ -1,6 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.Events;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,6 +118,7 @@ public final class Upstreams {
         private final Map<UpstreamId, BreakerSettings> breakerSettings = new LinkedHashMap<>();
         private final Map<UpstreamId, RetrySettings> retrySettings = new LinkedHashMap<>();
         private LongSupplier nanoClock = System::nanoTime;
+        private Events events = Events.NONE;
 
         private Builder(OptionalLong seed) {
             this.dice = new FailureDice(seed);
@@ -152,10 +154,17 @@ public final class Upstreams {
             return this;
         }
 
+        /** Also tells {@code events} of every call, beside the call log. */
+        public Builder events(Events events) {
+            this.events = events;
+            return this;
+        }
+
         public Upstreams build() {
             Map<UpstreamId, LongAdder> counters = new LinkedHashMap<>();
             raw.keySet().forEach(id -> counters.put(id, new LongAdder()));
             CallLog log = new CallLog(counters);
+            Events told = Events.all(log, events);
             Map<UpstreamId, Layered> decorated = new LinkedHashMap<>();
             Map<UpstreamId, Boolean> forwards = new LinkedHashMap<>();
             Map<UpstreamId, Breaker> breakers = new LinkedHashMap<>();
@@ -170,7 +179,7 @@ public final class Upstreams {
                 budgets.put(id, budget);
                 retries.put(id, stats);
                 decorated.put(id, UpstreamStack.around(u, new UpstreamStack.Parts(id, faults.get(id), dice, breaker, r,
-                        budget, stats, log)));
+                        budget, stats, told)));
                 forwards.put(id, u instanceof Forwarder);
             });
             return new Upstreams(Collections.unmodifiableMap(decorated), Map.copyOf(forwards), Collections.unmodifiableMap(breakers),

@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.upstream.CallLog;
 import io.loomgate.core.call.Outcome;
+import io.loomgate.observe.CallRecord;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.BothModes;
 import io.loomgate.testing.TestClient;
+import io.loomgate.upstream.CallLog;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ class CancellationTest {
     }
 
     private record Answer(HttpResponse<String> response, Map<String, Object> body, long elapsedMs, CallLog tracker) {
-        CallLog.CallRecord call(String s) {
+        CallRecord call(String s) {
             return Aggregations.call(tracker, response, s);
         }
     }
@@ -65,7 +66,7 @@ class CancellationTest {
         assertEquals("failed: file", a.body().get("error"));
         assertEquals(Map.of("db", "cancelled", "file", "failed"), states(a.body()));
         assertEquals("file: failed on request (?fail=file)", part(a.body(), "file").get("error"));
-        CallLog.CallRecord db = a.call("db");
+        CallRecord db = a.call("db");
         assertEquals(Outcome.CANCELLED, db.outcome(), "db saw itself interrupted before the deadline");
         assertTrue(db.duration().toSeconds() < 4, "db's 5 s sleep ended after " + db.duration().toMillis() + " ms");
         assertInstanceOf(Outcome.Failed.class, a.call("file").outcome());
@@ -77,10 +78,10 @@ class CancellationTest {
     void theFirstSuccessCancelsTheLosers(String mode) {
         Answer a = get(mode, "/first-success?delay=cache-1:5s&delay=database:5s&timeout=10s");
         assertEquals(200, a.response().statusCode());
-        CallLog.CallRecord winner = a.call("cache-2");
+        CallRecord winner = a.call("cache-2");
         assertInstanceOf(Outcome.Success.class, winner.outcome());
         for (String loser : List.of("cache-1", "database")) {
-            CallLog.CallRecord c = a.call(loser);
+            CallRecord c = a.call(loser);
             assertEquals(Outcome.CANCELLED, c.outcome(), loser);
             assertTrue(c.duration().toSeconds() < 4, loser + "'s 5 s sleep stopped after " + c.duration().toMillis() + " ms");
             assertTrue(c.endNanos() >= winner.endNanos(), loser + " stopped after the winner, not before");
@@ -95,7 +96,7 @@ class CancellationTest {
         assertEquals(Map.of("db", "timeout", "file", "success"), states(a.body()));
         assertEquals(10_000L, ((Map<?, ?>) part(a.body(), "file").get("value")).get("lines"));
         assertEquals("deadline of 100ms passed; unfinished: db", a.body().get("error"));
-        CallLog.CallRecord db = a.call("db");
+        CallRecord db = a.call("db");
         assertEquals(Outcome.TIMED_OUT, db.outcome(), "db saw itself interrupted at the deadline");
         assertTrue(db.duration().toSeconds() < 4, "db's 5 s sleep stopped after " + db.duration().toMillis() + " ms");
     }
@@ -152,7 +153,7 @@ class CancellationTest {
     void aDeadlineStopsCpuWorkToo(String mode) {
         Answer a = get(mode, "/compute?n=10000000&timeout=100ms");
         assertEquals(504, a.response().statusCode());
-        CallLog.CallRecord compute = a.call("compute");
+        CallRecord compute = a.call("compute");
         assertEquals(Outcome.TIMED_OUT, compute.outcome());
         // the whole computation takes about 5 s on the machines these tests run on, and longer on slower ones
         assertTrue(compute.duration().toSeconds() < 3, "compute stopped after " + compute.duration().toMillis() + " ms");

@@ -8,12 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.upstream.CallLog;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.CallRecord;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;
+import io.loomgate.upstream.CallLog;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class CompletableFutureBaselineTest {
         assertEquals(1, tracker().inFlight(UpstreamId.of("db")), "db is still running after the 502 went out");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> tracker().inFlight(UpstreamId.of("db")) == 0);
-        CallLog.CallRecord db = Aggregations.call(tracker(), r, "db");
+        CallRecord db = Aggregations.call(tracker(), r, "db");
         assertInstanceOf(Outcome.Success.class, db.outcome(), "nothing interrupted it");
         assertTrue(db.duration().toMillis() >= 3_000, "it slept its full 3 s: " + db.duration().toMillis());
         assertTrue(db.endNanos() > answeredAt, "it ended after the response arrived");
@@ -108,7 +109,7 @@ class CompletableFutureBaselineTest {
         int expectedCalls = states.get("file").equals("success") ? 2 : 1;
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(expectedCalls, tracker().callsOf(id).size(),
                 "recorded " + tracker().callsOf(id) + ", common pool " + ForkJoinPool.commonPool()));
-        CallLog.CallRecord db = Aggregations.call(tracker(), r, "db");
+        CallRecord db = Aggregations.call(tracker(), r, "db");
         assertInstanceOf(Outcome.Success.class, db.outcome());
         assertTrue(db.endNanos() > answeredAt, "db ended after the response arrived");
     }

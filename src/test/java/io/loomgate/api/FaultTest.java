@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.upstream.Upstream;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.TestClient;
+import io.loomgate.upstream.Upstream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -25,9 +25,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Failures, timeouts and races at scale; a service that misbehaves; a test file that vanishes. */
 class FaultTest {

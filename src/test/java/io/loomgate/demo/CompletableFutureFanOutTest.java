@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.AggregationListener;
+import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.Value;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.FanOutResult;
 import io.loomgate.core.fanout.StopWhen;
-import io.loomgate.core.call.Outcome;
-import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.core.call.Value;
+import io.loomgate.observe.Events;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +33,7 @@ class CompletableFutureFanOutTest {
 
     private final Executor virtualPerTask = task -> Thread.ofVirtual().start(task);
     private final Map<UpstreamId, Duration> orphanWork = new ConcurrentHashMap<>();
-    private final AggregationListener listener = new AggregationListener() {
-        @Override
-        public void aggregated(Aggregation aggregation) {
-        }
-
+    private final Events listener = new Events() {
         @Override
         public void orphanEnded(UpstreamId service, Duration workAfterResponse) {
             orphanWork.put(service, workAfterResponse);

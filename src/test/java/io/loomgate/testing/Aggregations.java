@@ -1,5 +1,6 @@
 package io.loomgate.testing;
 
+import io.loomgate.observe.CallRecord;
 import io.loomgate.upstream.CallLog;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -29,9 +30,9 @@ public final class Aggregations {
     }
 
     /** The call {@code service} made for the request that got {@code response}, as the service recorded it. */
-    public static CallLog.CallRecord call(CallLog tracker, HttpResponse<String> response, String service) {
+    public static CallRecord call(CallLog tracker, HttpResponse<String> response, String service) {
         String id = response.headers().firstValue("X-Request-Id").orElseThrow();
-        return tracker.callsOf(id).stream().filter(c -> c.service().value().equals(service)).findFirst()
+        return tracker.callsOf(id).stream().filter(c -> c.upstream().value().equals(service)).findFirst()
                 .orElseThrow(() -> new AssertionError("no recorded " + service + " call for request " + id
                         + "; recorded: " + tracker.callsOf(id)));
     }

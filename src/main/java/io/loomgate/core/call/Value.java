@@ -43,6 +43,14 @@ public interface Value {
         int status();
     }
 
+    /** A forwarded answer, as the call log and the metrics hold it: its status, not its body. */
+    record Answered(int status) implements WithStatus {
+        @Override
+        public void writeTo(JsonWriter json) {
+            json.value(status);
+        }
+    }
+
     /** A plain string, such as {@code "DB call completed"}. */
     record Text(String text) implements Value {
         public Text {

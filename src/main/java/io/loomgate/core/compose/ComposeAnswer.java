@@ -2,7 +2,7 @@ package io.loomgate.core.compose;
 
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.RequestContext;
-import io.loomgate.core.fanout.Status;
+import io.loomgate.core.call.Status;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;

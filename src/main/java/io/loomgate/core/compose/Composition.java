@@ -1,6 +1,6 @@
 package io.loomgate.core.compose;
 
-import io.loomgate.core.fanout.Status;
+import io.loomgate.core.call.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,12 +1,10 @@
 package io.loomgate.core.fanout;
 
-import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.RetryBudget;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -21,12 +19,9 @@ import java.util.List;
 public final class Aggregator {
 
     private final Upstreams upstreams;
-    private final AggregationListener listener;
 
-    /** @param listener hears every merged answer (metrics) */
-    public Aggregator(Upstreams upstreams, AggregationListener listener) {
+    public Aggregator(Upstreams upstreams) {
         this.upstreams = upstreams;
-        this.listener = listener;
     }
 
     /**
@@ -38,14 +33,7 @@ public final class Aggregator {
     public Aggregation run(Policy policy, FanOut engine, List<UpstreamId> services) throws InterruptedException {
         List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList()).stream()
                 .map(this::drawsOnItsUpstreamsBudget).toList();
-        Aggregation aggregation = policy.merge(engine.run(parts, policy.stopWhen()));
-        listener.aggregated(aggregation);
-        return aggregation;
-    }
-
-    /** Counts one call a composed or proxy route made, with its upstream's calls. */
-    public void record(UpstreamId service, Outcome.Kind outcome, Duration took) {
-        listener.called(service, outcome, took);
+        return policy.merge(engine.run(parts, policy.stopWhen()));
     }
 
     /**

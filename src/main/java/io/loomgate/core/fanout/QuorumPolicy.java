@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.Status;
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;

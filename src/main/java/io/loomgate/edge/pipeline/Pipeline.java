@@ -5,7 +5,8 @@ import io.loomgate.http.BodyAborted;
 import io.loomgate.http.ErrorMapper;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Events;
+import io.loomgate.observe.RequestSummary;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -21,12 +22,12 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>the route's handler answers, if no filter did;</li>
  *   <li>anything thrown becomes an answer in the one {@link ErrorMapper};</li>
  *   <li>the answer goes back out through the same filters in reverse order, then is written;</li>
- *   <li>the filters end, in reverse order, and the observer (metrics, access log) hears how it went.</li>
+ *   <li>the filters end, in reverse order, and the {@link Events} (metrics, access log) hear how it went.</li>
  * </ol>
  * Observation is not a filter: no filter that answers early can keep a request out of the metrics.
  *
  * <pre>{@code
- * Pipeline pipeline = new Pipeline(Filters.standard(router, lifecycle, admission), observer, Handoff.HERE, trusted);
+ * Pipeline pipeline = new Pipeline(Filters.standard(router, lifecycle, admission), events, Handoff.HERE, trusted);
  * Optional<IOException> unfinished = pipeline.run(exchange, System.nanoTime());
  * }</pre>
  */
@@ -35,13 +36,13 @@ public final class Pipeline {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final List<Filter> filters;
-    private final RequestObserver observer;
+    private final Events events;
     private final Handoff handoff;
     private final AddressRanges trustedProxies;
 
-    public Pipeline(List<Filter> filters, RequestObserver observer, Handoff handoff, AddressRanges trustedProxies) {
+    public Pipeline(List<Filter> filters, Events events, Handoff handoff, AddressRanges trustedProxies) {
         this.filters = List.copyOf(filters);
-        this.observer = observer;
+        this.events = events;
         this.handoff = handoff;
         this.trustedProxies = trustedProxies;
     }
@@ -86,7 +87,7 @@ public final class Pipeline {
             Response answer = early;
             if (answer == null) {
                 v.started = true;
-                observer.started(v.routeKey);
+                events.requestStarted(v.routeKey);
                 try {
                     answer = v.route.handler().handle(v.request);
                 } catch (Throwable failure) {
@@ -103,7 +104,7 @@ public final class Pipeline {
                 filters.get(i).onEnd(v);
             }
             String caller = v.request == null ? "" : v.request.caller().name().orElse("");
-            observer.finished(new RequestObserver.RequestSummary(v.routeKey, v.started, v.method(),
+            events.requestFinished(new RequestSummary(v.routeKey, v.started, v.method(),
                     v.exchange().uri().getRawPath(), v.status, v.delivered, v.cutOff, v.id,
                     System.nanoTime() - v.arrival(), caller, v.clientId));
         }

@@ -6,7 +6,7 @@ import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestTarget;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Events;
 import io.loomgate.routing.Route;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -31,7 +31,7 @@ public final class Visit {
     RequestTarget target;
     Route route;
     Map<String, String> params = Map.of();
-    String routeKey = RequestObserver.UNMATCHED;
+    String routeKey = Events.UNMATCHED;
     Request request;
     boolean admitted;
     boolean started;

@@ -1,7 +1,8 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.config.Printable;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Events;
+import io.loomgate.observe.RequestSummary;
 import java.lang.System.Logger.Level;
 
 /**
@@ -11,17 +12,13 @@ import java.lang.System.Logger.Level;
  * API key's name, a token's subject). The path is shortened and control characters are replaced,
  * so a request cannot forge log lines.
  */
-public final class AccessLog implements RequestObserver {
+public final class AccessLog implements Events {
 
     private static final System.Logger LOG = System.getLogger("loomgate.access");
     private static final int PATH_LIMIT = 200;
 
     @Override
-    public void started(String route) {
-    }
-
-    @Override
-    public void finished(RequestSummary s) {
+    public void requestFinished(RequestSummary s) {
         LOG.log(Level.INFO, () -> String.format("%s %s %d %.1fms id=%s%s%s%s", Printable.shorten(s.method(), 16),
                 Printable.shorten(s.rawPath(), PATH_LIMIT), s.status(), s.nanos() / 1e6, s.requestId(),
                 s.clientId().isEmpty() ? "" : " client-id=" + s.clientId(),

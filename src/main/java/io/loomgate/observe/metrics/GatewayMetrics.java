@@ -1,11 +1,10 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.FinishedCall;
-import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.fanout.Aggregation;
-import io.loomgate.core.fanout.AggregationListener;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Answer;
+import io.loomgate.observe.Events;
+import io.loomgate.observe.RequestSummary;
 import io.loomgate.upstream.CallLog;
 import java.time.Duration;
 import java.util.Collection;
@@ -17,12 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The request and upstream counters, fed on the request threads as requests finish and aggregations
- * merge. Routes are keyed by their path, and every request that matched no route by
- * {@link RequestObserver#UNMATCHED}; upstreams by their id. Both key sets are fixed at startup by
+ * The request and upstream counters, fed by the {@link Events} on the request threads as requests
+ * finish and routes answer. Routes are keyed by their path, and every request that matched no route by
+ * {@link Events#UNMATCHED}; upstreams by their id. Both key sets are fixed at startup by
  * the route table, so random paths cannot grow them.
  */
-public final class GatewayMetrics implements RequestObserver, AggregationListener {
+public final class GatewayMetrics implements Events {
 
     private final Map<String, RouteStats> routes = new ConcurrentHashMap<>();
     private final Map<UpstreamId, ServiceStats> services;
@@ -46,30 +45,37 @@ public final class GatewayMetrics implements RequestObserver, AggregationListene
     }
 
     @Override
-    public void started(String route) {
+    public void requestStarted(String route) {
         stats(route).started();
     }
 
     @Override
-    public void finished(RequestSummary s) {
+    public void requestFinished(RequestSummary s) {
         stats(s.route()).finished(s.started(), s.status(), s.cutOff(), s.nanos());
     }
 
+    /** Counts each call of the answer that started, with its upstream's calls. */
     @Override
-    public void aggregated(Aggregation aggregation) {
-        for (FinishedCall p : aggregation.parts()) {
-            services.get(p.upstream()).called(p.outcome().kind(), p.duration().toNanos());
+    public void answered(Answer answer) {
+        for (FinishedCall call : answer.calls()) {
+            if (call.started()) {
+                called(call);
+            }
         }
     }
 
     @Override
-    public void orphanEnded(UpstreamId service, Duration workAfterResponse) {
-        services.get(service).orphanEnded(workAfterResponse.toNanos());
+    public void forwarded(FinishedCall exchange) {
+        called(exchange);
+    }
+
+    private void called(FinishedCall call) {
+        services.get(call.upstream()).called(call.outcome().kind(), call.duration().toNanos());
     }
 
     @Override
-    public void called(UpstreamId service, Outcome.Kind outcome, Duration waited) {
-        services.get(service).called(outcome, waited.toNanos());
+    public void orphanEnded(UpstreamId upstream, Duration workAfterResponse) {
+        services.get(upstream).orphanEnded(workAfterResponse.toNanos());
     }
 
     /** Every route in registration order, {@code unmatched} first. */

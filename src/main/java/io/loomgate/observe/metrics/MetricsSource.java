@@ -1,7 +1,7 @@
 package io.loomgate.observe.metrics;
 
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.Upstreams;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.loomgate.observe.metrics;
 
-import io.loomgate.core.call.Outcome;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.core.call.Outcome;
 import java.util.Map;
 import java.util.stream.Collectors;
 

@@ -1,5 +1,7 @@
 package io.loomgate.observe.timeline;
 
+import io.loomgate.observe.Answer;
+import io.loomgate.observe.Events;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,11 +19,11 @@ import java.util.function.LongSupplier;
  *
  * <pre>{@code
  * RecentRequests recent = new RecentRequests();
- * recent.record(timeline);
+ * recent.answered(answer);           // or recent.record(timeline)
  * recent.find("9c41e2-7");            // Optional<Timeline>
  * }</pre>
  */
-public final class RecentRequests {
+public final class RecentRequests implements Events {
 
     public static final int RECENT = 256;
     public static final int FAILED = 64;
@@ -45,6 +47,12 @@ public final class RecentRequests {
     /** @param clockMs the wall clock, in milliseconds since the epoch (tests pass their own) */
     RecentRequests(LongSupplier clockMs) {
         this.clockMs = clockMs;
+    }
+
+    /** Keeps the answer's timeline. */
+    @Override
+    public void answered(Answer answer) {
+        record(Timeline.of(answer));
     }
 
     public void record(Timeline t) {

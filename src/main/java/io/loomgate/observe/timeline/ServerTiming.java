@@ -1,5 +1,8 @@
 package io.loomgate.observe.timeline;
 
+import io.loomgate.observe.Answer;
+import java.util.List;
+
 /**
  * The {@code Server-Timing} header of a fan-out answer (W3C Server Timing): one entry per part, with
  * how long it ran and how it ended, which browsers' developer tools show beside the request:
@@ -13,10 +16,14 @@ public final class ServerTiming {
     private ServerTiming() {
     }
 
-    public static String header(Timeline t) {
-        StringBuilder sb = new StringBuilder(32 * t.spans().size());
-        boolean graph = t.policy().equals("compose");
-        for (Span s : t.spans()) {
+    public static String header(Answer answer) {
+        return header(Timeline.spans(answer), answer.graph());
+    }
+
+    /** The header of {@code spans}; with their starts when {@code graph} (a composed route's calls). */
+    public static String header(List<Span> spans, boolean graph) {
+        StringBuilder sb = new StringBuilder(32 * spans.size());
+        for (Span s : spans) {
             if (!sb.isEmpty()) {
                 sb.append(", ");
             }

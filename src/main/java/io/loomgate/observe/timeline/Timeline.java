@@ -1,17 +1,15 @@
 package io.loomgate.observe.timeline;
 
-import io.loomgate.core.call.Attempts;
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
-import io.loomgate.core.fanout.Aggregation;
-import java.time.Duration;
+import io.loomgate.observe.Answer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
- * One fan-out request as the dashboard draws it: every time in milliseconds from the moment its
+ * One fan-out or composed request as the dashboard draws it: every time in milliseconds from the moment its
  * first byte arrived.
  *
  * @param id         the request id ({@code X-Request-Id})
@@ -58,35 +56,33 @@ public record Timeline(String id, String route, String policy, String status, in
                 error, spans, attempts, client);
     }
 
-    /**
-     * The timeline of {@code aggregation}.
-     *
-     * @param arrivalNanos when the request's first byte arrived ({@link System#nanoTime()})
-     * @param forkNanos    when the fan-out began
-     * @param answerNanos  when the answer was ready
-     * @param attempts     the tries of the request's retried calls
-     */
-    public static Timeline of(String id, String route, String policy, Aggregation aggregation, int httpStatus,
-                              Duration timeout, long arrivalNanos, long forkNanos, long answerNanos,
-                              List<Attempts.Attempt> attempts) {
-        double fork = millis(forkNanos - arrivalNanos);
-        boolean hedge = aggregation.hedge().isPresent();
-        List<Span> spans = new ArrayList<>(aggregation.parts().size());
-        for (int i = 0; i < aggregation.parts().size(); i++) {
-            FinishedCall p = aggregation.parts().get(i);
+    /** The timeline of {@code answer}. */
+    public static Timeline of(Answer answer) {
+        double fork = millis(answer.forkNanos() - answer.arrivalNanos());
+        long wallNow = System.currentTimeMillis();
+        long arrivedAt = wallNow - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
+        List<AttemptSpan> tries = answer.attempts().stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
+                millis(a.startNanos() - answer.arrivalNanos()), millis(a.endNanos() - a.startNanos()), a.outcome().wire(),
+                a.reason())).toList();
+        return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
+                arrivedAt, fork, fork + millis(answer.decided().toNanos()), millis(answer.timeout().toNanos()),
+                millis(answer.answerNanos() - answer.arrivalNanos()), answer.error().orElse(""), spans(answer), tries,
+                answer.clientId());
+    }
+
+    /** One span per call of {@code answer}, in milliseconds from its arrival. */
+    static List<Span> spans(Answer answer) {
+        double fork = millis(answer.forkNanos() - answer.arrivalNanos());
+        List<Span> spans = new ArrayList<>(answer.calls().size());
+        for (int i = 0; i < answer.calls().size(); i++) {
+            FinishedCall p = answer.calls().get(i);
             OptionalDouble start = p.start().map(s -> OptionalDouble.of(fork + millis(s.toNanos())))
                     .orElse(OptionalDouble.empty());
-            String copy = hedge ? (i == 0 ? "primary" : "backup") : "";
+            String copy = answer.hedge() ? (i == 0 ? "primary" : "backup") : "";
             spans.add(new Span(p.name(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
                     detail(p.outcome())));
         }
-        long wallNow = System.currentTimeMillis();
-        long arrivedAt = wallNow - (answerNanos - arrivalNanos) / 1_000_000;
-        List<AttemptSpan> tries = attempts.stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
-                millis(a.startNanos() - arrivalNanos), millis(a.endNanos() - a.startNanos()), a.outcome().wire(), a.reason())).toList();
-        return new Timeline(id, route, policy, aggregation.status().wire(), httpStatus, arrivedAt, fork,
-                fork + millis(aggregation.duration().toNanos()), millis(timeout.toNanos()),
-                millis(answerNanos - arrivalNanos), aggregation.error().orElse(""), spans, tries, "");
+        return spans;
     }
 
     /** True for an answer that was not {@code ok}: the buffer keeps these longer. */

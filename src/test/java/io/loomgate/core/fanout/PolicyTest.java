@@ -1,5 +1,6 @@
 package io.loomgate.core.fanout;
 
+import io.loomgate.core.call.Status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -8,7 +8,8 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
-import io.loomgate.observe.RequestObserver;
+import io.loomgate.observe.Events;
+import io.loomgate.observe.RequestSummary;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import java.io.ByteArrayInputStream;
@@ -28,15 +29,15 @@ import org.junit.jupiter.api.Test;
 class PipelineTest {
 
     private final List<String> events = new CopyOnWriteArrayList<>();
-    private final List<RequestObserver.RequestSummary> finished = new ArrayList<>();
-    private final RequestObserver observer = new RequestObserver() {
+    private final List<RequestSummary> finished = new ArrayList<>();
+    private final Events observer = new Events() {
         @Override
-        public void started(String route) {
+        public void requestStarted(String route) {
             events.add("started " + route);
         }
 
         @Override
-        public void finished(RequestSummary summary) {
+        public void requestFinished(RequestSummary summary) {
             events.add("finished " + summary.status());
             finished.add(summary);
         }
@@ -212,7 +213,7 @@ class PipelineTest {
         assertEquals(List.of(), handedOff);
         p.run(new Memory("GET", "/work", Headers.EMPTY), System.nanoTime());
         assertEquals(List.of("work"), handedOff);
-        assertEquals(List.of(200, 404, 200), finished.stream().map(RequestObserver.RequestSummary::status).toList());
+        assertEquals(List.of(200, 404, 200), finished.stream().map(RequestSummary::status).toList());
     }
 
     @Test

@@ -7,13 +7,16 @@ import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.RequestObserver.RequestSummary;
+import io.loomgate.core.call.Status;
+import io.loomgate.observe.Answer;
+import io.loomgate.observe.RequestSummary;
 import io.loomgate.testing.PrometheusText;
 import io.loomgate.upstream.Faults;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,15 +31,15 @@ class MetricsFormatTest {
         UpstreamId file = UpstreamId.of("file");
         GatewayMetrics m = new GatewayMetrics(List.of(db, file));
         m.registerRoutes(List.of("/block", WEIRD));
-        m.started("/block");
-        m.finished(new RequestSummary("/block", true, "GET", "/block", 200, true, false, "a", 300_000_000));
-        m.finished(new RequestSummary("/block", false, "GET", "/block", 503, true, false, "b", 1_000_000));
-        m.finished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
+        m.requestStarted("/block");
+        m.requestFinished(new RequestSummary("/block", true, "GET", "/block", 200, true, false, "a", 300_000_000));
+        m.requestFinished(new RequestSummary("/block", false, "GET", "/block", 503, true, false, "b", 1_000_000));
+        m.requestFinished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
         m.orphanEnded(db, Duration.ofMillis(250));
-        m.aggregated(new io.loomgate.core.fanout.Aggregation("all", io.loomgate.core.fanout.Status.FAILED,
-                List.of(new io.loomgate.core.call.FinishedCall(db, Outcome.CANCELLED, Duration.ofMillis(50)),
-                        new io.loomgate.core.call.FinishedCall(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
-                java.util.Optional.of("failed: file"), Duration.ofMillis(50)));
+        m.answered(new Answer("a", "", "/block", "all", false, Status.FAILED, 502,
+                List.of(new FinishedCall(db, Outcome.CANCELLED, Duration.ofMillis(50)),
+                        new FinishedCall(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
+                false, Optional.of("failed: file"), Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0, 0, List.of()));
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),

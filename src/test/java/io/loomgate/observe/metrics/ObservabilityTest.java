@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.json.JsonParser;
-import io.loomgate.observe.RequestObserver.RequestSummary;
+import io.loomgate.observe.RequestSummary;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.TestClient;
@@ -99,7 +99,7 @@ class ObservabilityTest {
     @Test
     void accessLogLinesCannotBeForged() {
         try (LogCapture log = LogCapture.of("loomgate.access")) {
-            new AccessLog().finished(new RequestSummary("unmatched", false, "GET", "/x\nGET /admin 200", 404, true, false, "id", 1));
+            new AccessLog().requestFinished(new RequestSummary("unmatched", false, "GET", "/x\nGET /admin 200", 404, true, false, "id", 1));
             assertEquals("GET /x?GET /admin 200 404 0.0ms id=id", log.records().getFirst().getMessage());
         }
     }

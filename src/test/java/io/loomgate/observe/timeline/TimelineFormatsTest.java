@@ -24,12 +24,12 @@ class TimelineFormatsTest {
 
     @Test
     void serverTimingHasOneEntryPerPartWithItsDurationAndOutcome() {
-        assertEquals("db;dur=52.2;desc=\"cancelled\", file;dur=52.0;desc=\"failed\"", ServerTiming.header(FAILED));
+        assertEquals("db;dur=52.2;desc=\"cancelled\", file;dur=52.0;desc=\"failed\"", ServerTiming.header(FAILED.spans(), false));
         assertEquals("api;dur=30.8;desc=\"cancelled, primary\", api;dur=10.8;desc=\"success, backup\"",
-                ServerTiming.header(HEDGED));
+                ServerTiming.header(HEDGED.spans(), false));
         Timeline notSent = new Timeline("x", "/api", "hedge", "ok", 200, 0, 0, 5, 100, 5, "",
                 List.of(new Span("api", "backup", "cancelled", OptionalDouble.empty(), 0, "")));
-        assertEquals("api;dur=0.0;desc=\"never started, backup\"", ServerTiming.header(notSent));
+        assertEquals("api;dur=0.0;desc=\"never started, backup\"", ServerTiming.header(notSent.spans(), false));
     }
 
     @Test

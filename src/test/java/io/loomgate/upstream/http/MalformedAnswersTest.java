@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.testing.BothModes;
-import io.loomgate.testing.RawConnection;
 import io.loomgate.testing.RawConnection.Reply;
+import io.loomgate.testing.RawConnection;
 import io.loomgate.testing.ScriptedUpstream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
-import io.loomgate.core.call.UpstreamId;
 import io.loomgate.config.CommandLine;
+import io.loomgate.core.call.UpstreamId;
 import io.loomgate.testing.LogCapture;
-import io.loomgate.testing.RawConnection;
 import io.loomgate.testing.RawConnection.Reply;
+import io.loomgate.testing.RawConnection;
 import io.loomgate.testing.ScriptedUpstream;
 import io.loomgate.testing.TestClient;
 import java.net.InetSocketAddress;
@@ -252,7 +252,7 @@ class ProxyHardeningTest {
             var calls = Awaitility.await().atMost(Duration.ofSeconds(5))
                     .until(() -> gate.upstreams().calls().callsOf(id), list -> !list.isEmpty());
             assertEquals(1, calls.size(), calls.toString());
-            assertEquals(UpstreamId.of("up"), calls.getFirst().service());
+            assertEquals(UpstreamId.of("up"), calls.getFirst().upstream());
             assertEquals("success", calls.getFirst().outcome().state());
             for (int i = 0; i < 3; i++) {
                 assertEquals(503, client.get("/px/case/error").statusCode());

@@ -1,4 +1,4 @@
-package io.loomgate.core.fanout;
+package io.loomgate.core.call;
 
 import java.util.Locale;
 
