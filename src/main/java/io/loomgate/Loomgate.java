@@ -12,8 +12,6 @@ import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
-import io.loomgate.edge.tls.ServerTls;
-import io.loomgate.edge.tls.TlsException;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.metrics.AccessLog;
 import io.loomgate.observe.metrics.GatewayMetrics;
@@ -21,8 +19,6 @@ import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
 import io.loomgate.observe.timeline.RecentRequests;
-import io.loomgate.plan.Plan;
-import io.loomgate.plan.UpstreamDecl;
 import io.loomgate.routing.Route;
 import io.loomgate.routing.Router;
 import io.loomgate.server.GatewayServer.ShutdownReport;
@@ -38,14 +34,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
-import javax.net.ssl.SSLContext;
 
 /**
  * A running loomgate: the composition root, the one place that knows both the core and the demo.
- * It reads the route table, builds the upstreams it declares, and wires them to the engines, the
- * metrics and the server; then it releases them in order. {@link Main} starts one from the command
+ * It compiles the {@link ServingPlan} (every check, every upstream built), then binds the listeners
+ * and wires the plan to the engines, the events and the server; then it releases them in order. {@link Main} starts one from the command
  * line; tests start one on port 0.
  *
  * <pre>{@code
@@ -102,35 +96,32 @@ public final class Loomgate implements AutoCloseable {
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
         try {
-            Plan table = EffectiveRoutes.load(config, Modules.of(simulated, http));
-            Guards guards = Guards.of(config, table);
-            Upstreams upstreams = upstreams(config, table, replaced);
-            Lifecycle lifecycle = new Lifecycle();
-            LongAdder virtualStarted = new LongAdder();
-            GatewayMetrics metrics = new GatewayMetrics(upstreams.ids());
-            Aggregator aggregator = new Aggregator(upstreams);
-            RecentRequests recent = new RecentRequests();
-            Events events = config.observability().accessLog() ? Events.all(metrics, recent, new AccessLog())
-                    : Events.all(metrics, recent);
-            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, listenerTls(config));
             ObservabilityOptions o = config.observability();
+            GatewayMetrics metrics = new GatewayMetrics();
+            RecentRequests recent = new RecentRequests();
+            Events events = o.accessLog() ? Events.all(metrics, recent, new AccessLog()) : Events.all(metrics, recent);
+            LongAdder virtualStarted = new LongAdder();
+            Map<String, FanOut> engines = new LinkedHashMap<>();
+            engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
+            engines.put("completable-future/common-pool", Baselines.commonPool(events));
+            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
+            ServingPlan plan = ServingPlan.compile(config, Modules.of(simulated, http), replaced, engines, Events.NONE);
+            Upstreams upstreams = plan.upstreams();
+            metrics.registerUpstreams(upstreams.ids());
+
+            Lifecycle lifecycle = new Lifecycle();
+            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls());
             if (o.adminPort().isPresent()) {
                 admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
             }
             virtualThreads = VirtualThreads.start(virtualStarted);
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
-                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version(), guards::stats);
-
-            Map<String, FanOut> engines = new LinkedHashMap<>();
-            engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
-            engines.put("completable-future/common-pool", Baselines.commonPool(events));
-            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
-            ServedRoutes served = ServedRoutes.of(table, engines, config.services().timeout(), guards);
-
+                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version(),
+                    plan.guards()::stats);
             Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
-            Wiring wiring = new Wiring(config, lifecycle, upstreams, aggregator, served.fanOuts(), served.proxies(),
-                    served.composes(), composer, source, recent, events);
-            OperatorPages pages = OperatorPages.of(admin != null, table.authenticates());
+            Wiring wiring = new Wiring(config, lifecycle, upstreams, new Aggregator(upstreams), plan.routes().fanOuts(),
+                    plan.routes().proxies(), plan.routes().composes(), composer, source, recent, events);
+            OperatorPages pages = OperatorPages.of(admin != null, plan.plan().authenticates());
             LOG.log(Level.INFO, pages.describe());
             List<Route> routes = new ArrayList<>(Endpoints.main(wiring, pages));
             routes.addAll(extraRoutes);
@@ -158,33 +149,6 @@ public final class Loomgate implements AutoCloseable {
             http.close();
             throw e;
         }
-    }
-
-    /** The listener's TLS, checked before anything is bound: a bad certificate or key is a usage error (exit 2). */
-    private static Optional<SSLContext> listenerTls(Config config) throws UsageException {
-        if (config.edge().tls().isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(ServerTls.context(config.edge().tls().get()));
-        } catch (TlsException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }
-
-    private static Upstreams upstreams(Config config, Plan table,
-                                       Map<UpstreamId, Upstream> replaced) {
-        Upstreams.Builder builder = Upstreams.builder(config.services().seed());
-        for (UpstreamDecl u : table.upstreams()) {
-            Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : u.kind().create(u.id(), u.settings());
-            if (u.breaker().isPresent()) {
-                builder.add(u.id(), upstream, u.faults(), u.breaker().get());
-            } else {
-                builder.add(u.id(), upstream, u.faults());
-            }
-            builder.retry(u.id(), u.retry());
-        }
-        return builder.build();
     }
 
     public URI baseUri() {

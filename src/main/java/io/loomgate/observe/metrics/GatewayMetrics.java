@@ -8,7 +8,6 @@ import io.loomgate.observe.RequestSummary;
 import io.loomgate.upstream.CallLog;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,21 +17,33 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The request and upstream counters, fed by the {@link Events} on the request threads as requests
  * finish and routes answer. Routes are keyed by their path, and every request that matched no route by
- * {@link Events#UNMATCHED}; upstreams by their id. Both key sets are fixed at startup by
- * the route table, so random paths cannot grow them.
+ * {@link Events#UNMATCHED}; upstreams by their id. Both key sets come from the route table, so
+ * random paths cannot grow them.
  */
 public final class GatewayMetrics implements Events {
 
     private final Map<String, RouteStats> routes = new ConcurrentHashMap<>();
-    private final Map<UpstreamId, ServiceStats> services;
+    private final Map<UpstreamId, ServiceStats> services = new ConcurrentHashMap<>();
     private final List<String> order = new CopyOnWriteArrayList<>();
+    private final List<UpstreamId> upstreamOrder = new CopyOnWriteArrayList<>();
+
+    public GatewayMetrics() {
+        registerRoutes(List.of(UNMATCHED));
+    }
 
     /** @param upstreams every upstream, in the order the metrics list them */
     public GatewayMetrics(List<UpstreamId> upstreams) {
-        Map<UpstreamId, ServiceStats> stats = new LinkedHashMap<>();
-        upstreams.forEach(id -> stats.put(id, new ServiceStats()));
-        this.services = Collections.unmodifiableMap(stats);
-        registerRoutes(List.of(UNMATCHED));
+        this();
+        registerUpstreams(upstreams);
+    }
+
+    /** Creates the counters of {@code upstreams}, in this order after any registered before. */
+    public void registerUpstreams(Collection<UpstreamId> upstreams) {
+        for (UpstreamId id : upstreams) {
+            if (services.putIfAbsent(id, new ServiceStats()) == null) {
+                upstreamOrder.add(id);
+            }
+        }
     }
 
     /** Creates the counters of {@code paths}, so routes show (with zeros) before their first request. */
@@ -90,7 +101,7 @@ public final class GatewayMetrics implements Events {
     /** Every upstream, with calls in flight as the call log counts them. */
     public Map<UpstreamId, ServiceStats.ServiceSnapshot> services(CallLog calls) {
         Map<UpstreamId, ServiceStats.ServiceSnapshot> result = new LinkedHashMap<>();
-        services.forEach((id, stats) -> result.put(id, stats.snapshot(calls.inFlight(id))));
+        upstreamOrder.forEach(id -> result.put(id, services.get(id).snapshot(calls.inFlight(id))));
         return result;
     }
 

@@ -1,0 +1,76 @@
+package io.loomgate;
+
+import io.loomgate.config.Config;
+import io.loomgate.config.UsageException;
+import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.edge.tls.TlsException;
+import io.loomgate.observe.Events;
+import io.loomgate.plan.Plan;
+import io.loomgate.plan.PlanModules;
+import io.loomgate.plan.UpstreamDecl;
+import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.Upstreams;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Everything loomgate serves with, checked and built in one step before any socket is bound: the
+ * route plan with the flags' overrides applied ({@link EffectiveRoutes}), each route's edge
+ * ({@link Guards}: API keys, key sets, limits), the listener's TLS, the upstreams inside their
+ * stacks, and each route ready to serve by its kind. Every problem is a {@link UsageException}. A
+ * serving plan holds no socket and no thread, so a second one can be compiled while the first
+ * serves: a reload builds the next one this way, and only then swaps.
+ *
+ * @param plan      the routes and upstreams as declared, overrides applied
+ * @param guards    each route's edge, and the limits' counters
+ * @param tls       the main listener's TLS, when {@code --tls-cert} asks for it
+ * @param upstreams every upstream in its stack, and the call log
+ * @param routes    each route ready to serve
+ */
+record ServingPlan(Plan plan, Guards guards, Optional<SSLContext> tls, Upstreams upstreams, ServedRoutes routes) {
+
+    /**
+     * @param modules  the registered modules ({@link Modules#of})
+     * @param replaced declared upstreams to replace (tests make upstreams misbehave this way)
+     * @param engines  the fan-out engines by key ({@code structured}, {@code completable-future/common-pool}, ...)
+     * @param events   what the upstreams tell of their calls, beside their call log
+     */
+    static ServingPlan compile(Config config, PlanModules modules, Map<UpstreamId, Upstream> replaced,
+                               Map<String, FanOut> engines, Events events) throws UsageException {
+        Plan plan = EffectiveRoutes.load(config, modules);
+        Guards guards = Guards.of(config, plan);
+        Optional<SSLContext> tls = listenerTls(config);
+        Upstreams upstreams = upstreams(config, plan, replaced, events);
+        return new ServingPlan(plan, guards, tls, upstreams,
+                ServedRoutes.of(plan, engines, config.services().timeout(), guards));
+    }
+
+    /** The listener's TLS: a bad certificate or key is a usage error (exit 2). */
+    private static Optional<SSLContext> listenerTls(Config config) throws UsageException {
+        if (config.edge().tls().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ServerTls.context(config.edge().tls().get()));
+        } catch (TlsException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static Upstreams upstreams(Config config, Plan plan, Map<UpstreamId, Upstream> replaced, Events events) {
+        Upstreams.Builder builder = Upstreams.builder(config.services().seed()).events(events);
+        for (UpstreamDecl u : plan.upstreams()) {
+            Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : u.kind().create(u.id(), u.settings());
+            if (u.breaker().isPresent()) {
+                builder.add(u.id(), upstream, u.faults(), u.breaker().get());
+            } else {
+                builder.add(u.id(), upstream, u.faults());
+            }
+            builder.retry(u.id(), u.retry());
+        }
+        return builder.build();
+    }
+}
