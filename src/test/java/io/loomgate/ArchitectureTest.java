@@ -134,6 +134,29 @@ class ArchitectureTest {
         assertEquals(List.of(), jdkServer, "files outside the server adapter that see the JDK server's API");
     }
 
+    /**
+     * A route's kind and a fan-out's policy are read once, by the readers, into sealed types
+     * ({@code RouteKind}, {@code PolicySpec}); nothing after reading compares them as text.
+     */
+    @Test
+    void noRouteKindOrPolicyIsComparedAsTextOutsideTheReaders() throws IOException {
+        Pattern compared = Pattern.compile("(equals|equalsIgnoreCase)\\(\"(compose|proxy|fan-out|single|all|any|quorum|fallback|hedge)\"\\)"
+                + "|case \"(compose|proxy|fan-out|single|all|any|quorum|fallback|hedge)\""
+                + "|\"(compose|proxy|fan-out|single|all|any|quorum|fallback|hedge)\"\\.equals");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String rel = MAIN.relativize(f).toString();
+                boolean reader = rel.startsWith("plan/") || rel.matches(".*(Reader|Reading)\\.java");
+                Matcher m = compared.matcher(read(f));
+                while (!reader && m.find()) {
+                    found.add(rel + ": " + m.group());
+                }
+            }
+        }
+        assertEquals(List.of(), found, "route kinds or policies compared as text after reading");
+    }
+
     @Test
     void oneRequestContext() throws IOException {
         try (Stream<Path> files = Files.walk(MAIN)) {
