@@ -3,7 +3,7 @@ package io.loomgate;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.observe.metrics.ServerGauges;
-import io.loomgate.server.GatewayServer;
+import io.loomgate.edge.listener.GatewayServer;
 import java.util.Optional;
 import java.util.concurrent.ThreadPoolExecutor;
 

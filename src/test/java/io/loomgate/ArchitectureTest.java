@@ -26,7 +26,7 @@ class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java/io/loomgate");
     private static final Pattern USE = Pattern.compile("\\bio\\.loomgate\\.((?:[a-z]+\\.)*[a-z]+)\\.([A-Z]\\w*)");
     private static final Set<String> CORE = Set.of("core.fanout", "api", "core.call", "core.compose", "config", "http", "json",
-            "observe.metrics", "upstream.http", "plan", "routing", "server", "core.template", "observe.timeline", "upstream");
+            "observe.metrics", "upstream.http", "plan", "edge.routing", "edge.listener", "core.template", "observe.timeline", "upstream");
 
     /** package → the packages its files name (imports and fully qualified uses), and the classes they name. */
     private record Uses(Map<String, Set<String>> packages, Map<String, Set<String>> classes) {
@@ -122,10 +122,10 @@ class ArchitectureTest {
                 String text = read(f);
                 boolean core = rel.startsWith("core/");
                 if (core && (text.contains("com.sun.net.httpserver") || text.contains("io.loomgate.upstream.http.")
-                        || text.contains("io.loomgate.server."))) {
+                        || text.contains("io.loomgate.edge.listener."))) {
                     wire.add(rel);
                 }
-                if (!rel.startsWith("server/") && text.contains("com.sun.net.httpserver")) {
+                if (!rel.startsWith("edge/listener/") && text.contains("com.sun.net.httpserver")) {
                     jdkServer.add(rel);
                 }
             }

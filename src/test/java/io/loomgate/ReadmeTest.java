@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Flag;
-import io.loomgate.routing.Route;
+import io.loomgate.edge.routing.Route;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -12,7 +12,7 @@ import io.loomgate.http.Response;
 import io.loomgate.observe.Answer;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.timeline.ServerTiming;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package io.loomgate.api;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

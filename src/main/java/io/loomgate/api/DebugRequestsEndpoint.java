@@ -6,7 +6,7 @@ import io.loomgate.http.Response;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.observe.timeline.Timeline;
 import io.loomgate.observe.timeline.TimelineJson;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import java.util.List;
 
 /**

@@ -4,7 +4,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.loomgate.api;
 
 import io.loomgate.config.ThreadMode;
-import io.loomgate.routing.Route;
+import io.loomgate.edge.routing.Route;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

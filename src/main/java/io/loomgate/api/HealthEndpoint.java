@@ -4,8 +4,8 @@ import io.loomgate.config.ThreadMode;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.routing.Handler;
-import io.loomgate.server.Lifecycle;
+import io.loomgate.edge.routing.Handler;
+import io.loomgate.edge.listener.Lifecycle;
 
 /**
  * {@code GET /health}: {@code 200 {"status":"UP","threads":"virtual","uptimeMs":...}} while running,

@@ -5,7 +5,7 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -5,7 +5,7 @@ import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.observe.metrics.MetricsFormat;
 import io.loomgate.observe.metrics.MetricsSource;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import java.util.List;
 
 /**

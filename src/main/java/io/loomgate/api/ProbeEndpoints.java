@@ -3,8 +3,8 @@ package io.loomgate.api;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.routing.Handler;
-import io.loomgate.server.Lifecycle;
+import io.loomgate.edge.routing.Handler;
+import io.loomgate.edge.listener.Lifecycle;
 
 /**
  * The two Kubernetes-style probes. {@code /livez}: the process answers, nothing else is checked

@@ -10,7 +10,7 @@ import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.observe.Events;
-import io.loomgate.routing.Handler;
+import io.loomgate.edge.routing.Handler;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstreams;

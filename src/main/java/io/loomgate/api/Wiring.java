@@ -6,7 +6,7 @@ import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.timeline.RecentRequests;
-import io.loomgate.server.Lifecycle;
+import io.loomgate.edge.listener.Lifecycle;
 import io.loomgate.upstream.Upstreams;
 import java.util.List;
 

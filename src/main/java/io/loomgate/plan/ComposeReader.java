@@ -10,7 +10,7 @@ import io.loomgate.core.template.Template;
 import io.loomgate.module.Fields;
 import io.loomgate.module.HeaderNames;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.routing.PathPattern;
+import io.loomgate.edge.routing.PathPattern;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

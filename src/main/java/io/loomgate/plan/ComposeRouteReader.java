@@ -5,7 +5,7 @@ import io.loomgate.core.compose.CallGraph;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.routing.PathPattern;
+import io.loomgate.edge.routing.PathPattern;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,7 +7,7 @@ import io.loomgate.core.fanout.PolicySpec;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.routing.PathPattern;
+import io.loomgate.edge.routing.PathPattern;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.routing.PathPattern;
+import io.loomgate.edge.routing.PathPattern;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package io.loomgate.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.loomgate.http.Response;
-import io.loomgate.server.Lifecycle;
+import io.loomgate.edge.listener.Lifecycle;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

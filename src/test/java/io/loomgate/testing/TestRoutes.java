@@ -2,7 +2,7 @@ package io.loomgate.testing;
 
 import io.loomgate.http.Response;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.routing.Route;
+import io.loomgate.edge.routing.Route;
 import java.util.List;
 
 /** Routes that exist only in tests: a slow one, one that throws, and one that reports its thread. */

@@ -1,6 +1,6 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.routing.Router;
+import io.loomgate.edge.routing.Router;
 import java.util.List;
 
 /**

@@ -3,9 +3,9 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
-import io.loomgate.routing.Route;
-import io.loomgate.routing.RouteMatch;
-import io.loomgate.routing.Router;
+import io.loomgate.edge.routing.Route;
+import io.loomgate.edge.routing.RouteMatch;
+import io.loomgate.edge.routing.Router;
 import java.util.Map;
 
 /**

@@ -7,7 +7,7 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestTarget;
 import io.loomgate.observe.Events;
-import io.loomgate.routing.Route;
+import io.loomgate.edge.routing.Route;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;

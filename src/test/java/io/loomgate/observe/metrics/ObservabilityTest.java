@@ -1,5 +1,6 @@
 package io.loomgate.observe.metrics;
 
+import io.loomgate.observe.log.AccessLog;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.server.GatewayServer.ShutdownReport;
+import io.loomgate.edge.listener.GatewayServer.ShutdownReport;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.TestClient;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;

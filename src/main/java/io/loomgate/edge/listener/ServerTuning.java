@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.loomgate.config.ServerOptions;

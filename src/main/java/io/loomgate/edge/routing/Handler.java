@@ -1,4 +1,4 @@
-package io.loomgate.routing;
+package io.loomgate.edge.routing;
 
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;

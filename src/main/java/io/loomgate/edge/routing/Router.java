@@ -1,4 +1,4 @@
-package io.loomgate.routing;
+package io.loomgate.edge.routing;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;

@@ -1,4 +1,4 @@
-package io.loomgate.routing;
+package io.loomgate.edge.routing;
 
 /**
  * What the route table says about a method and path. {@code allow} values are ready for the

@@ -1,4 +1,4 @@
-package io.loomgate.observe.metrics;
+package io.loomgate.observe.log;
 
 import io.loomgate.config.Printable;
 import io.loomgate.observe.Events;

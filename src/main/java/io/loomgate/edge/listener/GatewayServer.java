@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -12,8 +12,8 @@ import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
 import io.loomgate.edge.tls.ServerTls;
 import io.loomgate.observe.Events;
-import io.loomgate.routing.Route;
-import io.loomgate.routing.Router;
+import io.loomgate.edge.routing.Route;
+import io.loomgate.edge.routing.Router;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

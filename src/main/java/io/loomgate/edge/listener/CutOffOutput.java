@@ -1,4 +1,4 @@
-package io.loomgate.server;
+package io.loomgate.edge.listener;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;

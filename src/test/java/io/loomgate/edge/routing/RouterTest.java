@@ -1,4 +1,4 @@
-package io.loomgate.routing;
+package io.loomgate.edge.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

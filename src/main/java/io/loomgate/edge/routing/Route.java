@@ -1,4 +1,4 @@
-package io.loomgate.routing;
+package io.loomgate.edge.routing;
 
 import io.loomgate.edge.RouteEdge;
 import java.util.Objects;
