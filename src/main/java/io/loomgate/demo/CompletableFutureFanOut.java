@@ -135,12 +135,12 @@ final class CompletableFutureFanOut implements FanOut {
                 outcome = new Outcome.Success(value);
                 return value;
             } catch (Exception e) {
-                outcome = RequestContext.callWith(ctx, () -> Failures.failed(part.service(), e));
+                outcome = RequestContext.callWith(ctx, () -> Failures.failed(part.upstream(), e));
                 throw new CompletionException(e);
             } finally {
                 ended = System.nanoTime();
                 if (!state.compareAndSet(RUNNING, FINISHED)) {
-                    listener.orphanEnded(part.service(), Duration.ofNanos(ended - Math.max(began, orphanedAt)));
+                    listener.orphanEnded(part.upstream(), Duration.ofNanos(ended - Math.max(began, orphanedAt)));
                 }
             }
         }
@@ -149,12 +149,12 @@ final class CompletableFutureFanOut implements FanOut {
         FinishedCall snapshot(long now) {
             orphanedAt = now;
             if (state.compareAndSet(PENDING, SKIPPED)) {
-                return new FinishedCall(part.service(), Outcome.CANCELLED, Duration.ZERO);
+                return new FinishedCall(part.upstream(), Outcome.CANCELLED, Duration.ZERO);
             }
             if (state.compareAndSet(RUNNING, ORPHANED)) {
-                return new FinishedCall(part.service(), Outcome.ORPHANED, Duration.ofNanos(now - began));
+                return new FinishedCall(part.upstream(), Outcome.ORPHANED, Duration.ofNanos(now - began));
             }
-            return new FinishedCall(part.service(), outcome, Duration.ofNanos(ended - began));
+            return new FinishedCall(part.upstream(), outcome, Duration.ofNanos(ended - began));
         }
     }
 }

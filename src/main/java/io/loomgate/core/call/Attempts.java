@@ -19,9 +19,9 @@ public final class Attempts {
      * @param outcome how it ended: success, failed or timeout (its own)
      * @param reason  why it failed; empty for a success
      */
-    public record Attempt(UpstreamId service, int number, long startNanos, long endNanos, Outcome.Kind outcome, String reason) {
+    public record Attempt(UpstreamId upstream, int number, long startNanos, long endNanos, Outcome.Kind outcome, String reason) {
         public Attempt {
-            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(upstream, "upstream");
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(reason, "reason");
         }
@@ -44,8 +44,8 @@ public final class Attempts {
         return q == null ? List.of() : List.copyOf(q);
     }
 
-    /** The attempts of calls to {@code service}. */
-    public List<Attempt> of(UpstreamId service) {
-        return all().stream().filter(a -> a.service().equals(service)).toList();
+    /** The attempts of calls to {@code upstream}. */
+    public List<Attempt> of(UpstreamId upstream) {
+        return all().stream().filter(a -> a.upstream().equals(upstream)).toList();
     }
 }

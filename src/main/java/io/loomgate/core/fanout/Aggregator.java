@@ -3,7 +3,6 @@ package io.loomgate.core.fanout;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.RetryBudget;
-import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.util.List;
 
@@ -25,13 +24,13 @@ public final class Aggregator {
     }
 
     /**
-     * Calls {@code services} on {@code engine} and merges them under {@code policy}. The structured
+     * Calls the upstreams {@code ids} on {@code engine} and merges them under {@code policy}. The structured
      * engine returns only after every call has ended.
      *
      * @throws InterruptedException when this request thread is interrupted (shutdown cut it off)
      */
-    public Aggregation run(Policy policy, FanOut engine, List<UpstreamId> services) throws InterruptedException {
-        List<FanOut.Part> parts = policy.parts(services.stream().map(this::part).toList()).stream()
+    public Aggregation run(Policy policy, FanOut engine, List<UpstreamId> ids) throws InterruptedException {
+        List<FanOut.Part> parts = policy.parts(ids.stream().map(this::part).toList()).stream()
                 .map(this::drawsOnItsUpstreamsBudget).toList();
         return policy.merge(engine.run(parts, policy.stopWhen()));
     }
@@ -44,12 +43,11 @@ public final class Aggregator {
         if (p.immediate()) {
             return p;
         }
-        RetryBudget shared = upstreams.budget(p.service());
-        return new FanOut.Part(p.service(), p.task(), p.after(), () -> p.admit().getAsBoolean() && shared.trySpend());
+        RetryBudget shared = upstreams.budget(p.upstream());
+        return new FanOut.Part(p.upstream(), p.task(), p.after(), () -> p.admit().getAsBoolean() && shared.trySpend());
     }
 
-    private FanOut.Part part(UpstreamId service) {
-        Upstream upstream = upstreams.get(service);
-        return new FanOut.Part(service, upstream::call);
+    private FanOut.Part part(UpstreamId id) {
+        return new FanOut.Part(id, upstreams.get(id)::call);
     }
 }

@@ -66,7 +66,7 @@ final class DrivenFanOut implements FanOut {
         DrivenScope.Alone alone = DrivenScope.alone(0, part.task());
         DrivenScope.Ended e = alone.ended();
         Outcome outcome = alone.deadlineHit() ? Outcome.stopped(true)
-                : e.succeeded() ? new Outcome.Success(e.value()) : Failures.failed(part.service(), e.failure());
+                : e.succeeded() ? new Outcome.Success(e.value()) : Failures.failed(part.upstream(), e.failure());
         return new FanOutResult(List.of(result(part, outcome, e, start)), alone.deadlineHit(), ctx.timeout(),
                 Duration.ofNanos(System.nanoTime() - start));
     }
@@ -74,9 +74,9 @@ final class DrivenFanOut implements FanOut {
     /** A part's result: from its start to its end, when it ran; no start and no duration when it never did. */
     private static FinishedCall result(Part part, Outcome outcome, DrivenScope.Ended e, long start) {
         if (e == null) {
-            return new FinishedCall(part.service(), outcome, Optional.empty(), Duration.ZERO);
+            return new FinishedCall(part.upstream(), outcome, Optional.empty(), Duration.ZERO);
         }
-        return new FinishedCall(part.service(), outcome, Optional.of(Duration.ofNanos(e.startNanos() - start)),
+        return new FinishedCall(part.upstream(), outcome, Optional.of(Duration.ofNanos(e.startNanos() - start)),
                 Duration.ofNanos(e.endNanos() - e.startNanos()));
     }
 }

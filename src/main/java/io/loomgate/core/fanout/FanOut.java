@@ -26,13 +26,13 @@ public interface FanOut {
      * @param after wait this long before starting; zero to start at once
      * @param admit asked when the wait is over: false means the part is never started
      */
-    record Part(UpstreamId service, Callable<Value> task, Duration after, BooleanSupplier admit) {
+    record Part(UpstreamId upstream, Callable<Value> task, Duration after, BooleanSupplier admit) {
 
         private static final BooleanSupplier ALWAYS = () -> true;
 
         /** A part that starts at once. */
-        public Part(UpstreamId service, Callable<Value> task) {
-            this(service, task, Duration.ZERO, ALWAYS);
+        public Part(UpstreamId upstream, Callable<Value> task) {
+            this(upstream, task, Duration.ZERO, ALWAYS);
         }
 
         /** True when the part starts as soon as it is forked, unconditionally. */

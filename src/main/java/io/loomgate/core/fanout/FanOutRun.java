@@ -59,7 +59,7 @@ final class FanOutRun implements DrivenScope.Body {
         forked[i] = true;
         running++;
         FanOut.Part part = parts.get(i);
-        scope.fork(i, part.service().value(), part.task(), Optional.empty());
+        scope.fork(i, part.upstream().value(), part.task(), Optional.empty());
     }
 
     /** When the first delayed part still waiting is due: now once a part has failed; never when none waits. */
@@ -81,7 +81,7 @@ final class FanOutRun implements DrivenScope.Body {
                 if (parts.get(i).admit().getAsBoolean()) {
                     fork(scope, i);
                 } else {
-                    count(i, new Outcome.Failed(parts.get(i).service() + ": not sent"));
+                    count(i, new Outcome.Failed(parts.get(i).upstream() + ": not sent"));
                 }
             }
         }
@@ -90,7 +90,7 @@ final class FanOutRun implements DrivenScope.Body {
     private void ended(DrivenScope.Ended e) {
         running--;
         ends[e.id()] = e;
-        count(e.id(), e.succeeded() ? new Outcome.Success(e.value()) : Failures.failed(parts.get(e.id()).service(), e.failure()));
+        count(e.id(), e.succeeded() ? new Outcome.Success(e.value()) : Failures.failed(parts.get(e.id()).upstream(), e.failure()));
     }
 
     private void count(int i, Outcome outcome) {

@@ -54,7 +54,7 @@ public final class HedgePolicy implements Policy {
         FanOut.Part primary = replicas.getFirst();
         FanOut.Part target = replicas.getLast();
         budget.firstTrySent();
-        return List.of(primary, new FanOut.Part(target.service(), target.task(), delay(), budget::trySpend));
+        return List.of(primary, new FanOut.Part(target.upstream(), target.task(), delay(), budget::trySpend));
     }
 
     /** The fixed delay, or the primary's recent percentile but not below the floor. */

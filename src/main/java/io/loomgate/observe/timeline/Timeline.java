@@ -61,7 +61,7 @@ public record Timeline(String id, String route, String policy, String status, in
         double fork = millis(answer.forkNanos() - answer.arrivalNanos());
         long wallNow = System.currentTimeMillis();
         long arrivedAt = wallNow - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
-        List<AttemptSpan> tries = answer.attempts().stream().map(a -> new AttemptSpan(a.service().value(), a.number(),
+        List<AttemptSpan> tries = answer.attempts().stream().map(a -> new AttemptSpan(a.upstream().value(), a.number(),
                 millis(a.startNanos() - answer.arrivalNanos()), millis(a.endNanos() - a.startNanos()), a.outcome().wire(),
                 a.reason())).toList();
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),

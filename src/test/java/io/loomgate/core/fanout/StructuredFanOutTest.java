@@ -86,7 +86,7 @@ class StructuredFanOutTest {
 
     /** {@code part}, started only {@code afterMs} later (or when a sibling fails), if {@code admit} says so. */
     private static FanOut.Part delayed(FanOut.Part part, long afterMs, boolean admit) {
-        return new FanOut.Part(part.service(), part.task(), Duration.ofMillis(afterMs), () -> admit);
+        return new FanOut.Part(part.upstream(), part.task(), Duration.ofMillis(afterMs), () -> admit);
     }
 
     @Test
