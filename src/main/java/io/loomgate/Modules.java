@@ -7,6 +7,7 @@ import io.loomgate.core.fanout.HedgePolicy;
 import io.loomgate.core.fanout.QuorumPolicy;
 import io.loomgate.core.fanout.SinglePolicy;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.auth.ApiKeyAuth;
 import io.loomgate.edge.auth.Auth;
 import io.loomgate.edge.auth.JwtAuth;
 import io.loomgate.plan.PlanModules;
@@ -38,6 +39,6 @@ public final class Modules {
                         HedgePolicy.MODULE),
                 List.of(RouteKinds.FAN_OUT, RouteKinds.PROXY, RouteKinds.COMPOSE),
                 engines,
-                List.of(Auth.NONE, Auth.API_KEY, JwtAuth.MODULE));
+                List.of(Auth.NONE, ApiKeyAuth.MODULE, JwtAuth.MODULE));
     }
 }

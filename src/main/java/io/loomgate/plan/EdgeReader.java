@@ -78,7 +78,7 @@ final class EdgeReader {
         file.written().forEach(written::putIfAbsent);   // what the route inherits, so a printed table says it per route
         Optional<RateLimiter.Settings> limit = Optional.empty();
         if (written.containsKey("rateLimit")) {
-            limit = Optional.of(rateLimit(f, auth));
+            limit = Optional.of(rateLimit(f, auth, methods));
         }
         Optional<RateLimiter.Settings> preAuth = Optional.empty();
         if (written.containsKey("preAuthLimit")) {
@@ -117,21 +117,23 @@ final class EdgeReader {
         throw f.bad("auth", accepted, v);
     }
 
-    private static RateLimiter.Settings rateLimit(Fields f, Optional<AuthSpec> auth) throws RouteFileException {
+    private static RateLimiter.Settings rateLimit(Fields f, Optional<AuthSpec> auth, List<AuthModule> methods)
+            throws RouteFileException {
         Fields r = f.object("rateLimit");
         double perSecond = perSecond(r);
         long burst = burst(r, perSecond);
         int maxKeys = maxKeys(r);
         String by = r.optionalString("by").orElse("ip");
         boolean header = by.startsWith("header.") && HeaderNames.isName(by.substring(7));
-        if (!by.equals("ip") && !by.equals("apiKey") && !by.equals("jwt.sub") && !header) {
-            throw r.bad("by", "must be apiKey, jwt.sub, ip or header.NAME", by);
+        List<AuthModule.LimitKey> callers = methods.stream().flatMap(m -> m.limitKey().stream()).toList();
+        Optional<AuthModule.LimitKey> caller = callers.stream().filter(k -> k.by().equals(by)).findFirst();
+        if (!by.equals("ip") && caller.isEmpty() && !header) {
+            List<String> accepted = new ArrayList<>(callers.stream().map(AuthModule.LimitKey::by).toList());
+            accepted.add("ip");
+            throw r.bad("by", "must be " + String.join(", ", accepted) + " or header.NAME", by);
         }
-        if (by.equals("apiKey") && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of("apiKey"))) {
-            throw r.bad("by", "apiKey needs the route to require one (\"auth\": \"apiKey\")", by);
-        }
-        if (by.equals("jwt.sub") && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of("jwt.sub"))) {
-            throw r.bad("by", "jwt.sub needs the route to require a token (\"auth\": {\"jwt\": ...})", by);
+        if (caller.isPresent() && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of(by))) {
+            throw r.bad("by", by + " needs the route to require " + caller.get().needs(), by);
         }
         r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys"));
         return new RateLimiter.Settings(perSecond, (int) burst, by, maxKeys);

@@ -27,4 +27,17 @@ public interface AuthModule {
      * @throws RouteFileException naming the field and the bad value
      */
     AuthSpec read(Optional<Fields> settings) throws RouteFileException;
+
+    /** The rate-limit {@code by} value this method offers, keying by the caller it finds, if it offers one. */
+    default Optional<LimitKey> limitKey() {
+        return Optional.empty();
+    }
+
+    /**
+     * @param by    the {@code by} value: {@code apiKey}, {@code jwt.sub}
+     * @param needs what a route must say to use it, ending "needs the route to require ...":
+     *              {@code one ("auth": "apiKey")}
+     */
+    record LimitKey(String by, String needs) {
+    }
 }

@@ -1,15 +1,23 @@
 package io.loomgate.edge.auth;
 
+import io.loomgate.http.Caller;
+import io.loomgate.http.FieldText;
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.HeaderNames;
 import io.loomgate.module.RouteFileException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code "auth": {"jwt": {...}}}: a token verified against a JSON Web Key Set ({@link JwtVerifier}),
@@ -40,6 +48,11 @@ public final class JwtAuth {
         @Override
         public boolean configurable() {
             return true;
+        }
+
+        @Override
+        public Optional<LimitKey> limitKey() {
+            return Optional.of(new LimitKey("jwt.sub", "a token (\"auth\": {\"jwt\": ...})"));
         }
 
         @Override
@@ -79,9 +92,61 @@ public final class JwtAuth {
 
         @Override
         public Auth build(Optional<ApiKeys> keys) {
-            return new Auth.Jwt(new JwtVerifier(settings, Instant::now), forwardClaims);
+            return new Verified(new JwtVerifier(settings, Instant::now), forwardClaims);
         }
     }
+
+    /**
+     * The method, built: a token in {@code Authorization: Bearer}, verified by
+     * {@link JwtVerifier}. Its {@code sub} names the caller; {@code forwardClaims} (claim to header)
+     * tell upstreams more, and templates may use any claim as {@code {jwt.NAME}}. Those headers are
+     * loomgate's alone: a client's own header of such a name never reaches an upstream, even when
+     * the token lacks the claim. The token itself is passed on as it came, for upstreams that check
+     * it again.
+     */
+    record Verified(JwtVerifier verifier, Map<String, String> forwardClaims) implements Auth {
+        public Verified {
+            forwardClaims = Map.copyOf(forwardClaims);
+        }
+
+        @Override
+        public boolean sentCredentials(Headers headers) {
+            return headers.contains("Authorization");
+        }
+
+        @Override
+        public Caller authenticate(Headers headers) {
+            String token = Credentials.bearer(headers);
+            if (token == null || token.isEmpty()) {
+                throw Credentials.unauthorized("this route needs a token: send it as Authorization: Bearer", null);
+            }
+            Map<String, Object> claims;
+            try {
+                claims = verifier.verify(token);
+            } catch (JwtVerifier.Rejected r) {
+                throw r.status() == 403
+                        ? new HttpError(403, "forbidden", r.getMessage(), Map.of(), Map.of("WWW-Authenticate",
+                                Credentials.challenge("insufficient_scope", r.getMessage())))
+                        : Credentials.unauthorized(r.getMessage(), "invalid_token");
+            }
+            Headers.Builder upstream = Headers.builder();
+            Set<String> claimHeaders = new HashSet<>();
+            for (Map.Entry<String, String> f : forwardClaims.entrySet()) {
+                claimHeaders.add(f.getValue().toLowerCase(Locale.ROOT));
+                Object v = claims.get(f.getKey());
+                if (v != null) {
+                    String text = v instanceof String s ? s : new JsonWriter(64).tree(v).toString();
+                    if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                        throw Credentials.unauthorized("the token's " + f.getKey() + " claim cannot be sent as a header", "invalid_token");
+                    }
+                    upstream.add(f.getValue(), FieldText.wire(text));
+                }
+            }
+            Optional<String> sub = claims.get("sub") instanceof String s ? Optional.of(s) : Optional.empty();
+            return new Caller(sub, claims, upstream.build(), claimHeaders);
+        }
+    }
+
 
     private JwtAuth() {
     }

@@ -56,7 +56,7 @@ public final class RateLimiter {
                 case "apiKey" -> "API key";
                 case "jwt.sub" -> "token subject";
                 case "ip" -> "client address";
-                default -> by.substring("header.".length()) + " header value";
+                default -> by.startsWith("header.") ? by.substring("header.".length()) + " header value" : by;
             };
         }
     }

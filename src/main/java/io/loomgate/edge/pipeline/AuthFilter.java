@@ -21,15 +21,11 @@ final class AuthFilter implements Filter {
         try {
             v.request = v.request.by(v.edge().auth().authenticate(v.headers()));
         } catch (HttpError refused) {
-            if (refused.status() == 401 && sentCredentials(v)) {
+            if (refused.status() == 401 && v.edge().auth().sentCredentials(v.headers())) {
                 v.edge().failures().ifPresent(f -> f.failed(v.clientKey()));
             }
             throw refused;
         }
         return null;
-    }
-
-    private static boolean sentCredentials(Visit v) {
-        return v.headers().contains("Authorization") || v.headers().contains("X-Api-Key");
     }
 }

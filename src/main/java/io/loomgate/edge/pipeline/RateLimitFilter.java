@@ -22,14 +22,14 @@ final class RateLimitFilter implements Filter {
         if (v.edge().limit().isPresent()) {
             RateLimiter limit = v.edge().limit().get();
             String by = limit.settings().by();
-            v.answerHeaders = switch (by) {
-                case "ip" -> limit.admit(v.clientKey());
-                case "apiKey", "jwt.sub" -> limit.admit(v.request.caller().name().orElse(""));
-                default -> {
-                    String value = v.headers().first(by.substring("header.".length()));
-                    yield limit.admit(value == null ? "" : value);
-                }
-            };
+            if (by.equals("ip")) {
+                v.answerHeaders = limit.admit(v.clientKey());
+            } else if (by.startsWith("header.")) {
+                String value = v.headers().first(by.substring("header.".length()));
+                v.answerHeaders = limit.admit(value == null ? "" : value);
+            } else {
+                v.answerHeaders = limit.admit(v.request.caller().name().orElse(""));   // the caller auth found
+            }
         }
         return null;
     }
