@@ -12,6 +12,11 @@ import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.listener.GatewayServer.ShutdownReport;
+import io.loomgate.edge.listener.GatewayServer;
+import io.loomgate.edge.listener.Lifecycle;
+import io.loomgate.edge.routing.Route;
+import io.loomgate.edge.routing.Router;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.log.AccessLog;
 import io.loomgate.observe.metrics.GatewayMetrics;
@@ -19,14 +24,9 @@ import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
 import io.loomgate.observe.timeline.RecentRequests;
-import io.loomgate.edge.routing.Route;
-import io.loomgate.edge.routing.Router;
-import io.loomgate.edge.listener.GatewayServer.ShutdownReport;
-import io.loomgate.edge.listener.GatewayServer;
-import io.loomgate.edge.listener.Lifecycle;
+import io.loomgate.plan.PlanModules;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
-import io.loomgate.upstream.http.HttpKind;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -55,19 +55,17 @@ public final class Loomgate implements AutoCloseable {
     private final GatewayServer server;
     private final GatewayServer admin;
     private final Upstreams upstreams;
-    private final SimulatedKind simulated;
-    private final HttpKind http;
+    private final PlanModules modules;
     private final VirtualThreads virtualThreads;
     private final MetricsLogger metricsLogger;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, GatewayServer admin, Upstreams upstreams, SimulatedKind simulated,
-                     HttpKind http, VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
+    private Loomgate(GatewayServer server, GatewayServer admin, Upstreams upstreams, PlanModules modules,
+                     VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
         this.server = server;
         this.admin = admin;
         this.upstreams = upstreams;
-        this.simulated = simulated;
-        this.http = http;
+        this.modules = modules;
         this.virtualThreads = virtualThreads;
         this.metricsLogger = metricsLogger;
     }
@@ -90,8 +88,7 @@ public final class Loomgate implements AutoCloseable {
      */
     public static Loomgate start(Config config, List<Route> extraRoutes, Map<UpstreamId, Upstream> replaced)
             throws IOException, UsageException {
-        SimulatedKind simulated = new SimulatedKind();
-        HttpKind http = new HttpKind(config.edge().trustedProxies(), config.edge().tls().isPresent() ? "https" : "http");
+        PlanModules modules = Modules.open(config);
         GatewayServer server = null;
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
@@ -105,7 +102,7 @@ public final class Loomgate implements AutoCloseable {
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
             engines.put("completable-future/common-pool", Baselines.commonPool(events));
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
-            ServingPlan plan = ServingPlan.compile(config, Modules.of(simulated, http), replaced, engines, Events.NONE);
+            ServingPlan plan = ServingPlan.compile(config, modules, replaced, engines, Events.NONE);
             Upstreams upstreams = plan.upstreams();
             metrics.registerUpstreams(upstreams.ids());
 
@@ -134,7 +131,7 @@ public final class Loomgate implements AutoCloseable {
             }
             server.start(Router.of(routes), events, config.edge().trustedProxies());
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
-            return new Loomgate(server, admin, upstreams, simulated, http, virtualThreads, logger);
+            return new Loomgate(server, admin, upstreams, modules, virtualThreads, logger);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
@@ -145,8 +142,7 @@ public final class Loomgate implements AutoCloseable {
             if (virtualThreads != null) {
                 virtualThreads.close();
             }
-            simulated.close();
-            http.close();
+            modules.close();
             throw e;
         }
     }
@@ -185,7 +181,7 @@ public final class Loomgate implements AutoCloseable {
 
     /** The simulated upstream kind, which owns the sample file. */
     public SimulatedKind simulated() {
-        return simulated;
+        return (SimulatedKind) modules.upstreamKind("simulated").orElseThrow();
     }
 
     /**
@@ -202,12 +198,7 @@ public final class Loomgate implements AutoCloseable {
                 metricsLogger.close();
             }
             virtualThreads.close();
-            http.close();
-            try {
-                simulated.close();
-            } catch (IOException e) {
-                LOG.log(Level.WARNING, "could not delete the sample file", e);
-            }
+            modules.close();
             LOG.log(Level.INFO, "stopped: " + report.describe());
         }
         return report;

@@ -1,16 +1,13 @@
 package io.loomgate;
 
-import io.loomgate.config.AddressRanges;
 import io.loomgate.config.CommandLine.Invocation;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.config.Role;
 import io.loomgate.config.UsageException;
-import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.tls.ServerTls;
 import io.loomgate.plan.PlanJson;
 import io.loomgate.plan.PlanModules;
-import io.loomgate.upstream.http.HttpKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -49,13 +46,10 @@ public final class Main {
     }
 
     private static void printRoutes(Config config) {
-        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind(AddressRanges.NONE)) {
-            PlanModules modules = Modules.of(simulated, http);
+        try (PlanModules modules = Modules.open(config)) {
             System.out.print(PlanJson.write(EffectiveRoutes.load(config, modules), modules));
         } catch (UsageException e) {
             usageError(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.loomgate;
 
+import io.loomgate.config.Config;
 import io.loomgate.core.fanout.AllPolicy;
 import io.loomgate.core.fanout.AnyPolicy;
 import io.loomgate.core.fanout.FallbackPolicy;
@@ -20,15 +21,24 @@ import java.util.Map;
 /**
  * Every module loomgate has, registered here and only here: the kinds of upstream, the fan-out
  * policies, the kinds of route, the fan-out engines and the authentication methods. A route file names them; the plan reader
- * finds them in this list. Adding a policy is its own file, one line below, its section in
- * docs/route-file.md, and its tests.
+ * finds them in this list. Adding a policy, an auth method or a kind of upstream is its own file(s),
+ * one line here, its section in the docs, and its tests (docs/architecture.md).
  */
 public final class Modules {
 
     private Modules() {
     }
 
-    /** The modules, with the upstream kinds that hold resources ({@code http}'s connection pool, the demo's sample file). */
+    /**
+     * The modules loomgate runs with, its upstream kinds made for {@code config}; closing them releases
+     * what the kinds hold ({@code http}'s connection pool, the demo's sample file).
+     */
+    public static PlanModules open(Config config) {
+        return of(new SimulatedKind(),
+                new HttpKind(config.edge().trustedProxies(), config.edge().tls().isPresent() ? "https" : "http"));
+    }
+
+    /** The modules, with upstream kinds made by the caller (who closes them). */
     public static PlanModules of(SimulatedKind simulated, HttpKind http) {
         Map<String, List<String>> engines = new LinkedHashMap<>();
         engines.put("structured", List.of());

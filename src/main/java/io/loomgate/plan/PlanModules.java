@@ -15,7 +15,9 @@ import java.util.Optional;
  *                needs one of (none for {@code structured})
  */
 public record PlanModules(List<UpstreamKind> upstreamKinds, List<PolicyModule> policies, List<RouteKindReader> routeKinds,
-                          java.util.Map<String, List<String>> engines, List<AuthModule> authMethods) {
+                          java.util.Map<String, List<String>> engines, List<AuthModule> authMethods) implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
 
     public PlanModules {
         upstreamKinds = List.copyOf(upstreamKinds);
@@ -31,5 +33,19 @@ public record PlanModules(List<UpstreamKind> upstreamKinds, List<PolicyModule> p
 
     public Optional<PolicyModule> policy(String name) {
         return policies.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    /** Releases what the upstream kinds hold (a connection pool, a sample file); a failure is logged, not thrown. */
+    @Override
+    public void close() {
+        for (UpstreamKind kind : upstreamKinds) {
+            if (kind instanceof AutoCloseable held) {
+                try {
+                    held.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not release the " + kind.name() + " upstream kind", e);
+                }
+            }
+        }
     }
 }
