@@ -114,7 +114,7 @@ public final class Loomgate implements AutoCloseable {
             virtualThreads = VirtualThreads.start(virtualStarted);
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
                     upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version(),
-                    plan.guards()::stats);
+                    plan.edges()::stats);
             Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
             Wiring wiring = new Wiring(config, lifecycle, upstreams, new Aggregator(upstreams), plan.routes().fanOuts(),
                     plan.routes().proxies(), plan.routes().composes(), composer, source, recent, events);

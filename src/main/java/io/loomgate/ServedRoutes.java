@@ -28,12 +28,12 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
      * @param engines        by key: {@code structured}, {@code completable-future/common-pool}, ...
      * @param defaultTimeout {@code --timeout}, for routes that declare none
      */
-    static ServedRoutes of(Plan plan, Map<String, FanOut> engines, Duration defaultTimeout, Guards guards) {
+    static ServedRoutes of(Plan plan, Map<String, FanOut> engines, Duration defaultTimeout, RouteEdges edges) {
         List<FanOutRoute> fanOuts = new ArrayList<>();
         List<ProxyRoute> proxies = new ArrayList<>();
         List<ComposeRoute> composes = new ArrayList<>();
         for (RoutePlan r : plan.routes()) {
-            RouteEdge edge = guards.of(r.path(), r.edge());
+            RouteEdge edge = edges.of(r.path(), r.edge());
             switch (r.kind()) {
                 case RouteKind.FanOut f -> fanOuts.add(new FanOutRoute(r.path(), f.policy().build(), engines.get(f.engineKey()),
                         f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), edge));

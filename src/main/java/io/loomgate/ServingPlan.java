@@ -19,18 +19,18 @@ import javax.net.ssl.SSLContext;
 /**
  * Everything loomgate serves with, checked and built in one step before any socket is bound: the
  * route plan with the flags' overrides applied ({@link EffectiveRoutes}), each route's edge
- * ({@link Guards}: API keys, key sets, limits), the listener's TLS, the upstreams inside their
+ * ({@link RouteEdges}: API keys, key sets, limits), the listener's TLS, the upstreams inside their
  * stacks, and each route ready to serve by its kind. Every problem is a {@link UsageException}. A
  * serving plan holds no socket and no thread, so a second one can be compiled while the first
  * serves: a reload builds the next one this way, and only then swaps.
  *
  * @param plan      the routes and upstreams as declared, overrides applied
- * @param guards    each route's edge, and the limits' counters
+ * @param edges     each route's edge, and the limits' counters
  * @param tls       the main listener's TLS, when {@code --tls-cert} asks for it
  * @param upstreams every upstream in its stack, and the call log
  * @param routes    each route ready to serve
  */
-record ServingPlan(Plan plan, Guards guards, Optional<SSLContext> tls, Upstreams upstreams, ServedRoutes routes) {
+record ServingPlan(Plan plan, RouteEdges edges, Optional<SSLContext> tls, Upstreams upstreams, ServedRoutes routes) {
 
     /**
      * @param modules  the registered modules ({@link Modules#of})
@@ -41,11 +41,11 @@ record ServingPlan(Plan plan, Guards guards, Optional<SSLContext> tls, Upstreams
     static ServingPlan compile(Config config, PlanModules modules, Map<UpstreamId, Upstream> replaced,
                                Map<String, FanOut> engines, Events events) throws UsageException {
         Plan plan = EffectiveRoutes.load(config, modules);
-        Guards guards = Guards.of(config, plan);
+        RouteEdges edges = RouteEdges.of(config, plan);
         Optional<SSLContext> tls = listenerTls(config);
         Upstreams upstreams = upstreams(config, plan, replaced, events);
-        return new ServingPlan(plan, guards, tls, upstreams,
-                ServedRoutes.of(plan, engines, config.services().timeout(), guards));
+        return new ServingPlan(plan, edges, tls, upstreams,
+                ServedRoutes.of(plan, engines, config.services().timeout(), edges));
     }
 
     /** The listener's TLS: a bad certificate or key is a usage error (exit 2). */

@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * pre-auth limiter per limited route, CORS, and one count of refused credentials per client address
  * shared by every route that authenticates. It keeps every limiter it made, for the metrics.
  */
-final class Guards {
+final class RouteEdges {
 
     private final Optional<ApiKeys> keys;
     private final Optional<AuthFailures> failures;
@@ -32,7 +32,7 @@ final class Guards {
     private record Named(String limit, String route, RateLimiter limiter) {
     }
 
-    private Guards(Optional<ApiKeys> keys, Optional<AuthFailures> failures) {
+    private RouteEdges(Optional<ApiKeys> keys, Optional<AuthFailures> failures) {
         this.keys = keys;
         this.failures = failures;
     }
@@ -40,7 +40,7 @@ final class Guards {
     /**
      * @throws UsageException when a route requires API keys and there are none, or the file is bad
      */
-    static Guards of(Config config, Plan table) throws UsageException {
+    static RouteEdges of(Config config, Plan table) throws UsageException {
         Optional<ApiKeys> keys = Optional.empty();
         if (config.edge().apiKeys().isPresent()) {
             try {
@@ -60,7 +60,7 @@ final class Guards {
         }
         Optional<AuthFailures> failures = table.authenticates()
                 ? table.authFailures().map(s -> new AuthFailures(s, System::nanoTime)) : Optional.empty();
-        return new Guards(keys, failures);
+        return new RouteEdges(keys, failures);
     }
 
     /** The edge of the route at {@code path}. */
