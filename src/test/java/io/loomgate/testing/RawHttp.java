@@ -11,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * HTTP over a raw socket, for requests {@code HttpClient} refuses to send. Writes the bytes,
- * half-closes, and reads until the server closes: the result is the status code, or -1 when the
- * server closed without answering.
+ * HTTP over a raw socket, for requests {@code HttpClient} refuses to send. Writes the bytes, reads
+ * until the server closes, and half-closes once the first answer's head has come: a client that
+ * closes its side before it is answered has gone, and loomgate's server cancels its request (as
+ * nginx and Go's server do). The result is the status code, or -1 when the server closed without
+ * answering.
  */
 public final class RawHttp {
 
@@ -45,11 +47,10 @@ public final class RawHttp {
             s.setSoTimeout(10_000);
             try {
                 s.getOutputStream().write(request);
-                s.shutdownOutput();
             } catch (SocketException closedEarly) {
                 // the server may close before reading everything (a 413, a header too large): read what it said
             }
-            byte[] bytes = readAll(s.getInputStream());
+            byte[] bytes = readAll(s);
             String text = new String(bytes, StandardCharsets.ISO_8859_1);
             if (!text.startsWith("HTTP/1.")) {
                 return new Answer(-1, text);
@@ -66,12 +67,19 @@ public final class RawHttp {
         return send(address, request.getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    private static byte[] readAll(InputStream in) throws IOException {
+    /** Reads to the server's close, half-closing once a whole head has come (or nothing can come). */
+    private static byte[] readAll(Socket s) throws IOException {
+        InputStream in = s.getInputStream();
         byte[] buf = new byte[8192];
         int len = 0;
+        boolean halfClosed = false;
         try {
             for (int n; (n = in.read(buf, len, buf.length - len)) >= 0; ) {
                 len += n;
+                if (!halfClosed && new String(buf, 0, len, StandardCharsets.ISO_8859_1).contains("\r\n\r\n")) {
+                    halfClosed = true;
+                    shutdownOutput(s);
+                }
                 if (len == buf.length) {
                     buf = Arrays.copyOf(buf, buf.length * 2);
                 }
@@ -80,5 +88,13 @@ public final class RawHttp {
             // a reset after the answer still leaves the answer
         }
         return Arrays.copyOf(buf, len);
+    }
+
+    private static void shutdownOutput(Socket s) {
+        try {
+            s.shutdownOutput();
+        } catch (IOException closed) {
+            // the server closed first: nothing more to say
+        }
     }
 }

@@ -38,6 +38,13 @@ public interface Exchange extends AutoCloseable {
      */
     void write(Response answer, boolean head) throws IOException;
 
+    /**
+     * Runs {@code hook} if the client closes its connection before the answer is written, on
+     * another thread; a listener that cannot tell (the JDK's) never runs it.
+     */
+    default void onClientGone(Runnable hook) {
+    }
+
     /** Ends the exchange; the listener may then reuse the connection. Never throws. */
     @Override
     void close();

@@ -1,0 +1,300 @@
+package io.loomgate.edge.server;
+
+import io.loomgate.http1.Http1Exception;
+import io.loomgate.http1.LineInput;
+import io.loomgate.http1.WriteWatchdog;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * One client connection, on a virtual thread of its own, with blocking reads and writes: the TLS
+ * handshake and each request's head within the read timeout, then the exchange, handed to the
+ * server's executor; then, while the handler works, a watch on the socket, so a client that hangs
+ * up cancels its request ({@link ServerExchange#clientGone()}); then the next request, in order,
+ * after at most the idle timeout. A request that breaks HTTP/1.1's rules is answered with its
+ * status and the connection closes: once the framing is in doubt, nothing after it is read.
+ */
+final class Connection implements Runnable, WriteWatchdog.Watched {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+    /** How often the watch looks up from its read to see whether the exchange ended. */
+    private static final long WATCH_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final Listener listener;
+    private final Socket raw;
+    private final boolean counted;
+    private Socket socket;
+    private InputStream in;
+    private OutputStream out;
+    final LineInput input = new LineInput(8192) {
+        @Override
+        protected int fill(byte[] b, int off, int len) throws IOException {
+            return readSocket(b, off, len);
+        }
+    };
+    private long deadlineNanos = NO_DEADLINE;
+    private long perReadNanos;
+    private volatile boolean idle = true;
+    private volatile boolean closed;
+    private volatile long writingSince;
+
+    Connection(Listener listener, Socket raw, boolean counted) {
+        this.listener = listener;
+        this.raw = raw;
+        this.counted = counted;
+        this.socket = raw;
+    }
+
+    @Override
+    public void run() {
+        boolean inHead = false;
+        try {
+            raw.setTcpNoDelay(true);
+            ServerLimits limits = listener.limits();
+            reads(System.nanoTime() + limits.readTimeout().toNanos(), limits.readTimeout());
+            if (listener.tls()) {
+                inHead = true;
+                socket = Handshake.run(raw, listener.configurator(), deadlineNanos);
+            }
+            in = socket.getInputStream();
+            out = socket.getOutputStream();
+            for (boolean first = true; !closed && !listener.stopping(); first = false) {
+                if (!first) {
+                    reads(NO_DEADLINE, limits.idleTimeout());
+                }
+                idle = true;
+                inHead = false;
+                if (!input.awaitByte()) {
+                    return;
+                }
+                idle = false;
+                inHead = true;
+                long arrival = System.nanoTime();
+                if (!first) {
+                    reads(arrival + limits.readTimeout().toNanos(), limits.readTimeout());
+                }
+                RequestHead head = RequestHead.read(input);
+                if (head == null) {
+                    return;
+                }
+                inHead = false;
+                if (!serve(new ServerExchange(this, head, arrival))) {
+                    return;
+                }
+                input.release();
+            }
+        } catch (Http1Exception e) {
+            listener.stats().malformed.increment();
+            refuse(e.status(), e.getMessage());
+        } catch (SocketTimeoutException e) {
+            if (inHead) {
+                listener.stats().headTimeouts.increment();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> "connection from " + peer() + " ended: " + e);
+        } finally {
+            close();
+            listener.closed(this);
+        }
+    }
+
+    /**
+     * Runs one exchange: dispatches it, watches for a hang-up once its body is read, waits for its end.
+     *
+     * @return whether the connection may carry another request
+     */
+    private boolean serve(ServerExchange x) throws IOException {
+        Context context = listener.contexts().find(x.head().contextPath());
+        if (context == null || context.getHandler() == null) {
+            refuse(404, "no context for " + x.head().contextPath());
+            return false;
+        }
+        reads(NO_DEADLINE, listener.limits().idleTimeout());
+        listener.exchangeStarted();
+        listener.watchdog().watch(this);
+        try {
+            if (!x.dispatch(context, listener.executor())) {
+                refuse(503, "the server is shutting down");
+                return false;
+            }
+            x.awaitBodyOrEnd();
+            if (!x.ended() && x.keepsConnection()) {
+                watch(x);
+            }
+            x.awaitEnd();
+        } finally {
+            listener.watchdog().unwatch(this);
+            listener.exchangeEnded();
+        }
+        return x.keepsConnection() && !closed;
+    }
+
+    /**
+     * While the handler works and no byte of this request is left to read: a read of the socket. It
+     * ends at the client's close (the request is cancelled), or with bytes of a pipelined next
+     * request (kept, and read once this one is answered), or when the exchange ends.
+     */
+    private void watch(ServerExchange x) {
+        reads(NO_DEADLINE, Duration.ofNanos(WATCH_TICK_NANOS));
+        while (!x.ended()) {
+            try {
+                if (!input.awaitByte()) {
+                    clientGone(x);
+                }
+                return;
+            } catch (SocketTimeoutException tick) {
+                // look again whether the exchange has ended
+            } catch (IOException e) {
+                clientGone(x);
+                return;
+            }
+        }
+    }
+
+    private void clientGone(ServerExchange x) {
+        if (!x.ended()) {
+            listener.stats().clientGone.increment();
+            x.clientGone();
+        }
+        close();
+    }
+
+    /** Sets how reads wait: until {@code deadline} ({@link System#nanoTime()}) in all, and at most {@code perRead} each. */
+    void reads(long deadline, Duration perRead) {
+        this.deadlineNanos = deadline;
+        this.perReadNanos = perRead.toNanos();
+    }
+
+    private int readSocket(byte[] b, int off, int len) throws IOException {
+        long wait = perReadNanos;
+        if (deadlineNanos != NO_DEADLINE) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                throw new SocketTimeoutException("the read timeout passed");
+            }
+            wait = Math.min(wait, left);
+        }
+        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait))));
+        return in.read(b, off, len);
+    }
+
+    /** The connection's output, each write timed for the {@link WriteWatchdog}. */
+    final OutputStream output = new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            writingSince = System.nanoTime();
+            try {
+                out.write(b, off, len);
+            } finally {
+                writingSince = 0;
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+    };
+
+    @Override
+    public boolean closeIfWriteStalled(long now) {
+        long since = writingSince;
+        if (since == 0 || now - since <= listener.limits().idleTimeout().toNanos()) {
+            return false;
+        }
+        close();
+        return true;
+    }
+
+    @Override
+    public String peer() {
+        return String.valueOf(raw.getRemoteSocketAddress());
+    }
+
+    /** Answers a request that cannot be served with {@code status}, and closes: nothing after it is read. */
+    private void refuse(int status, String why) {
+        if (closed || out == null) {
+            return;
+        }
+        try {
+            output.write(Responses.refusal(status, why));
+            output.flush();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "could not tell " + peer() + " " + status + ": " + e);
+        }
+    }
+
+    /** Closes the connection now, if nothing is being asked on it. */
+    void closeIfIdle() {
+        if (idle) {
+            close();
+        }
+    }
+
+    void close() {
+        closed = true;
+        closeQuietly(socket);
+        if (socket != raw) {
+            closeQuietly(raw);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    boolean counted() {
+        return counted;
+    }
+
+    InetAddress address() {
+        return raw.getInetAddress();
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    InetSocketAddress remote() {
+        return (InetSocketAddress) raw.getRemoteSocketAddress();
+    }
+
+    InetSocketAddress local() {
+        return (InetSocketAddress) raw.getLocalSocketAddress();
+    }
+
+    Listener listener() {
+        return listener;
+    }
+
+    static void closeQuietly(Closeable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (IOException ignored) {
+            // closing is all we wanted
+        }
+    }
+
+    /** For an HTTPS connection, its TLS socket. */
+    SSLSocket tls() {
+        return socket instanceof SSLSocket s ? s : null;
+    }
+}
