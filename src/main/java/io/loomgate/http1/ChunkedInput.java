@@ -67,6 +67,11 @@ public final class ChunkedInput extends InputStream {
         return false;
     }
 
+    /** The bytes the current chunk still declares: what the client has said it will send next. */
+    public long chunkLeft() {
+        return left;
+    }
+
     /** True once the last chunk and its trailers were read. */
     public boolean ended() {
         return ended;

@@ -15,6 +15,11 @@ public final class FixedInput extends InputStream {
         this.left = length;
     }
 
+    /** The bytes the {@code Content-Length} still declares. */
+    public long left() {
+        return left;
+    }
+
     @Override
     public int read() throws IOException {
         byte[] one = new byte[1];

@@ -2,7 +2,7 @@ package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.loomgate.edge.pipeline.Exchange;
-import io.loomgate.edge.server.ClientWatch;
+import io.loomgate.edge.server.LoomgateExchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.net.URI;
 
 /**
  * The pipeline's {@link Exchange} over an {@link HttpExchange} of either server: the JDK's, or
- * loomgate's, which also says when a client hangs up ({@link ClientWatch}).
+ * loomgate's, which also says when a client hangs up ({@link LoomgateExchange}).
  */
 final class ApiExchange implements Exchange {
 
@@ -66,8 +66,13 @@ final class ApiExchange implements Exchange {
 
     @Override
     public void onClientGone(Runnable hook) {
-        if (exchange instanceof ClientWatch watch) {
+        if (exchange instanceof LoomgateExchange watch) {
             watch.onClientGone(hook);
         }
+    }
+
+    @Override
+    public long declaredBodyLeft() {
+        return exchange instanceof LoomgateExchange ours ? ours.declaredBodyLeft() : 0;
     }
 }

@@ -45,6 +45,14 @@ public interface Exchange extends AutoCloseable {
     default void onClientGone(Runnable hook) {
     }
 
+    /**
+     * The body bytes the client has declared it will send next and not sent yet (the rest of the
+     * {@code Content-Length}, or of the current chunk); 0 when the listener cannot tell (the JDK's).
+     */
+    default long declaredBodyLeft() {
+        return 0;
+    }
+
     /** Ends the exchange; the listener may then reuse the connection. Never throws. */
     @Override
     void close();

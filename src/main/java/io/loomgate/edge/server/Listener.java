@@ -77,7 +77,8 @@ final class Listener {
         if (tls && configurator == null) {
             throw new IllegalStateException("an HTTPS server needs an HttpsConfigurator before it starts");
         }
-        acceptor = Thread.ofVirtual().name("loomgate-accept").start(this::accept);
+        // A platform thread, not a daemon, as the JDK's dispatcher is: a started server keeps the JVM alive.
+        acceptor = Thread.ofPlatform().daemon(false).name("loomgate-accept").start(this::accept);
     }
 
     private void accept() {

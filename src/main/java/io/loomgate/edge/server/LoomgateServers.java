@@ -10,7 +10,7 @@ import java.net.InetSocketAddress;
  * loomgate's own implementation of the {@code com.sun.net.httpserver} API, built for virtual
  * threads: a virtual thread per connection with blocking reads and writes and their deadlines, no
  * selector thread; requests read by the same strict codec as the HTTP client's answers
- * ({@link io.loomgate.http1}); a client that hangs up mid-request cancels it ({@link ClientWatch});
+ * ({@link io.loomgate.http1}); a client that hangs up mid-request cancels it ({@link LoomgateExchange});
  * connections bounded in all and per client address ({@link ServerLimits}). Handlers, filters,
  * contexts, executors and {@code stop(delay)} work as the API defines them, so the same gateway runs
  * on it or on the JDK's.

@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /** An exchange on a plain connection, as the API shows it; the work is {@link ServerExchange}'s. */
-final class PlainExchange extends HttpExchange implements ClientWatch {
+final class PlainExchange extends HttpExchange implements LoomgateExchange {
 
     private final ServerExchange x;
 
@@ -111,5 +111,10 @@ final class PlainExchange extends HttpExchange implements ClientWatch {
     @Override
     public void onClientGone(Runnable hook) {
         x.onClientGone(hook);
+    }
+
+    @Override
+    public long declaredBodyLeft() {
+        return x.declaredBodyLeft();
     }
 }

@@ -55,6 +55,20 @@ final class RequestBody extends InputStream {
         }
     }
 
+    /**
+     * The bytes the client has declared it will send next and not sent yet: what is left of the
+     * {@code Content-Length}, or of the current chunk. A reader with a limit refuses a body that
+     * declares more at once, as nginx does, rather than wait for bytes it would refuse.
+     */
+    long declaredLeft() {
+        return switch (decoded) {
+            case null -> 0;
+            case FixedInput fixed -> fixed.left();
+            case ChunkedInput chunked -> chunked.chunkLeft();
+            default -> 0;
+        };
+    }
+
     /** Reads and drops what is left, up to {@link ServerLimits#DRAIN_BYTES}, so the connection can carry another request. */
     @Override
     public void close() {

@@ -208,6 +208,10 @@ final class ServerExchange {
         onGone.forEach(Runnable::run);
     }
 
+    long declaredBodyLeft() {
+        return requestBody.declaredLeft();
+    }
+
     void onClientGone(Runnable hook) {
         onGone.add(hook);
         if (gone) {

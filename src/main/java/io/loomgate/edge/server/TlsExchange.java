@@ -12,7 +12,7 @@ import java.net.URI;
 import javax.net.ssl.SSLSession;
 
 /** An exchange on a TLS connection, as the API shows it; the work is {@link ServerExchange}'s. */
-final class TlsExchange extends HttpsExchange implements ClientWatch {
+final class TlsExchange extends HttpsExchange implements LoomgateExchange {
 
     private final ServerExchange x;
 
@@ -112,6 +112,11 @@ final class TlsExchange extends HttpsExchange implements ClientWatch {
     @Override
     public void onClientGone(Runnable hook) {
         x.onClientGone(hook);
+    }
+
+    @Override
+    public long declaredBodyLeft() {
+        return x.declaredBodyLeft();
     }
 
     @Override

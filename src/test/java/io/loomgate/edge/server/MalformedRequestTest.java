@@ -39,12 +39,12 @@ class MalformedRequestTest {
         String big = "a".repeat(70_000);
         String fields = "X-F: v\r\n".repeat(101);
         return List.of(
-                new Case("bare LF line ends", "GET /health HTTP/1.1\nHost: x\n\n", 200, -1, 2, 0),
+                new Case("bare LF line ends", "GET /health HTTP/1.1\nHost: x\n\n", 200, 200, 2, 1),
                 new Case("a bare CR in a header value", "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\rX-B: b\r\n\r\n", 400, 200, 1, 2),
-                new Case("a raw space in the target", "GET /health x HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400, 1, 1),
+                new Case("a raw space in the target", "GET /health x HTTP/1.1\r\nHost: x\r\n\r\n", 400, 200, 1, 2),
                 new Case("a 70 KB header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n", 431, -1, 1, 0),
-                new Case("101 header fields", "GET /health HTTP/1.1\r\nHost: x\r\n" + fields + "\r\n", 431, 431, 1, 1),
-                new Case("a 2^32 chunk", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100000000\r\nabc", 413, 413, 1, 1),
+                new Case("101 header fields", "GET /health HTTP/1.1\r\nHost: x\r\n" + fields + "\r\n", 431, 431, 1, 2),
+                new Case("a 2^32 chunk", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100000000\r\nabc", 413, 400, 1, 1),
                 new Case("an ffffffff chunk", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffff\r\nabc", 413, 500, 1, 1),
                 new Case("a chunk size of 17 hex digits", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n", 400, 400, 1, 1),
                 new Case("Content-Length with a sign", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello", 400, 400, 1, 1),
@@ -53,12 +53,12 @@ class MalformedRequestTest {
                 new Case("a coding other than chunked", "POST /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501, 501, 1, 1),
                 new Case("HTTP/1.1 without Host", "GET /health HTTP/1.1\r\n\r\n", 400, 200, 1, 2),
                 new Case("two Hosts", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, 200, 1, 2),
-                new Case("HTTP/2.0 in a request line", "GET /health HTTP/2.0\r\nHost: x\r\n\r\n", 505, 505, 1, 1),
+                new Case("HTTP/2.0 in a request line", "GET /health HTTP/2.0\r\nHost: x\r\n\r\n", 505, 505, 1, 2),
                 new Case("obsolete line folding", "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400, 200, 1, 2),
                 new Case("white space before a colon", "GET /health HTTP/1.1\r\nHost : x\r\n\r\n", 400, 400, 1, 1),
-                new Case("a 9,000-byte target", "GET /" + "a".repeat(9_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, 414, 1, 1),
-                new Case("two spaces after the method", "GET  /health HTTP/1.1\r\nHost: x\r\n\r\n", 400, 404, 1, 2),
-                new Case("a NUL in a header value", "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n", 400, 400, 1, 1));
+                new Case("a 9,000-byte target", "GET /" + "a".repeat(9_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, 414, 1, 2),
+                new Case("two spaces after the method", "GET  /health HTTP/1.1\r\nHost: x\r\n\r\n", 400, 404, 1, 1),
+                new Case("a NUL in a header value", "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n", 400, 400, 1, 2));
     }
 
     private static Loomgate loomgate;
@@ -88,16 +88,6 @@ class MalformedRequestTest {
         int expected = server.equals("loomgate") ? c.loomgate() : c.jdk();
         int answers = server.equals("loomgate") ? c.loomgateAnswers() : c.jdkAnswers();
         assertEquals(expected, a.status(), a.text().length() > 300 ? a.text().substring(0, 300) : a.text());
-        assertEquals(answers, count(a.text()), "answers in all: " + a.text());
-    }
-
-    private static int count(String text) {
-        int n = 0;
-        for (int i = text.indexOf("HTTP/1.1 "); i >= 0; i = text.indexOf("HTTP/1.1 ", i + 1)) {
-            if (i == 0 || text.charAt(i - 1) == '\n' || text.startsWith("}HTTP", i - 1)) {
-                n++;
-            }
-        }
-        return n;
+        assertEquals(answers, RawHttp.wholeAnswers(a.text()), "answers in all: " + a.text());
     }
 }

@@ -1,5 +1,6 @@
 package io.loomgate.edge.server;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -176,18 +177,33 @@ class ServerApiTest {
         });
         try (Wire w = new Wire(a)) {
             w.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+            w.timeout(2_000);
+            if (p == Provider.JDK) {
+                // The JDK's server never flushes such an answer, nor closes its connection: its client
+                // waits, for nothing, until its own timeout.
+                assertThrows(java.net.SocketTimeoutException.class, w::head);
+                return;
+            }
             String head = w.head();
             assertEquals("10", Wire.header(head, "Content-Length"));
             byte[] body = new byte[10];
             int n = 0;
+            boolean closed = false;
             try {
-                for (int r; n < 10 && (r = w.read(body, n)) > 0; ) {
-                    n += r;
+                for (int r; n < 10; n += r) {
+                    r = w.read(body, n);
+                    if (r < 0) {
+                        closed = true;
+                        break;
+                    }
                 }
+            } catch (java.net.SocketTimeoutException open) {
+                // the connection stayed open, the answer short
             } catch (IOException reset) {
-                // a reset is a close too
+                closed = true;
             }
-            assertEquals(5, n, "five bytes came, then the connection closed");
+            assertEquals(5, n, "five bytes came");
+            assertTrue(closed, "then the connection closed: the client knows the answer is short");
         }
     }
 
@@ -266,7 +282,10 @@ class ServerApiTest {
             w.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
             assertTrue(w.answer().endsWith("null"));
             w.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertTrue(w.answer().endsWith("null"), "the first exchange's attribute is not the second's");
+            // The JDK's exchange reads and writes its context's attributes (ExchangeImpl.getAttribute):
+            // what one request sets, the next one sees. Ours keeps them to the exchange, as the API describes.
+            String second = w.answer();
+            assertTrue(second.endsWith(p == Provider.JDK ? "yes" : "null"), second);
         }
     }
 

@@ -23,6 +23,11 @@ final class Wire implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
+    /** Gives up a read after {@code millis}, with a {@link java.net.SocketTimeoutException}. */
+    void timeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
     void send(String text) throws IOException {
         out.write(text.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
