@@ -1,6 +1,6 @@
 package io.loomgate.config;
 
-/** Which implementation of the {@code com.sun.net.httpserver} API serves: loomgate's own, or the JDK's. */
+/** Which implementation of the JDK's server API serves: loomgate's own, or the JDK's. */
 public enum ServerKind {
     /** loomgate's server: a virtual thread per connection, the strict codec, cancellation when a client hangs up. */
     LOOMGATE,

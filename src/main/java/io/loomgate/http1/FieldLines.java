@@ -27,7 +27,7 @@ public final class FieldLines {
     /** Reads field lines up to the empty line that ends them. */
     public static void read(LineInput in, HeadLimits limits, Sink sink) throws IOException {
         while (true) {
-            String line = in.readLine(HeadLimits.MAX_LINE, 431);
+            String line = in.readLine(limits.maxLine(), 431);
             if (line == null) {
                 throw new EOFException("the connection closed in the middle of the head");
             }

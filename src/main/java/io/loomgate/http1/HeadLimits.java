@@ -37,6 +37,14 @@ public final class HeadLimits {
         return new HeadLimits(true, MAX_REQUEST_BYTES);
     }
 
+    /**
+     * The longest field line: {@link #MAX_LINE} in an answer; in a request, the whole budget, so one
+     * large header (a token, a cookie) is held to the same 16 KiB as all of them together.
+     */
+    public int maxLine() {
+        return request ? MAX_REQUEST_BYTES : MAX_LINE;
+    }
+
     /** Counts one field line (or trailer line) of {@code length} bytes, its line end included. */
     public void line(int length) throws Http1Exception {
         bytes -= length;

@@ -30,6 +30,9 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     /** How often the watch looks up from its read to see whether the exchange ended. */
     private static final long WATCH_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long NO_DEADLINE = Long.MAX_VALUE;
+    /** How long, and how much, a refused client's remaining bytes are read and dropped before the close. */
+    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long LINGER_BYTES = 1024 * 1024;
 
     private final Listener listener;
     private final Socket raw;
@@ -45,7 +48,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     };
     private long deadlineNanos = NO_DEADLINE;
     private long perReadNanos;
-    private volatile boolean idle = true;
     private volatile boolean closed;
     private volatile long writingSince;
 
@@ -69,16 +71,14 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
             }
             in = socket.getInputStream();
             out = socket.getOutputStream();
-            for (boolean first = true; !closed && !listener.stopping(); first = false) {
+            for (boolean first = true; !closed; first = false) {
                 if (!first) {
                     reads(NO_DEADLINE, limits.idleTimeout());
                 }
-                idle = true;
                 inHead = false;
                 if (!input.awaitByte()) {
                     return;
                 }
-                idle = false;
                 inHead = true;
                 long arrival = System.nanoTime();
                 if (!first) {
@@ -90,6 +90,9 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
                 }
                 inHead = false;
                 if (!serve(new ServerExchange(this, head, arrival))) {
+                    if (!closed) {
+                        linger();   // the answer said Connection: close; the client may still be sending
+                    }
                     return;
                 }
                 input.release();
@@ -235,15 +238,31 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         try {
             output.write(Responses.refusal(status, why));
             output.flush();
+            linger();
         } catch (IOException e) {
             LOG.log(Level.DEBUG, () -> "could not tell " + peer() + " " + status + ": " + e);
         }
     }
 
-    /** Closes the connection now, if nothing is being asked on it. */
-    void closeIfIdle() {
-        if (idle) {
-            close();
+    /**
+     * nginx's lingering close: after a refusal, this side is shut and what the client still sends is
+     * read and dropped for a moment, up to {@link #LINGER_BYTES}. Closed at once, a socket with unread
+     * bytes resets the connection, and the reset can destroy the refusal before the client reads it.
+     */
+    private void linger() throws IOException {
+        if (socket instanceof SSLSocket) {
+            return;   // TLS has no half-close: the close_notify ends both ways
+        }
+        socket.shutdownOutput();
+        reads(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
+        byte[] scratch = new byte[8192];
+        long left = LINGER_BYTES;
+        try {
+            for (int n; left > 0 && (n = input.read(scratch, 0, scratch.length)) >= 0; ) {
+                left -= n;
+            }
+        } catch (IOException enough) {
+            // the moment passed, or the client reset: either way we are done
         }
     }
 

@@ -140,9 +140,10 @@ final class Listener {
     }
 
     /**
-     * Stops as the API says: no new connection is accepted, and idle ones close at once; the
-     * exchanges in progress get up to {@code delay} seconds to finish (the wait ends early if this
-     * thread is interrupted); then every connection closes.
+     * Stops as the API says, and as the JDK's server does: no new connection is accepted; the
+     * exchanges in progress get up to {@code delay} seconds to finish (the wait ends early once none
+     * is left, or if this thread is interrupted), and meanwhile an open connection may still ask
+     * (the gateway answers it 503 while draining); then every connection closes.
      */
     void stop(int delay) {
         if (delay < 0) {
@@ -152,7 +153,6 @@ final class Listener {
             stopping = true;
             Connection.closeQuietly(socket);
         }
-        connections.forEach(Connection::closeIfIdle);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(delay);
         try {
             while (exchanges.get() > 0 && System.nanoTime() - deadline < 0) {
@@ -179,10 +179,6 @@ final class Listener {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    boolean stopping() {
-        return stopping;
     }
 
     void exchangeStarted() {

@@ -69,15 +69,25 @@ final class RequestBody extends InputStream {
         };
     }
 
+    /**
+     * Whether what is left of the body will not be drained, so the connection must close after the
+     * answer: the client waits for a {@code 100 Continue} it was never sent, or has declared more
+     * than {@link ServerLimits#DRAIN_BYTES}.
+     */
+    boolean wontDrain() {
+        return !ended && (exchange.head().expectContinue() && !exchange.continued()
+                || declaredLeft() > ServerLimits.DRAIN_BYTES);
+    }
+
     /** Reads and drops what is left, up to {@link ServerLimits#DRAIN_BYTES}, so the connection can carry another request. */
     @Override
     public void close() {
         if (ended) {
             return;
         }
-        if (exchange.head().expectContinue() && !exchange.continued()) {
+        if (wontDrain()) {
             ended = true;
-            exchange.bodyDone(false);   // the client waits to be told to send it: it never will be
+            exchange.bodyDone(false);   // the client waits to be told to send it, or declared more than is drained
             return;
         }
         byte[] scratch = new byte[8192];

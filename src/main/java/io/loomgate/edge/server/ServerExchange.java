@@ -149,7 +149,8 @@ final class ServerExchange {
         wire = new BufferedOutputStream(connection.output, 8192);
         headersSent = true;
         long framed = responseBody.frame(code, length, responseHeaders);
-        if (responseHeaders.getOrDefault("Connection", List.of()).stream().anyMatch("close"::equalsIgnoreCase)) {
+        if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
+                .anyMatch("close"::equalsIgnoreCase)) {
             keep = false;
         }
         if (!keep && code != 101) {

@@ -42,7 +42,7 @@ class MalformedRequestTest {
                 new Case("bare LF line ends", "GET /health HTTP/1.1\nHost: x\n\n", 200, 200, 2, 1),
                 new Case("a bare CR in a header value", "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\rX-B: b\r\n\r\n", 400, 200, 1, 2),
                 new Case("a raw space in the target", "GET /health x HTTP/1.1\r\nHost: x\r\n\r\n", 400, 200, 1, 2),
-                new Case("a 70 KB header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n", 431, -1, 1, 0),
+                new Case("a 70 KB header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n", 431, 431, 1, 1),
                 new Case("101 header fields", "GET /health HTTP/1.1\r\nHost: x\r\n" + fields + "\r\n", 431, 431, 1, 2),
                 new Case("a 2^32 chunk", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100000000\r\nabc", 413, 400, 1, 1),
                 new Case("an ffffffff chunk", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffff\r\nabc", 413, 500, 1, 1),
@@ -87,6 +87,11 @@ class MalformedRequestTest {
         RawHttp.Answer a = RawHttp.send(gate.server().address(), c.request() + NEXT);
         int expected = server.equals("loomgate") ? c.loomgate() : c.jdk();
         int answers = server.equals("loomgate") ? c.loomgateAnswers() : c.jdkAnswers();
+        if (server.equals("jdk") && a.closedWithoutAnswer() && c.request().length() > 65_536) {
+            // The JDK's server closes with the client's bytes unread: the reset may destroy its 431
+            // before it is read. loomgate's lingers, as nginx does, so its answer always arrives.
+            return;
+        }
         assertEquals(expected, a.status(), a.text().length() > 300 ? a.text().substring(0, 300) : a.text());
         assertEquals(answers, RawHttp.wholeAnswers(a.text()), "answers in all: " + a.text());
     }
