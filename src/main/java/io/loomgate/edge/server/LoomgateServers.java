@@ -15,8 +15,10 @@ import java.net.InetSocketAddress;
  * contexts, executors and {@code stop(delay)} work as the API defines them, so the same gateway runs
  * on it or on the JDK's.
  *
- * <p>It is not registered as the JVM's provider: {@code HttpServer.create} still gives the JDK's.
- * Make servers from an instance:
+ * <p>It is not registered as the JVM's provider: {@code HttpServer.create} still gives the JDK's,
+ * unless a program asks for this one with
+ * {@code -Dcom.sun.net.httpserver.HttpServerProvider=io.loomgate.edge.server.LoomgateServers}
+ * (the load harness does, to measure the bare server's cost on each). Or make servers from an instance:
  *
  * <pre>{@code
  * LoomgateServers servers = new LoomgateServers(ServerLimits.DEFAULTS);
@@ -35,6 +37,11 @@ public final class LoomgateServers extends HttpServerProvider {
 
     public LoomgateServers(ServerLimits limits) {
         this.limits = limits;
+    }
+
+    /** With {@link ServerLimits#DEFAULTS}: the constructor the JDK calls for a provider named by system property. */
+    public LoomgateServers() {
+        this(ServerLimits.DEFAULTS);
     }
 
     /** Bound at once when {@code address} is given, as the API says; else call {@code bind}. */

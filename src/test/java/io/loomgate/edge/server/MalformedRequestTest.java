@@ -87,7 +87,7 @@ class MalformedRequestTest {
         RawHttp.Answer a = RawHttp.send(gate.server().address(), c.request() + NEXT);
         int expected = server.equals("loomgate") ? c.loomgate() : c.jdk();
         int answers = server.equals("loomgate") ? c.loomgateAnswers() : c.jdkAnswers();
-        if (server.equals("jdk") && a.closedWithoutAnswer() && c.request().length() > 65_536) {
+        if (server.equals("jdk") && c.request().length() > 65_536 && (a.closedWithoutAnswer() || a.status() == expected)) {
             // The JDK's server closes with the client's bytes unread: the reset may destroy its 431
             // before it is read. loomgate's lingers, as nginx does, so its answer always arrives.
             return;
