@@ -6,8 +6,9 @@
 #   proxy-KIND      examples/proxy.json over the bundled backend's 100 ms /api/data at c=2000,
 #                   after a 2 s warm-up, then again after the long one
 #   aggregate-KIND  examples/http-aggregate.json's /aggregate at c=1000
-#   demo-KIND       the built-in /block (300 ms) at c=10,000; then 10,000 idle keep-alive
-#                   connections held (load/IdleClients), and the process's RSS with them
+#   demo-KIND       the built-in /block (300 ms) at c=10,000
+#   idle-KIND       a fresh gateway, its RSS at rest and holding 10,000 idle keep-alive
+#                   connections (load/IdleClients)
 #   nginx           the proxy at c=2000, 1 worker
 # Each run records the server process's CPU time; the report divides it by the requests.
 
@@ -70,21 +71,27 @@ for kind in loomgate jdk; do
     --max-connections $((block_c + idle_n + 1000))
   warm "${url[demo-$kind]}/block" 2000 "$long_warm"
   measured "demo-$kind" /block "$block_c" "$long_warm"
-  settle "demo-$kind"; sleep 2
-  before=$(rss_kb "${pid[demo-$kind]}")
+  stop "demo-$kind"
+
+  # A fresh process, so the idle connections' cost is not hidden in a heap the load above grew.
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "idle-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --max-connections $((idle_n + 1000))
+  for _ in $(seq 20); do curl -s -o /dev/null "${url[idle-$kind]}/health"; done
+  sleep 3
+  before=$(rss_kb "${pid[idle-$kind]}")
   "$JAVA_HOME/bin/java" --enable-preview -cp "$LOOMGATE_TOOLS_CP" io.loomgate.load.IdleClients \
-    --url "${url[demo-$kind]}/health" --connections "$idle_n" --hold 8 >"$work/idle.out" 2>&1 &
+    --url "${url[idle-$kind]}/health" --connections "$idle_n" --hold 8 >"$work/idle.out" 2>&1 &
   idle_pid=$!
   held=0
   while kill -0 "$idle_pid" 2>/dev/null; do
-    r=$(rss_kb "${pid[demo-$kind]}"); [ -n "$r" ] && [ "$r" -gt "$held" ] && held=$r
+    r=$(rss_kb "${pid[idle-$kind]}"); [ -n "$r" ] && [ "$r" -gt "$held" ] && held=$r
     sleep 0.5
   done
   answered=$(grep -o '"answered":[0-9]*' "$work/idle.out" | head -1 | cut -d: -f2)
   printf '{"server":"%s","connections":%d,"answered":%d,"rssBeforeKb":%d,"rssHeldKb":%d}\n' \
     "$kind" "$idle_n" "${answered:-0}" "$before" "$held" >"$dir/idle-$kind.json"
   echo "  $kind: $idle_n idle connections: RSS $((before / 1024)) MB at rest, $((held / 1024)) MB holding them"
-  stop "demo-$kind"
+  stop "idle-$kind"
 done
 
 . "$root/scripts/lib/load-nginx.sh"
