@@ -27,8 +27,6 @@ import javax.net.ssl.SSLSocket;
 final class Connection implements Runnable, WriteWatchdog.Watched {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
-    /** How often the watch looks up from its read to see whether the exchange ended. */
-    private static final long WATCH_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long NO_DEADLINE = Long.MAX_VALUE;
     /** How long, and how much, a refused client's remaining bytes are read and dropped before the close. */
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -126,38 +124,59 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         reads(NO_DEADLINE, listener.limits().idleTimeout());
         listener.exchangeStarted();
         listener.watchdog().watch(this);
-        try {
-            if (!x.dispatch(context, listener.executor())) {
-                refuse(503, "the server is shutting down");
-                return false;
-            }
-            x.awaitBodyOrEnd();
-            if (!x.ended() && x.keepsConnection()) {
-                watch(x);
-            }
-            x.awaitEnd();
-        } finally {
-            listener.watchdog().unwatch(this);
-            listener.exchangeEnded();
+        if (!x.dispatch(context, listener.executor())) {
+            refuse(503, "the server is shutting down");
+            return false;
         }
+        x.awaitBodyOrEnd();
+        if (!x.ended() && x.keepsConnection()) {
+            watch(x);
+        }
+        x.awaitEnd();
         return x.keepsConnection() && !closed;
     }
 
     /**
-     * While the handler works and no byte of this request is left to read: a read of the socket. It
-     * ends at the client's close (the request is cancelled), or with bytes of a pipelined next
-     * request (kept, and read once this one is answered), or when the exchange ends.
+     * Called on the thread that ended the exchange, once. The server stops counting it at once (its
+     * {@code stop} waits for no more than that), and an answer that said {@code Connection: close}
+     * ends this side of the connection now: the connection's own thread may be in the watch's read,
+     * which then sees the client close.
+     */
+    void exchangeEnded(ServerExchange x) {
+        listener.watchdog().unwatch(this);
+        listener.exchangeEnded();
+        if (!x.keepsConnection() && !closed) {
+            try {
+                if (socket instanceof SSLSocket) {
+                    close();
+                } else {
+                    socket.shutdownOutput();
+                }
+            } catch (IOException e) {
+                close();
+            }
+        }
+    }
+
+    /**
+     * While the handler works and no byte of this request is left to read: a read of the socket, the
+     * same read that then waits for the next request, so nothing has to wake it when the exchange
+     * ends. It ends with bytes of the next request (kept, and read once this one is answered); at
+     * the client's close (a request still running is cancelled); or after the idle timeout with the
+     * exchange over (the connection closes, idle).
      */
     private void watch(ServerExchange x) {
-        reads(NO_DEADLINE, Duration.ofNanos(WATCH_TICK_NANOS));
-        while (!x.ended()) {
+        while (true) {
             try {
                 if (!input.awaitByte()) {
                     clientGone(x);
                 }
                 return;
-            } catch (SocketTimeoutException tick) {
-                // look again whether the exchange has ended
+            } catch (SocketTimeoutException idle) {
+                if (x.ended()) {
+                    close();
+                    return;
+                }
             } catch (IOException e) {
                 clientGone(x);
                 return;

@@ -92,8 +92,7 @@ final class ServerExchange {
             return true;
         } catch (RejectedExecutionException e) {
             keep = false;
-            bodyRead.countDown();
-            ended.countDown();
+            end();
             return false;
         }
     }
@@ -133,9 +132,17 @@ final class ServerExchange {
                 }
             }
         } finally {
-            bodyRead.countDown();
-            ended.countDown();
+            end();
         }
+    }
+
+    /** The exchange is over: the connection hears of it first, then whoever waits for it. */
+    private void end() {
+        bodyRead.countDown();
+        if (ended.getCount() > 0) {
+            connection.exchangeEnded(this);
+        }
+        ended.countDown();
     }
 
     void sendResponseHeaders(int code, long length) throws IOException {
