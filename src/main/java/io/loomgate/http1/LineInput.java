@@ -42,12 +42,25 @@ public abstract class LineInput {
         if (pos == limit && !refill()) {
             return null;
         }
-        for (int i = pos; i < limit && i - pos <= maxLine; i++) {
-            if (buf[i] == '\n') {
-                String line = line(buf, pos, i, maxLine, tooLong);
-                pos = i + 1;
-                return line;
+        int scanned = pos;
+        while (true) {
+            for (int i = scanned; i < limit && i - pos <= maxLine; i++) {
+                if (buf[i] == '\n') {
+                    String line = line(buf, pos, i, maxLine, tooLong);
+                    pos = i + 1;
+                    return line;
+                }
             }
+            if (limit - pos > maxLine || limit - pos >= buf.length) {
+                break;   // longer than the buffer holds: byte by byte, below
+            }
+            scanned = limit - pos;
+            compact();
+            int n = fill(buf, limit, buf.length - limit);
+            if (n <= 0) {
+                throw new EOFException("the connection closed in the middle of a line");
+            }
+            limit += n;
         }
         byte[] line = new byte[maxLine + 2];
         int n = 0;
@@ -136,7 +149,7 @@ public abstract class LineInput {
             return false;
         }
         if (buf == null) {
-            buf = new byte[size];
+            buf = newBuffer();
         }
         buf[0] = one[0];
         pos = 0;
@@ -147,15 +160,29 @@ public abstract class LineInput {
     /** Lets the buffer go while nothing is in it: an idle connection then holds no buffer. */
     public void release() {
         if (pos == limit) {
+            Buffers.give(buf);
             buf = null;
             pos = 0;
             limit = 0;
         }
     }
 
+    /** Moves the unread bytes to the buffer's start. */
+    private void compact() {
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, limit - pos);
+            limit -= pos;
+            pos = 0;
+        }
+    }
+
+    private byte[] newBuffer() {
+        return size == Buffers.SIZE ? Buffers.take() : new byte[size];
+    }
+
     private boolean refill() throws IOException {
         if (buf == null) {
-            buf = new byte[size];
+            buf = newBuffer();
         }
         int n = fill(buf, 0, buf.length);
         pos = 0;

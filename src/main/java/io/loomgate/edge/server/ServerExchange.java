@@ -6,7 +6,6 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpPrincipal;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,7 +39,7 @@ final class ServerExchange {
     private final List<Runnable> onGone = new CopyOnWriteArrayList<>();
     private final RequestBody requestBody;
     private final ResponseBody responseBody;
-    private OutputStream wire;
+    private WireOutput wire;
     private InputStream userIn;
     private OutputStream userOut;
     private HttpExchange facade;
@@ -138,6 +137,9 @@ final class ServerExchange {
 
     /** The exchange is over: the connection hears of it first, then whoever waits for it. */
     private void end() {
+        if (wire != null) {
+            wire.release();
+        }
         bodyRead.countDown();
         if (ended.getCount() > 0) {
             connection.exchangeEnded(this);
@@ -153,7 +155,7 @@ final class ServerExchange {
             throw new IllegalArgumentException("a status must be three digits: " + code);
         }
         status = code;
-        wire = new BufferedOutputStream(connection.output, 8192);
+        wire = new WireOutput(connection.output);
         headersSent = true;
         long framed = responseBody.frame(code, length, responseHeaders);
         if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
