@@ -36,7 +36,7 @@ record ServerGaugesOf(GatewayServer server, ServerOptions options) implements Se
 
     @Override
     public Optional<Connections> connections() {
-        return server.serverStats().map(c -> new Connections(c.open(), c.refusedTotal(), c.refusedPerAddress(),
+        return server.serverStats().map(c -> new Connections(c.open(), c.refusedAtMax(), c.refusedPerAddress(),
                 c.headTimeouts(), c.malformed(), c.clientGone()));
     }
 }

@@ -102,7 +102,7 @@ final class Listener {
         stats.accepted.increment();
         InetAddress from = s.getInetAddress();
         if (limits.maxConnections() > 0 && stats.open.get() >= limits.maxConnections()) {
-            stats.refusedTotal.increment();
+            stats.refusedAtMax.increment();
             Connection.closeQuietly(s);
             return;
         }

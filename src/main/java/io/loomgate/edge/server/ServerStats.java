@@ -8,7 +8,7 @@ public final class ServerStats {
 
     final AtomicInteger open = new AtomicInteger();
     final LongAdder accepted = new LongAdder();
-    final LongAdder refusedTotal = new LongAdder();
+    final LongAdder refusedAtMax = new LongAdder();
     final LongAdder refusedPerAddress = new LongAdder();
     final LongAdder headTimeouts = new LongAdder();
     final LongAdder malformed = new LongAdder();
@@ -25,8 +25,8 @@ public final class ServerStats {
     }
 
     /** Connections closed at once because {@code --max-connections} were open. */
-    public long refusedTotal() {
-        return refusedTotal.sum();
+    public long refusedAtMax() {
+        return refusedAtMax.sum();
     }
 
     /** Connections closed at once because their address had its share open already. */

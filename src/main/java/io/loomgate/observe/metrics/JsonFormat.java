@@ -31,7 +31,7 @@ final class JsonFormat {
                 .field("maxInflight", s.maxInflight());
         if (s.connections() != null) {
             ServerGauges.Connections c = s.connections();
-            w.name("connections").beginObject().field("open", c.open()).field("refusedTotal", c.refusedTotal())
+            w.name("connections").beginObject().field("open", c.open()).field("refusedAtMax", c.refusedAtMax())
                     .field("refusedPerAddress", c.refusedPerAddress()).field("headTimeouts", c.headTimeouts())
                     .field("malformed", c.malformed()).field("clientGone", c.clientGone()).endObject();
         }

@@ -50,7 +50,7 @@ final class PrometheusFormat {
             sample("loomgate_server_connections", c.open());
             family("loomgate_server_connections_refused_total", "counter",
                     "Connections closed as soon as accepted: over --max-connections, or over the limit per client address.");
-            sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedTotal());
+            sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedAtMax());
             sample("loomgate_server_connections_refused_total", "reason", "per_address", c.refusedPerAddress());
             family("loomgate_server_head_timeouts_total", "counter",
                     "Connections closed because a TLS handshake or a request head took longer than --read-timeout.");

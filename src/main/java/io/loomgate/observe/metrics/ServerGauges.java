@@ -27,7 +27,7 @@ public interface ServerGauges {
      * or by the limit per client address, closed because a handshake or a head took too long, refused
      * because a request broke HTTP/1.1's rules, and requests whose client hung up before the answer.
      */
-    record Connections(int open, long refusedTotal, long refusedPerAddress, long headTimeouts, long malformed,
+    record Connections(int open, long refusedAtMax, long refusedPerAddress, long headTimeouts, long malformed,
                        long clientGone) {
     }
 

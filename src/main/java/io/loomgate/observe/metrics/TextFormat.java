@@ -82,7 +82,7 @@ final class TextFormat {
             ServerGauges.Connections c = s.connections();
             out.append("\nConnections (loomgate's server)\n");
             line(out, "Open", String.valueOf(c.open()));
-            line(out, "Refused", c.refusedTotal() + " over --max-connections, " + c.refusedPerAddress() + " over the limit per address");
+            line(out, "Refused", c.refusedAtMax() + " over --max-connections, " + c.refusedPerAddress() + " over the limit per address");
             line(out, "Head Timeouts", String.valueOf(c.headTimeouts()));
             line(out, "Malformed Requests", String.valueOf(c.malformed()));
             line(out, "Clients Gone", String.valueOf(c.clientGone()));

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.testing.MisbehavingUpstream;
+import io.loomgate.testing.PrometheusText;
+import io.loomgate.testing.TestClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -12,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,5 +78,11 @@ class ClientGoneTest {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(
                 () -> gate.server().serverStats().orElseThrow().clientGone() == gone + 1);
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().admission().admitted() == 0);
+        String route = path.startsWith("/px/") ? "/px/*" : path;
+        try (TestClient client = new TestClient(gate.baseUri())) {
+            PrometheusText metrics = PrometheusText.parse(client.get("/metrics?format=prometheus").body());
+            assertTrue(metrics.value("loomgate_requests_total", Map.of("route", route, "status", "499")) >= 1,
+                    "the request is recorded as 499, as nginx logs a client that went away");
+        }
     }
 }

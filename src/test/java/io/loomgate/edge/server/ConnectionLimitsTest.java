@@ -74,7 +74,7 @@ class ConnectionLimitsTest {
                 assertTrue(closedAtOnce(c), "the third connection from 127.0.0.1 is closed");
             }
             assertEquals(1, stats(server).refusedPerAddress());
-            assertEquals(0, stats(server).refusedTotal());
+            assertEquals(0, stats(server).refusedAtMax());
             a.close();
             await().atMost(Duration.ofSeconds(5)).until(() -> stats(server).open() == 1);
             try (Wire d = served(server)) {
