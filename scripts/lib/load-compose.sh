@@ -18,10 +18,6 @@ backend_port=${url[backend]##*:}
 sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/load/compose.json" >"$work/compose.json"
 LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start gateway "$root/scripts/run" --port 0 --routes "$work/compose.json"
 
-# cpu_ms PID: the process's user and system CPU time so far, in milliseconds.
-tick=$(getconf CLK_TCK)
-cpu_ms() { awk -v t="$tick" '{print int(($14 + $15) * 1000 / t)}' "/proc/$1/stat"; }
-
 # measured ENDPOINT C: one run on the gateway, with both processes' CPU time beside it.
 measured() {
   local endpoint=$1 c=$2 g0 b0

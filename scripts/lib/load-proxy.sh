@@ -24,37 +24,8 @@ LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start proxy-platform "$root/scri
   --threads platform --pool 200
 LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start http-aggregate "$root/scripts/run" --port 0 --routes "$work/http-aggregate.json"
 
-nginx_version="no nginx"
-if command -v nginx >/dev/null 2>&1; then
-  nginx_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
-  mkdir -p "$work/loomgate-nginx"
-  cat >"$work/loomgate-nginx/nginx.conf" <<CONF
-worker_processes 1;
-error_log $work/loomgate-nginx/error.log warn;
-pid $work/loomgate-nginx/nginx.pid;
-worker_rlimit_nofile 20000;
-events { worker_connections 10000; }
-http {
-  access_log off;
-  client_body_temp_path $work/loomgate-nginx/body; proxy_temp_path $work/loomgate-nginx/proxy;
-  fastcgi_temp_path $work/loomgate-nginx/fcgi; uwsgi_temp_path $work/loomgate-nginx/uwsgi; scgi_temp_path $work/loomgate-nginx/scgi;
-  upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
-  server {
-    listen 127.0.0.1:$nginx_port backlog=4096;
-    location /api/ { proxy_pass http://backend/api/; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-CONF
-  nginx -c "$work/loomgate-nginx/nginx.conf" -g 'daemon off;' 2>"$work/loomgate-nginx.err" &
-  server_pids+=("$!")
-  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/api/data" && break; sleep 0.1; done
-  url[nginx]="http://127.0.0.1:$nginx_port"
-  pid[nginx]=$(pgrep -P "${server_pids[-1]}" | head -1); pid[nginx]=${pid[nginx]:-${server_pids[-1]}}
-  nginx_version=$(nginx -v 2>&1 | sed 's/^nginx version: //')
-  echo "loomgate: nginx listening on ${url[nginx]} (worker pid ${pid[nginx]})"
-else
-  echo "loomgate: nginx is not installed (Debian: apt-get install nginx-light): the nginx row and the ratios against it are SKIPPED"
-fi
+. "$root/scripts/lib/load-nginx.sh"
+start_nginx "$backend_port"
 
 targets=(backend proxy-virtual proxy-platform)
 [ -n "${url[nginx]:-}" ] && targets+=(nginx)

@@ -107,7 +107,7 @@ public final class Loomgate implements AutoCloseable {
             metrics.registerUpstreams(upstreams.ids());
 
             Lifecycle lifecycle = new Lifecycle();
-            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls());
+            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls(), config.edge().trustedProxies());
             if (o.adminPort().isPresent()) {
                 admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
             }

@@ -122,16 +122,49 @@ class ArchitectureTest {
                 String text = read(f);
                 boolean core = rel.startsWith("core/");
                 if (core && (text.contains("com.sun.net.httpserver") || text.contains("io.loomgate.upstream.http.")
-                        || text.contains("io.loomgate.edge.listener."))) {
+                        || text.contains("io.loomgate.edge.listener.") || text.contains("io.loomgate.edge.server.")
+                        || text.contains("io.loomgate.http1."))) {
                     wire.add(rel);
                 }
-                if (!rel.startsWith("edge/listener/") && text.contains("com.sun.net.httpserver")) {
+                // The adapter uses the API; loomgate's server implements it.
+                boolean server = rel.startsWith("edge/listener/") || rel.startsWith("edge/server/");
+                if (!server && text.contains("com.sun.net.httpserver")) {
                     jdkServer.add(rel);
                 }
             }
         }
         assertEquals(List.of(), wire, "core files that see wire types");
         assertEquals(List.of(), jdkServer, "files outside the server adapter that see the JDK server's API");
+    }
+
+    /**
+     * The codec and the server stand apart, as Netty's codecs do from their transports: the codec
+     * knows no other loomgate package (but the field syntax it shares with the gateway), and the server knows the codec and a few leaf types only, so
+     * neither the gateway nor the demo leaks into the HTTP/1.1 rules.
+     */
+    @Test
+    void theCodecAndTheServerKnowNothingOfTheGateway() throws IOException {
+        Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.edge.server", "io.loomgate.config.AddressRanges",
+                "io.loomgate.http.FieldText", "io.loomgate.json.JsonWriter");
+        List<String> wrong = new ArrayList<>();
+        Pattern imports = Pattern.compile("^import (io\\.loomgate\\.[\\w.]+);", Pattern.MULTILINE);
+        for (String pkg : List.of("http1", "edge/server")) {
+            try (Stream<Path> files = Files.list(MAIN.resolve(pkg))) {
+                for (Path f : files.toList()) {
+                    Matcher m = imports.matcher(read(f));
+                    while (m.find()) {
+                        String imported = m.group(1);
+                        boolean allowed = pkg.equals("http1")
+                                ? imported.startsWith("io.loomgate.http1.") || imported.equals("io.loomgate.http.FieldText")
+                                : serverMay.stream().anyMatch(imported::startsWith);
+                        if (!allowed) {
+                            wrong.add(MAIN.relativize(f) + " imports " + imported);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.loomgate;
 
 import static io.loomgate.testing.Aggregations.states;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
@@ -104,7 +103,9 @@ class BackendTest {
             Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).until(() -> calls.callsOf(id).size() == 2);
             CallRecord db = calls.callsOf(id).stream()
                     .filter(c -> c.upstream().equals(UpstreamId.of("db"))).findFirst().orElseThrow();
-            assertInstanceOf(Outcome.TimedOut.class, db.outcome(), "the backend's own db call met the caller's deadline");
+            // Its own deadline ends it, or, on loomgate's server, the gateway hanging up first cancels it.
+            assertTrue(db.outcome() instanceof Outcome.TimedOut || db.outcome() instanceof Outcome.Cancelled,
+                    "the backend's own db call met the caller's deadline: " + db.outcome());
             assertTrue(db.duration().toSeconds() < 3, "the backend stopped its 5 s db call after "
                     + db.duration().toMillis() + " ms");
         }

@@ -68,7 +68,7 @@ class OperatorListenerTest {
              TestClient main = new TestClient(gate.baseUri());
              TestClient admin = new TestClient(gate.adminUri(""))) {
             assertTrue(gate.listeningLine().matches(
-                    "loomgate listening on http://127\\.0\\.0\\.1:\\d+ \\(threads=virtual; admin on http://127\\.0\\.0\\.1:\\d+\\)"),
+                    "loomgate listening on http://127\\.0\\.0\\.1:\\d+ \\(threads=virtual, server=(loomgate|jdk); admin on http://127\\.0\\.0\\.1:\\d+\\)"),
                     gate.listeningLine());
             assertFalse(gate.adminUri("").equals(gate.baseUri()));
             for (String path : List.of("/metrics", "/livez", "/readyz", "/dashboard", "/debug/requests")) {

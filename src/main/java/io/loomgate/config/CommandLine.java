@@ -63,6 +63,9 @@ public final class CommandLine {
         for (Flag f : Flag.values()) {
             String fromEnv = env.get(f.env());
             String dflt = f == Flag.PORT ? role.defaultPort() : f.defaultValue();
+            if (f == Flag.SERVER) {
+                dflt = System.getProperty("loomgate.server", dflt);   // the test suite runs a second time on the other server
+            }
             settings.put(f, fromEnv != null
                     ? new Setting(fromEnv, f.env())
                     : new Setting(dflt, "default " + f.option()));
@@ -126,7 +129,9 @@ public final class CommandLine {
                 s.get(Flag.MAX_INFLIGHT).integer(0, 10_000_000),
                 s.get(Flag.READ_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
                 s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
-                maxConnections(s));
+                maxConnections(s),
+                s.get(Flag.SERVER).serverKind(),
+                maxPerAddress(s));
 
         Duration maxTimeout = s.get(Flag.MAX_TIMEOUT).duration(Duration.ofMillis(1), MAX_DURATION);
         Setting timeoutSetting = s.get(Flag.TIMEOUT);
@@ -163,6 +168,15 @@ public final class CommandLine {
         }
         boolean tls = !s.get(Flag.TLS_CERT).value().isEmpty() || !s.get(Flag.TLS_KEYSTORE).value().isEmpty();
         return ConnectionBudget.forThisJvm(tls);
+    }
+
+    /** {@code --max-connections-per-address}, or a tenth of {@code --max-connections}, at least 64. */
+    private static int maxPerAddress(Map<Flag, Setting> s) throws UsageException {
+        Setting per = s.get(Flag.MAX_CONNECTIONS_PER_ADDRESS);
+        if (!per.value().equals("auto")) {
+            return per.integer(0, 10_000_000);
+        }
+        return Math.max(64, maxConnections(s) / 10);
     }
 
     private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {

@@ -19,10 +19,12 @@ import java.util.Objects;
  *                      (whole seconds; the JDK server times the body with it too)
  * @param idleTimeout   idle keep-alive connections are closed after this (whole seconds)
  * @param maxConnections connections held at once; past it a new one is closed at once
+ * @param server        which implementation of the server API listens
+ * @param maxPerAddress connections one client address holds at once (loomgate's server only); 0 for no limit
  */
 public record ServerOptions(String host, int port, ThreadMode threads, int pool, int backlog,
                             Duration shutdownGrace, Duration drainDelay, int maxInflight, Duration readTimeout,
-                            Duration idleTimeout, int maxConnections) {
+                            Duration idleTimeout, int maxConnections, ServerKind server, int maxPerAddress) {
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -46,6 +48,10 @@ public record ServerOptions(String host, int port, ThreadMode threads, int pool,
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be >= 1: " + maxConnections);
         }
+        Objects.requireNonNull(server, "server");
+        if (maxPerAddress < 0) {
+            throw new IllegalArgumentException("maxPerAddress must be >= 0: " + maxPerAddress);
+        }
     }
 
     /** The mode as the listening line and /health print it: {@code threads=platform pool=200}. */
@@ -53,5 +59,11 @@ public record ServerOptions(String host, int port, ThreadMode threads, int pool,
         return threads == ThreadMode.PLATFORM
                 ? "threads=platform pool=" + pool
                 : "threads=virtual";
+    }
+
+    /** The same options with {@code kind} listening. */
+    public ServerOptions withServer(ServerKind kind) {
+        return new ServerOptions(host, port, threads, pool, backlog, shutdownGrace, drainDelay, maxInflight, readTimeout,
+                idleTimeout, maxConnections, kind, maxPerAddress);
     }
 }

@@ -72,6 +72,14 @@ record Setting(String value, String origin) {
         };
     }
 
+    ServerKind serverKind() throws UsageException {
+        return switch (value) {
+            case "loomgate" -> ServerKind.LOOMGATE;
+            case "jdk" -> ServerKind.JDK;
+            default -> throw bad("must be 'loomgate' or 'jdk'");
+        };
+    }
+
     ThreadMode threadMode() throws UsageException {
         return switch (value) {
             case "virtual" -> ThreadMode.VIRTUAL;

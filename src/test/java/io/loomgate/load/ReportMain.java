@@ -46,13 +46,17 @@ public final class ReportMain {
         }
         if (args.length == 2 && args[0].equals("--compose")) {
             Path dir = Path.of(args[1]);
-            List<Map<String, Object>> cpu = new ArrayList<>();
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.getFileName().toString().matches("cpu-.*\\.json")).sorted().toList()) {
-                    cpu.add(JsonParser.parseObject(Files.readString(f)));
-                }
-            }
-            ComposeReport report = ComposeReport.of(runs(dir), cpu, machine(dir));
+            ComposeReport report = ComposeReport.of(runs(dir), jsonFiles(dir, "cpu-.*\\.json"), machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
+        if (args.length == 2 && args[0].equals("--server")) {
+            Path dir = Path.of(args[1]);
+            ServerReport report = new ServerReport(runs(dir), jsonFiles(dir, "cpu-.*\\.json"), jsonFiles(dir, "idle-.*\\.json"),
+                    machine(dir));
             Files.writeString(dir.resolve("report.md"), report.markdown());
             System.out.print(report.table());
             System.out.println();
@@ -152,6 +156,17 @@ public final class ReportMain {
         Files.writeString(dir.resolve("report.md"), report.markdown());
         Files.writeString(dir.resolve("report.svg"), ReportChart.svg(report.rows(), machine));
         return report;
+    }
+
+    /** The JSON objects of the files in {@code dir} whose names match {@code pattern}, in name order. */
+    private static List<Map<String, Object>> jsonFiles(Path dir, String pattern) throws IOException {
+        List<Map<String, Object>> all = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches(pattern)).sorted().toList()) {
+                all.add(JsonParser.parseObject(Files.readString(f)));
+            }
+        }
+        return all;
     }
 
     private static List<RunResult> runs(Path dir) throws IOException {

@@ -3,13 +3,14 @@ package io.loomgate.edge.listener;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.loomgate.edge.pipeline.Pipeline;
+import io.loomgate.edge.server.LoomgateServers;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The single JDK handler: hands each exchange to the {@link Pipeline}, counts it while it is being
+ * The single handler, on either server: hands each exchange to the {@link Pipeline}, counts it while it is being
  * handled (shutdown waits for that count), and throws an answer that could not be written whole
  * (its streamed source failed, or the client went away) back to the JDK, which then closes and
  * forgets the connection.
@@ -26,11 +27,12 @@ final class GatewayHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        long arrival = RequestExecutor.arrivalNanos();
+        long arrival = exchange.getAttribute(LoomgateServers.ARRIVAL_ATTRIBUTE) instanceof Long first
+                ? first : RequestExecutor.arrivalNanos();
         handling.incrementAndGet();
         Optional<IOException> unfinished;
         try {
-            unfinished = pipeline.run(new JdkExchange(exchange), arrival);
+            unfinished = pipeline.run(new ApiExchange(exchange), arrival);
         } finally {
             handling.decrementAndGet();
         }

@@ -6,7 +6,12 @@ import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.ServerOptions;
+import io.loomgate.config.ServerKind;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.edge.server.LoomgateServers;
+import io.loomgate.edge.server.ServerLimits;
+import io.loomgate.edge.server.ServerStats;
+import com.sun.net.httpserver.spi.HttpServerProvider;
 import io.loomgate.edge.pipeline.Admission;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
@@ -47,13 +52,15 @@ public final class GatewayServer implements AutoCloseable {
     private final Lifecycle lifecycle;
     private final Admission admission;
     private final boolean admin;
+    private final Optional<ServerStats> stats;
     private volatile Router router;
     private volatile GatewayHandler handler;
     private ShutdownReport report;
 
     private GatewayServer(ServerOptions options, HttpServer server, RequestExecutor executor,
-                          Lifecycle lifecycle, Admission admission, boolean admin) {
+                          Lifecycle lifecycle, Admission admission, boolean admin, Optional<ServerStats> stats) {
         this.options = options;
+        this.stats = stats;
         this.admin = admin;
         this.server = server;
         this.executor = executor;
@@ -71,7 +78,7 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted)
             throws IOException {
-        return bind(options, lifecycle, virtualStarted, Optional.empty(), false);
+        return bind(options, lifecycle, virtualStarted, Optional.empty(), AddressRanges.NONE, false);
     }
 
     /**
@@ -80,7 +87,16 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
                                      Optional<SSLContext> tls) throws IOException {
-        return bind(options, lifecycle, virtualStarted, tls, false);
+        return bind(options, lifecycle, virtualStarted, tls, AddressRanges.NONE, false);
+    }
+
+    /**
+     * Like {@link #bind(ServerOptions, Lifecycle, LongAdder, Optional)}, with {@code trusted} left out of
+     * loomgate's server's limit per client address (a trusted proxy's connections carry many clients).
+     */
+    public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
+                                     Optional<SSLContext> tls, AddressRanges trusted) throws IOException {
+        return bind(options, lifecycle, virtualStarted, tls, trusted, false);
     }
 
     /**
@@ -92,20 +108,30 @@ public final class GatewayServer implements AutoCloseable {
                                           LongAdder virtualStarted) throws IOException {
         ServerOptions adminOptions = new ServerOptions(host, port, ThreadMode.VIRTUAL, options.pool(),
                 options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout(),
-                options.maxConnections());
-        return bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), true);
+                options.maxConnections(), options.server(), options.maxPerAddress());
+        return bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), AddressRanges.NONE, true);
     }
 
     private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
-                                      Optional<SSLContext> tls, boolean admin) throws IOException {
+                                      Optional<SSLContext> tls, AddressRanges trusted, boolean admin) throws IOException {
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         if (address.isUnresolved()) {
             throw new IOException("cannot resolve host '" + options.host() + "'");
         }
-        ServerTuning.apply(options);
+        HttpServerProvider provider;
+        ServerStats stats = null;
+        if (options.server() == ServerKind.LOOMGATE) {
+            LoomgateServers ours = new LoomgateServers(new ServerLimits(options.readTimeout(), options.idleTimeout(),
+                    options.maxConnections(), options.maxPerAddress(), unlimited(trusted)));
+            provider = ours;
+            stats = ours.stats();
+        } else {
+            ServerTuning.apply(options);
+            provider = HttpServerProvider.provider();
+        }
         HttpServer server;
         if (tls.isPresent()) {
-            HttpsServer https = HttpsServer.create(address, options.backlog());
+            HttpsServer https = provider.createHttpsServer(address, options.backlog());
             https.setHttpsConfigurator(new HttpsConfigurator(tls.get()) {
                 @Override
                 public void configure(HttpsParameters params) {
@@ -114,11 +140,12 @@ public final class GatewayServer implements AutoCloseable {
             });
             server = https;
         } else {
-            server = HttpServer.create(address, options.backlog());
+            server = provider.createHttpServer(address, options.backlog());
         }
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
         server.setExecutor(executor);
-        return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()), admin);
+        return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()), admin,
+                Optional.ofNullable(stats));
     }
 
     /**
@@ -144,6 +171,15 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The addresses the limit per client address leaves alone: loopback (a sidecar, a local proxy, a
+     * benchmark; no stranger comes from there) and the trusted proxies, whose connections carry many clients.
+     */
+    private static AddressRanges unlimited(AddressRanges trusted) {
+        String loopback = "127.0.0.0/8,::1";
+        return AddressRanges.parse(trusted.isEmpty() ? loopback : loopback + "," + String.join(",", trusted.written()));
+    }
+
     /** The bound address; the port is the real one when 0 was asked for. */
     public InetSocketAddress address() {
         return server.getAddress();
@@ -157,7 +193,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The line printed once the socket is bound; scripts and tests wait for it. */
     public String listeningLine() {
-        return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ")";
+        return "loomgate listening on " + baseUri() + " (" + options.describeThreads() + ", server=" + options.server().wire() + ")";
     }
 
 
@@ -173,6 +209,11 @@ public final class GatewayServer implements AutoCloseable {
 
     public Admission admission() {
         return admission;
+    }
+
+    /** loomgate's server's counts (connections, refusals, clients gone); empty on the JDK's. */
+    public Optional<ServerStats> serverStats() {
+        return stats;
     }
 
     /** Platform mode: the request pool, for its gauges; null in virtual mode. */

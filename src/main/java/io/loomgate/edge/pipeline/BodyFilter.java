@@ -50,7 +50,8 @@ final class BodyFilter implements Filter {
         try (InputStream in = v.exchange().body()) {
             for (int n; (n = in.read(scratch)) >= 0; ) {
                 total += n;
-                if (total > MAX_DISCARDED_BYTES) {
+                // A chunk that declares more than the limit is refused now, not after waiting for it.
+                if (total > MAX_DISCARDED_BYTES || v.exchange().declaredBodyLeft() > MAX_DISCARDED_BYTES - total) {
                     throw tooLarge();
                 }
             }

@@ -38,6 +38,21 @@ public interface Exchange extends AutoCloseable {
      */
     void write(Response answer, boolean head) throws IOException;
 
+    /**
+     * Runs {@code hook} if the client closes its connection before the answer is written, on
+     * another thread; a listener that cannot tell (the JDK's) never runs it.
+     */
+    default void onClientGone(Runnable hook) {
+    }
+
+    /**
+     * The body bytes the client has declared it will send next and not sent yet (the rest of the
+     * {@code Content-Length}, or of the current chunk); 0 when the listener cannot tell (the JDK's).
+     */
+    default long declaredBodyLeft() {
+        return 0;
+    }
+
     /** Ends the exchange; the listener may then reuse the connection. Never throws. */
     @Override
     void close();

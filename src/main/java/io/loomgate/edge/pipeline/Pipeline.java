@@ -19,7 +19,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <ol>
  *   <li>the filters, in their declared order ({@link Filters}), until one answers or all pass;</li>
  *   <li>an admitted request's work moves to the {@link Handoff} (the platform pool, in that mode);</li>
- *   <li>the route's handler answers, if no filter did;</li>
+ *   <li>the route's handler answers, if no filter did (interrupted, so its work is cancelled, if the
+ *       client hangs up meanwhile and the listener can tell);</li>
  *   <li>anything thrown becomes an answer in the one {@link ErrorMapper};</li>
  *   <li>the answer goes back out through the same filters in reverse order, then is written;</li>
  *   <li>the filters end, in reverse order, and the {@link Events} (metrics, access log) hear how it went.</li>
@@ -60,6 +61,7 @@ public final class Pipeline {
      */
     public Optional<IOException> run(Exchange exchange, long arrival) {
         Visit v = new Visit(exchange, arrival, trustedProxies);
+        exchange.onClientGone(v.clientGone::fire);
         int entered = 0;
         Response answer = null;
         try {
@@ -88,11 +90,7 @@ public final class Pipeline {
             if (answer == null) {
                 v.started = true;
                 events.requestStarted(v.routeKey);
-                try {
-                    answer = v.route.handler().handle(v.request);
-                } catch (Throwable failure) {
-                    answer = ErrorMapper.toResponse(failure, v.id);
-                }
+                answer = handle(v);
             }
             for (int i = ran - 1; i >= 0; i--) {
                 answer = filters.get(i).onResponse(v, answer);
@@ -109,6 +107,23 @@ public final class Pipeline {
                     System.nanoTime() - v.arrival(), caller, v.clientId));
         }
         return Optional.ofNullable(v.unfinished);
+    }
+
+    /** The route's handler, interrupted if the client hangs up while it works; 499 then, as nginx logs it. */
+    private static Response handle(Visit v) {
+        try {
+            if (!v.clientGone.arm()) {
+                throw new InterruptedException("the client had gone");
+            }
+            return v.route.handler().handle(v.request);
+        } catch (Throwable failure) {
+            if (v.clientGone.gone()) {
+                return new HttpError(499, "client_gone", "the client closed its connection before the answer").toResponse();
+            }
+            return ErrorMapper.toResponse(failure, v.id);
+        } finally {
+            v.clientGone.disarm();
+        }
     }
 
     private static void write(Visit v, Response answer) {

@@ -40,6 +40,7 @@ public final class Visit {
     boolean delivered = true;
     boolean cutOff;
     IOException unfinished;
+    final ClientGone clientGone = new ClientGone();
 
     Visit(Exchange exchange, long arrival, AddressRanges trustedProxies) {
         this.exchange = exchange;

@@ -28,8 +28,14 @@ final class JsonFormat {
                 .field("requests", s.requests())
                 .field("averageResponseMs", s.averageResponseMs())
                 .field("shed", s.shed())
-                .field("maxInflight", s.maxInflight())
-                .endObject();
+                .field("maxInflight", s.maxInflight());
+        if (s.connections() != null) {
+            ServerGauges.Connections c = s.connections();
+            w.name("connections").beginObject().field("open", c.open()).field("refusedAtMax", c.refusedAtMax())
+                    .field("refusedPerAddress", c.refusedPerAddress()).field("headTimeouts", c.headTimeouts())
+                    .field("malformed", c.malformed()).field("clientGone", c.clientGone()).endObject();
+        }
+        w.endObject();
 
         w.name("routes").beginObject();
         s.routes().forEach((route, r) -> {

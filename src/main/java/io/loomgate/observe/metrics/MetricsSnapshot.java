@@ -16,12 +16,14 @@ import java.util.Map;
  * @param pool        the platform request pool, or null in virtual mode
  * @param breakers    the circuit breakers, by upstream (only upstreams that have one)
  * @param limits      the limits kept per key: rate limits, pre-auth limits, refused credentials per address
+ * @param connections loomgate's server's connection counts, or null on the JDK's server
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<UpstreamId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
-                       Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits) {
+                       Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
+                       ServerGauges.Connections connections) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

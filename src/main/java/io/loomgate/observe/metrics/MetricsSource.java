@@ -47,7 +47,7 @@ public final class MetricsSource {
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
                 JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries(),
-                limits.get());
+                limits.get(), server.connections().orElse(null));
     }
 
     private Map<UpstreamId, MetricsSnapshot.Retries> retries() {

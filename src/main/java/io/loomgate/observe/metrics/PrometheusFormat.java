@@ -44,6 +44,24 @@ final class PrometheusFormat {
         sample("loomgate_server_in_flight", s.inFlight());
         family("loomgate_requests_shed_total", "counter", "Requests refused with 503 by the admission limit.");
         sample("loomgate_requests_shed_total", s.shed());
+        ServerGauges.Connections c = s.connections();
+        if (c != null) {
+            family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");
+            sample("loomgate_server_connections", c.open());
+            family("loomgate_server_connections_refused_total", "counter",
+                    "Connections closed as soon as accepted: over --max-connections, or over the limit per client address.");
+            sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedAtMax());
+            sample("loomgate_server_connections_refused_total", "reason", "per_address", c.refusedPerAddress());
+            family("loomgate_server_head_timeouts_total", "counter",
+                    "Connections closed because a TLS handshake or a request head took longer than --read-timeout.");
+            sample("loomgate_server_head_timeouts_total", c.headTimeouts());
+            family("loomgate_server_malformed_requests_total", "counter",
+                    "Requests refused because they broke HTTP/1.1's rules; their connections closed.");
+            sample("loomgate_server_malformed_requests_total", c.malformed());
+            family("loomgate_server_client_gone_total", "counter",
+                    "Requests whose client closed its connection before the answer; their work was cancelled.");
+            sample("loomgate_server_client_gone_total", c.clientGone());
+        }
     }
 
     private void routes(MetricsSnapshot s) {

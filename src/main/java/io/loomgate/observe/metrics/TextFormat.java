@@ -78,6 +78,15 @@ final class TextFormat {
         }
         out.append("Platform threads: ").append(j.platformThreads()).append('\n');
 
+        if (s.connections() != null) {
+            ServerGauges.Connections c = s.connections();
+            out.append("\nConnections (loomgate's server)\n");
+            line(out, "Open", String.valueOf(c.open()));
+            line(out, "Refused", c.refusedAtMax() + " over --max-connections, " + c.refusedPerAddress() + " over the limit per address");
+            line(out, "Head Timeouts", String.valueOf(c.headTimeouts()));
+            line(out, "Malformed Requests", String.valueOf(c.malformed()));
+            line(out, "Clients Gone", String.valueOf(c.clientGone()));
+        }
         if (s.pool() != null) {
             out.append("\nPlatform request pool\n");
             line(out, "Threads", String.valueOf(s.pool().size()));

@@ -1,5 +1,9 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.http1.BodyLengths;
+import io.loomgate.http1.FieldLines;
+import io.loomgate.http1.Http1Exception;
+
 import java.util.List;
 
 /**
@@ -15,9 +19,6 @@ import java.util.List;
 record Framing(Kind kind, long length, boolean persistent) {
 
     enum Kind { EMPTY, LENGTH, CHUNKED, UNTIL_CLOSE }
-
-    /** The longest Content-Length read: 18 digits, below 2^63. */
-    private static final int MAX_LENGTH_DIGITS = 18;
 
     static Framing of(String method, ResponseHead head) throws MalformedResponse {
         boolean persistent = head.http11() && !head.tokens("connection").contains("close");
@@ -36,7 +37,7 @@ record Framing(Kind kind, long length, boolean persistent) {
                 throw new MalformedResponse("both Content-Length and Transfer-Encoding");
             }
             if (!head.tokens("transfer-encoding").equals(List.of("chunked"))) {
-                throw new MalformedResponse("Transfer-Encoding '" + HeadReader.shown(String.join(", ", te))
+                throw new MalformedResponse("Transfer-Encoding '" + FieldLines.shown(String.join(", ", te))
                         + "' (only chunked is read)");
             }
             return new Framing(Kind.CHUNKED, -1, persistent);
@@ -49,20 +50,10 @@ record Framing(Kind kind, long length, boolean persistent) {
 
     /** Every Content-Length value must be the same run of digits ({@code 5} and {@code 5, 5}, never {@code +5} or {@code 5, 6}). */
     private static long contentLength(ResponseHead head) throws MalformedResponse {
-        long length = -1;
-        for (String value : head.all("content-length")) {
-            for (String element : value.split(",", -1)) {
-                String digits = element.strip();
-                if (digits.isEmpty() || digits.length() > MAX_LENGTH_DIGITS || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                    throw new MalformedResponse("Content-Length '" + HeadReader.shown(value) + "' is not a number of bytes");
-                }
-                long n = Long.parseLong(digits);
-                if (length >= 0 && n != length) {
-                    throw new MalformedResponse("two different Content-Length values (" + length + ", " + n + ")");
-                }
-                length = n;
-            }
+        try {
+            return BodyLengths.contentLength(head.all("content-length"));
+        } catch (Http1Exception e) {
+            throw new MalformedResponse(e.getMessage());
         }
-        return length;
     }
 }

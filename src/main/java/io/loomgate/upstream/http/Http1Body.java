@@ -1,5 +1,9 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.http1.BodyLengths;
+import io.loomgate.http1.FieldLines;
+import io.loomgate.http1.HeadLimits;
+import io.loomgate.http1.Http1Exception;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,20 +28,19 @@ final class Http1Body extends InputStream {
     }
 
     private static final System.Logger LOG = System.getLogger("loomgate");
-    private static final int MAX_SIZE_DIGITS = 15;
 
     private final Http1Connection connection;
     private final Done done;
     private final Framing.Kind kind;
     private final boolean reusable;
-    private final HeadBudget budget;
+    private final HeadLimits budget;
     private long left;
     private boolean inChunk;
     private boolean ended;
     private boolean released;
     private long delivered;
 
-    private Http1Body(Http1Connection connection, Framing framing, boolean reusable, HeadBudget budget, Done done) {
+    private Http1Body(Http1Connection connection, Framing framing, boolean reusable, HeadLimits budget, Done done) {
         this.connection = connection;
         this.kind = framing.kind();
         this.reusable = reusable;
@@ -50,7 +53,7 @@ final class Http1Body extends InputStream {
      * @param reusable whether the connection may be pooled once the body has ended cleanly
      * @param budget   what the answer's head left for its trailers
      */
-    static Http1Body open(Http1Connection connection, Framing framing, boolean reusable, HeadBudget budget, Done done) {
+    static Http1Body open(Http1Connection connection, Framing framing, boolean reusable, HeadLimits budget, Done done) {
         Http1Body body = new Http1Body(connection, framing, reusable, budget, done);
         if (framing.kind() == Framing.Kind.EMPTY || (framing.kind() == Framing.Kind.LENGTH && framing.length() == 0)) {
             body.end();
@@ -102,31 +105,21 @@ final class Http1Body extends InputStream {
 
     /** Ends the previous chunk's data, reads the next size; false after the last chunk and its trailers. */
     private boolean nextChunk() throws IOException {
-        if (inChunk && (connection.read() != '\r' || connection.read() != '\n')) {
-            throw new MalformedResponse("chunk data not followed by CRLF");
+        try {
+            if (inChunk && (connection.read() != '\r' || connection.read() != '\n')) {
+                throw new MalformedResponse("chunk data not followed by CRLF");
+            }
+            inChunk = true;
+            left = BodyLengths.chunkSize(connection.readLine());
+            if (left > 0) {
+                return true;
+            }
+            FieldLines.read(connection.input(), budget, (name, value) -> { });
+        } catch (Http1Exception e) {
+            throw new MalformedResponse(e.getMessage());
         }
-        inChunk = true;
-        String line = connection.readLine();
-        int digits = 0;
-        while (digits < line.length() && isHex(line.charAt(digits))) {
-            digits++;
-        }
-        String rest = line.substring(digits).stripLeading();
-        if (digits == 0 || digits > MAX_SIZE_DIGITS || !(rest.isEmpty() || rest.charAt(0) == ';')
-                || rest.chars().anyMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f)) {
-            throw new MalformedResponse("bad chunk size line '" + HeadReader.shown(line) + "'");
-        }
-        left = Long.parseLong(line, 0, digits, 16);
-        if (left > 0) {
-            return true;
-        }
-        HeadReader.fields(connection::readLine, budget, new HashMap<>());
         end();
         return false;
-    }
-
-    private static boolean isHex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     /**

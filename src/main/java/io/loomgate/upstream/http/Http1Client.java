@@ -1,5 +1,8 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.http1.HeadLimits;
+import io.loomgate.http1.WriteWatchdog;
+
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
@@ -81,8 +84,8 @@ final class Http1Client implements AutoCloseable {
             c.begin(deadlineNanos, idle);
             try {
                 c.send(request, close);
-                HeadBudget budget = new HeadBudget();
-                ResponseHead head = HeadReader.read(c::readLine, budget);
+                HeadLimits budget = HeadLimits.forResponse();
+                ResponseHead head = HeadReader.read(c, budget);
                 Framing framing = Framing.of(request.method(), head);
                 keepAliveHint(c, head);
                 boolean reusable = framing.persistent() && !close;

@@ -1,6 +1,9 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.config.Durations;
+import io.loomgate.http1.Http1Exception;
+import io.loomgate.http1.LineInput;
+import io.loomgate.http1.WriteWatchdog;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -10,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
@@ -30,7 +32,7 @@ import javax.net.ssl.SSLSocket;
  *       arrived while it sat in the pool.</li>
  * </ul>
  */
-final class Http1Connection implements AutoCloseable {
+final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
 
     private final SocketChannel channel;
     /** The TLS layer over the channel for an {@code https://} upstream; null for plain HTTP. */
@@ -38,10 +40,13 @@ final class Http1Connection implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
-    private final byte[] buf = new byte[8192];
+    private final LineInput input = new LineInput(8192) {
+        @Override
+        protected int fill(byte[] b, int off, int len) throws IOException {
+            return readSocket(b, off, len);
+        }
+    };
     private final WriteWatchdog watchdog;
-    private int pos;
-    private int limit;
     final String key;
     volatile long lastUsedNanos = System.nanoTime();
     /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
@@ -147,7 +152,13 @@ final class Http1Connection implements AutoCloseable {
     }
 
     /** For the watchdog: true, and the connection closed, when a write has waited longer than the idle timeout. */
-    boolean closeIfWriteStalled(long now) {
+    @Override
+    public String peer() {
+        return key;
+    }
+
+    @Override
+    public boolean closeIfWriteStalled(long now) {
         long since = writingSince;
         if (since == 0 || now - since <= idleNanos) {
             return false;
@@ -159,78 +170,38 @@ final class Http1Connection implements AutoCloseable {
 
     /** One line of a head, a chunk size or a trailer, without its line end (CRLF, or a bare LF). */
     String readLine() throws IOException {
-        if (pos == limit && !fill()) {
+        String line;
+        try {
+            line = input.readLine();
+        } catch (Http1Exception e) {
+            throw new MalformedResponse(e.getMessage());
+        } catch (EOFException e) {
+            throw new EOFException("the upstream closed the connection in the middle of a line");
+        }
+        if (line == null) {
             throw received == 0 ? new EOFException("the upstream closed the connection before answering")
                     : new EOFException("the upstream closed the connection in the middle of the head");
         }
-        for (int i = pos; i < limit && i - pos <= HeadBudget.MAX_LINE; i++) {
-            if (buf[i] == '\n') {
-                String line = line(buf, pos, i);
-                pos = i + 1;
-                return line;
-            }
-        }
-        byte[] line = new byte[HeadBudget.MAX_LINE + 2];
-        int n = 0;
-        for (int b; (b = read()) != '\n'; ) {
-            if (b < 0) {
-                throw new EOFException("the upstream closed the connection in the middle of a line");
-            }
-            if (n == line.length) {
-                throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
-            }
-            line[n++] = (byte) b;
-        }
-        return line(line, 0, n);
+        return line;
     }
 
-    /** The bytes from {@code from} up to the LF at {@code lf}, less a CR just before it; any other CR is refused. */
-    private static String line(byte[] b, int from, int lf) throws MalformedResponse {
-        int end = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
-        if (end - from > HeadBudget.MAX_LINE) {
-            throw new MalformedResponse("a line longer than " + HeadBudget.MAX_LINE + " bytes");
-        }
-        for (int i = from; i < end; i++) {
-            if (b[i] == '\r') {
-                throw new MalformedResponse("a bare CR inside a line");
-            }
-        }
-        return new String(b, from, end - from, StandardCharsets.ISO_8859_1);
+    /** The connection's input, for the codec. */
+    LineInput input() {
+        return input;
     }
 
     /** One byte; -1 at the end of the stream. */
     int read() throws IOException {
-        if (pos == limit && !fill()) {
-            return -1;
-        }
-        return buf[pos++] & 0xff;
+        return input.read();
     }
 
     int read(byte[] b, int off, int len) throws IOException {
-        if (pos == limit) {
-            if (len >= buf.length) {
-                return readSocket(b, off, len);
-            }
-            if (!fill()) {
-                return -1;
-            }
-        }
-        int n = Math.min(len, limit - pos);
-        System.arraycopy(buf, pos, b, off, n);
-        pos += n;
-        return n;
+        return input.read(b, off, len);
     }
 
     /** Bytes read from the socket and not yet consumed: after an answer's end, they belong to no answer. */
     int buffered() {
-        return limit - pos;
-    }
-
-    private boolean fill() throws IOException {
-        int n = readSocket(buf, 0, buf.length);
-        pos = 0;
-        limit = Math.max(n, 0);
-        return n > 0;
+        return input.buffered();
     }
 
     private int readSocket(byte[] b, int off, int len) throws IOException {
@@ -267,7 +238,7 @@ final class Http1Connection implements AutoCloseable {
      * (over TLS, at most a millisecond: see {@link IdleProbe}).
      */
     boolean stillIdle() {
-        return pos == limit && channel.isOpen() && IdleProbe.stillIdle(channel, tls);
+        return input.buffered() == 0 && channel.isOpen() && IdleProbe.stillIdle(channel, tls);
     }
 
     boolean isOpen() {

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import io.loomgate.http.FieldText;
 import io.loomgate.http.Headers;
+import io.loomgate.http1.ChunkedOutput;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -91,9 +92,6 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
         return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
-
     /**
      * Writes the head, then streams the body, if there is one, as it reads it.
      *
@@ -105,6 +103,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
             return;
         }
         boolean chunked = chunked();
+        OutputStream to = chunked ? new ChunkedOutput(out) : out;
         byte[] chunk = new byte[8192];
         long left = length;
         while (chunked || left > 0) {
@@ -112,17 +111,11 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
             if (n < 0) {
                 break;
             }
-            if (chunked) {
-                out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                out.write(chunk, 0, n);
-                out.write(CRLF);
-            } else {
-                out.write(chunk, 0, n);
-                left -= n;
-            }
+            to.write(chunk, 0, n);
+            left -= n;
         }
         if (chunked) {
-            out.write(LAST_CHUNK);
+            ((ChunkedOutput) to).finish();
         } else if (left > 0) {
             throw new EOFException("the request body ended " + left + " bytes early");
         }

@@ -1,5 +1,7 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.http1.FieldLines;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,15 +29,6 @@ record ResponseHead(int status, boolean http11, Map<String, List<String>> header
 
     /** The comma-separated elements of every line of {@code name}, trimmed and in lower case, empty ones left out. */
     List<String> tokens(String name) {
-        List<String> tokens = new ArrayList<>(2);
-        for (String value : all(name)) {
-            for (String element : value.split(",")) {
-                String t = element.strip();
-                if (!t.isEmpty()) {
-                    tokens.add(t.toLowerCase(Locale.ROOT));
-                }
-            }
-        }
-        return tokens;
+        return FieldLines.tokens(all(name));
     }
 }

@@ -40,6 +40,11 @@ class HostileInputTest {
         gate.close();
     }
 
+    /** Whether loomgate's own server serves (the suite runs once on each): it answers where the JDK's only closes. */
+    private static boolean ours() {
+        return gate.server().serverStats().isPresent();
+    }
+
     private static String get(String target, String... headers) {
         StringBuilder sb = new StringBuilder("GET ").append(target).append(" HTTP/1.1\r\nHost: x\r\n");
         for (String h : headers) {
@@ -85,7 +90,12 @@ class HostileInputTest {
     @Test
     void veryLongTargetsAreTooLongAndAbsurdOnesAreCutOff() {
         assertJsonError(RawHttp.send(address, get("/block?x=" + "a".repeat(9_000))), 414, "uri_too_long");
-        assertTrue(RawHttp.send(address, get("/block?x=" + "a".repeat(100_000))).closedWithoutAnswer());
+        Answer absurd = RawHttp.send(address, get("/block?x=" + "a".repeat(100_000)));
+        if (ours()) {
+            assertJsonError(absurd, 414, "uri_too_long");
+        } else {
+            assertTrue(absurd.closedWithoutAnswer(), absurd.text());
+        }
     }
 
     @Test
@@ -96,7 +106,12 @@ class HostileInputTest {
             many[i] = "X-H" + i + ": v";
         }
         assertJsonError(RawHttp.send(address, get("/health", many)), 431, "header_fields_too_large");
-        assertTrue(RawHttp.send(address, get("/health", "X-Big: " + "b".repeat(100_000))).closedWithoutAnswer());
+        Answer absurd = RawHttp.send(address, get("/health", "X-Big: " + "b".repeat(100_000)));
+        if (ours()) {
+            assertJsonError(absurd, 431, "header_fields_too_large");
+        } else {
+            assertTrue(absurd.closedWithoutAnswer(), absurd.text());
+        }
     }
 
     @Test
@@ -143,7 +158,12 @@ class HostileInputTest {
             assertNoStackTrace(a);
             assertTrue(a.text().toLowerCase().contains("connection: close"), a.text());
         }
-        assertEquals(404, RawHttp.send(address, get("//health")).status(), "an authority-form path: the JDK finds no context");
+        Answer twoSlashes = RawHttp.send(address, get("//health"));
+        if (ours()) {
+            assertJsonError(twoSlashes, 400, "bad_path");
+        } else {
+            assertEquals(404, twoSlashes.status(), "an authority-form path: the JDK finds no context");
+        }
         assertEquals(400, RawHttp.send(address, get("/he%zzalth")).status(), "bad URI syntax: the JDK refuses it");
     }
 

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Two requests the JDK server misreads (docs/operations.md, Known limits): a chunk size of 2^32,
  * which its decoder reads into an {@code int} as 0, and a bare CR inside a header value, which it
- * takes for a line end. loomgate alone, then behind real nginx and HAProxy, which must stop both
- * before loomgate sees them. Each front end is skipped, saying why, where it is not installed.
+ * takes for a line end. loomgate on the JDK's server alone, then behind real nginx and HAProxy, which
+ * must stop both before loomgate sees them; and loomgate's own server, which reads both as what they
+ * are. Each front end is skipped, saying why, where it is not installed.
  */
 class RequestSmugglingTest {
 
@@ -41,6 +42,7 @@ class RequestSmugglingTest {
 
     private static ScriptedUpstream upstream;
     private static Loomgate gate;
+    private static Loomgate ours;
     private static Path dir;
 
     @BeforeAll
@@ -51,12 +53,14 @@ class RequestSmugglingTest {
         Files.writeString(routes, """
                 {"upstreams": [{"id": "up", "kind": "http", "url": "%s"}],
                  "routes": [{"path": "/px/*", "policy": "proxy", "upstreams": ["up"]}]}""".formatted(upstream.url("/")));
-        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString()));
+        gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString(), "--server", "jdk"));
+        ours = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString(), "--server", "loomgate"));
     }
 
     @AfterAll
     static void stop() throws IOException {
         gate.close();
+        ours.close();
         upstream.close();
         LocalTools.deleteTree(dir);
     }
@@ -76,6 +80,20 @@ class RequestSmugglingTest {
         RawHttp.Answer a = RawHttp.send(gate.server().address(), BARE_CR);
         assertEquals(200, a.status(), a.text());
         assertEquals("yes", upstream.last("/ok/bare-cr").header("X-Injected"));
+    }
+
+    @Test
+    void loomgatesServerRefusesTheBareCrAndReadsTheHugeChunkAsAChunk() throws Exception {
+        long smuggled = upstream.count("/ok/smuggled");
+        long bareCr = upstream.count("/ok/bare-cr");
+        RawHttp.Answer cr = RawHttp.send(ours.server().address(), BARE_CR);
+        assertEquals(400, cr.status(), cr.text());
+        assertEquals(bareCr, upstream.count("/ok/bare-cr"), "the bare CR never reached the upstream");
+        // The proxy streams the body; the bytes after the chunk size are the chunk's data, never a request.
+        String overflow = sendAndReadToClose(ours.server().address(), OVERFLOW);
+        assertTrue(count(overflow, "HTTP/1.1 ") <= 1, overflow);
+        assertEquals(smuggled, upstream.count("/ok/smuggled"), "the bytes after the chunk size were never read as a request");
+        assertFalse(overflow.contains("{\"tag\":\"smuggled\"}"), overflow);
     }
 
     @Test

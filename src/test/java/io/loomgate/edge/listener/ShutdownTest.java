@@ -89,7 +89,11 @@ class ShutdownTest {
                 stalled.add(s);
             }
             CompletableFuture<HttpResponse<String>> slow = Background.supply(() -> client.get("/test/slow?ms=500"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().inFlight() == 21);
+            // The JDK's server counts a head being read as in flight; loomgate's reads heads on the
+            // connection's thread, and counts its connections instead.
+            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().serverStats()
+                    .map(s -> s.open() == 21 && gate.server().inFlight() == 1)
+                    .orElseGet(() -> gate.server().inFlight() == 21));
 
             ShutdownReport report = gate.shutdown();
             assertEquals(200, slow.get(5, TimeUnit.SECONDS).statusCode(), "the real request was served");

@@ -46,7 +46,8 @@ class MetricsFormatTest {
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
-                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)));
+                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)),
+                new ServerGauges.Connections(12, 6, 2, 3, 4, 5));
     }
 
     @Test
@@ -67,6 +68,12 @@ class MetricsFormatTest {
         assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "file", "outcome", "failed")));
         assertEquals(0.25, p.value("loomgate_service_orphaned_work_seconds_total", Map.of("service", "db")), 1e-9);
         assertEquals(7, p.value("loomgate_requests_shed_total", Map.of()));
+        assertEquals(12, p.value("loomgate_server_connections", Map.of()));
+        assertEquals(6, p.value("loomgate_server_connections_refused_total", Map.of("reason", "max")));
+        assertEquals(2, p.value("loomgate_server_connections_refused_total", Map.of("reason", "per_address")));
+        assertEquals(3, p.value("loomgate_server_head_timeouts_total", Map.of()));
+        assertEquals(4, p.value("loomgate_server_malformed_requests_total", Map.of()));
+        assertEquals(5, p.value("loomgate_server_client_gone_total", Map.of()));
         assertEquals(5, p.value("loomgate_pool_queued_requests", Map.of()));
         assertEquals(1, p.value("loomgate_info", Map.of("version", "9.9.9", "threads", "platform")));
         assertEquals(1, p.value("loomgate_breaker_state", Map.of("service", "db", "state", "open")));

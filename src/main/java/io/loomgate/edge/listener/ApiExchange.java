@@ -2,6 +2,7 @@ package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.loomgate.edge.pipeline.Exchange;
+import io.loomgate.edge.server.LoomgateExchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import java.io.IOException;
@@ -9,13 +10,16 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
-/** The pipeline's {@link Exchange} over the JDK server's {@link HttpExchange}. */
-final class JdkExchange implements Exchange {
+/**
+ * The pipeline's {@link Exchange} over an {@link HttpExchange} of either server: the JDK's, or
+ * loomgate's, which also says when a client hangs up ({@link LoomgateExchange}).
+ */
+final class ApiExchange implements Exchange {
 
     private final HttpExchange exchange;
     private final Headers headers;
 
-    JdkExchange(HttpExchange exchange) {
+    ApiExchange(HttpExchange exchange) {
         this.exchange = exchange;
         this.headers = ServerHeaders.of(exchange.getRequestHeaders());
     }
@@ -58,5 +62,17 @@ final class JdkExchange implements Exchange {
     @Override
     public void close() {
         exchange.close();
+    }
+
+    @Override
+    public void onClientGone(Runnable hook) {
+        if (exchange instanceof LoomgateExchange watch) {
+            watch.onClientGone(hook);
+        }
+    }
+
+    @Override
+    public long declaredBodyLeft() {
+        return exchange instanceof LoomgateExchange ours ? ours.declaredBodyLeft() : 0;
     }
 }

@@ -1,0 +1,107 @@
+# Sourced by scripts/load for --scenario server, after its set-up (start, run, settle, cpu_ms, $dir,
+# $work, $report_tool). loomgate's own server against the JDK's, each serving the same routes in
+# turn (one at a time, so neither shares the 2 cores with the other), beside nginx:
+#   bare-KIND       load/Bare.java on that server (-Dcom.sun.net.httpserver.HttpServerProvider):
+#                   /hello at c=100, the server's own CPU per request
+#   proxy-KIND      examples/proxy.json over the bundled backend's 100 ms /api/data at c=2000,
+#                   after a 2 s warm-up, then again after the long one
+#   aggregate-KIND  examples/http-aggregate.json's /aggregate at c=1000
+#   demo-KIND       the built-in /block (300 ms) at c=10,000
+#   idle-KIND       a fresh gateway, its RSS at rest and holding 10,000 idle keep-alive
+#                   connections (load/IdleClients)
+#   nginx           the proxy at c=2000, 1 worker
+# Each run records the server process's CPU time; the report divides it by the requests.
+
+srv_seconds=$duration
+long_warm=15; block_c=10000; idle_n=10000
+[ "$quick" = 1 ] && { long_warm=5; block_c=4000; idle_n=2000; }
+
+LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start backend "$root/scripts/run" backend --port 0
+backend_port=${url[backend]##*:}
+for f in proxy http-aggregate; do
+  sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/examples/$f.json" >"$work/$f.json"
+done
+
+# stop NAME: ends one server and waits for it, so the next one has the cores to itself.
+stop() {
+  kill -TERM "${pid[$1]}" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "${pid[$1]}" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL "${pid[$1]}" 2>/dev/null || true
+}
+
+# measured NAME ENDPOINT C WARMED: one run, with the server's CPU time over it.
+measured() {
+  local name=$1 endpoint=$2 c=$3 warmed=$4 c0
+  settle "$name"
+  c0=$(cpu_ms "${pid[$name]}")
+  run "$name" "$endpoint" "$c" "$srv_seconds"
+  printf '{"name":"%s","cpuMs":%d,"warmSeconds":%d}\n' "$name" $(( $(cpu_ms "${pid[$name]}") - c0 )) "$warmed" \
+    >"$dir/cpu-$(printf %03d "$runs").json"
+}
+
+warm() { wrk -t"$threads" -c"$2" -d"$3s" --timeout 10s "$1" >/dev/null 2>&1 || true; }
+
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+
+for kind in loomgate jdk; do
+  provider=()
+  [ "$kind" = loomgate ] && provider=(--enable-preview --source 25 -cp "$root/target/loomgate.jar"
+    -Dcom.sun.net.httpserver.HttpServerProvider=io.loomgate.edge.server.LoomgateServers)
+  start "bare-$kind" "$JAVA_HOME/bin/java" ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} ${provider[@]+"${provider[@]}"} \
+    -Dloomgate.harness="$run_id" "$root/load/Bare.java" 0
+  warm "${url[bare-$kind]}/hello" 100 "$long_warm"
+  measured "bare-$kind" /hello 100 "$long_warm"
+  stop "bare-$kind"
+
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "proxy-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --routes "$work/proxy.json"
+  warm "${url[proxy-$kind]}/api/data" 2000 2
+  measured "proxy-$kind" /api/data 2000 2
+  warm "${url[proxy-$kind]}/api/data" 2000 $((long_warm - 2))
+  measured "proxy-$kind" /api/data 2000 "$long_warm"
+  stop "proxy-$kind"
+
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "aggregate-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --routes "$work/http-aggregate.json"
+  warm "${url[aggregate-$kind]}/aggregate" 1000 "$long_warm"
+  measured "aggregate-$kind" /aggregate 1000 "$long_warm"
+  stop "aggregate-$kind"
+
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "demo-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --max-connections $((block_c + idle_n + 1000))
+  warm "${url[demo-$kind]}/block" 2000 "$long_warm"
+  measured "demo-$kind" /block "$block_c" "$long_warm"
+  stop "demo-$kind"
+
+  # A fresh process, so the idle connections' cost is not hidden in a heap the load above grew.
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "idle-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --max-connections $((idle_n + 1000))
+  for _ in $(seq 20); do curl -s -o /dev/null "${url[idle-$kind]}/health"; done
+  sleep 3
+  before=$(rss_kb "${pid[idle-$kind]}")
+  "$JAVA_HOME/bin/java" --enable-preview -cp "$LOOMGATE_TOOLS_CP" io.loomgate.load.IdleClients \
+    --url "${url[idle-$kind]}/health" --connections "$idle_n" --hold 8 >"$work/idle.out" 2>&1 &
+  idle_pid=$!
+  held=0
+  while kill -0 "$idle_pid" 2>/dev/null; do
+    r=$(rss_kb "${pid[idle-$kind]}"); [ -n "$r" ] && [ "$r" -gt "$held" ] && held=$r
+    sleep 0.5
+  done
+  answered=$(grep -o '"answered":[0-9]*' "$work/idle.out" | head -1 | cut -d: -f2)
+  printf '{"server":"%s","connections":%d,"answered":%d,"rssBeforeKb":%d,"rssHeldKb":%d}\n' \
+    "$kind" "$idle_n" "${answered:-0}" "$before" "$held" >"$dir/idle-$kind.json"
+  echo "  $kind: $idle_n idle connections: RSS $((before / 1024)) MB at rest, $((held / 1024)) MB holding them"
+  stop "idle-$kind"
+done
+
+. "$root/scripts/lib/load-nginx.sh"
+start_nginx "$backend_port"
+if [ -n "${url[nginx]:-}" ]; then
+  warm "${url[nginx]}/api/data" 2000 "$long_warm"
+  measured nginx /api/data 2000 "$long_warm"
+fi
+
+write_machine_json "\"nginx\":\"$nginx_version\","
+echo
+"${report_tool[@]}" --server "$dir"
+record_run server-latest

@@ -1,0 +1,338 @@
+package io.loomgate.edge.server;
+
+import io.loomgate.http1.Http1Exception;
+import io.loomgate.http1.LineInput;
+import io.loomgate.http1.WriteWatchdog;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * One client connection, on a virtual thread of its own, with blocking reads and writes: the TLS
+ * handshake and each request's head within the read timeout, then the exchange, handed to the
+ * server's executor; then, while the handler works, a watch on the socket, so a client that hangs
+ * up cancels its request ({@link ServerExchange#clientGone()}); then the next request, in order,
+ * after at most the idle timeout. A request that breaks HTTP/1.1's rules is answered with its
+ * status and the connection closes: once the framing is in doubt, nothing after it is read.
+ */
+final class Connection implements Runnable, WriteWatchdog.Watched {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    /** How long, and how much, a refused client's remaining bytes are read and dropped before the close. */
+    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long LINGER_BYTES = 1024 * 1024;
+
+    private final Listener listener;
+    private final Socket raw;
+    private final boolean counted;
+    private Socket socket;
+    private InputStream in;
+    private OutputStream out;
+    final LineInput input = new LineInput(8192) {
+        @Override
+        protected int fill(byte[] b, int off, int len) throws IOException {
+            return readSocket(b, off, len);
+        }
+    };
+    private long deadlineNanos = NO_DEADLINE;
+    private long perReadNanos;
+    private volatile boolean closed;
+    private volatile long writingSince;
+
+    Connection(Listener listener, Socket raw, boolean counted) {
+        this.listener = listener;
+        this.raw = raw;
+        this.counted = counted;
+        this.socket = raw;
+    }
+
+    @Override
+    public void run() {
+        boolean inHead = false;
+        try {
+            raw.setTcpNoDelay(true);
+            ServerLimits limits = listener.limits();
+            reads(System.nanoTime() + limits.readTimeout().toNanos(), limits.readTimeout());
+            if (listener.tls()) {
+                inHead = true;
+                socket = Handshake.run(raw, listener.configurator(), deadlineNanos);
+            }
+            in = socket.getInputStream();
+            out = socket.getOutputStream();
+            for (boolean first = true; !closed; first = false) {
+                if (!first) {
+                    reads(NO_DEADLINE, limits.idleTimeout());
+                }
+                inHead = false;
+                if (!input.awaitByte()) {
+                    return;
+                }
+                inHead = true;
+                long arrival = System.nanoTime();
+                if (!first) {
+                    reads(arrival + limits.readTimeout().toNanos(), limits.readTimeout());
+                }
+                RequestHead head = RequestHead.read(input);
+                if (head == null) {
+                    return;
+                }
+                inHead = false;
+                if (!serve(new ServerExchange(this, head, arrival))) {
+                    if (!closed) {
+                        linger();   // the answer said Connection: close; the client may still be sending
+                    }
+                    return;
+                }
+                input.release();
+            }
+        } catch (Http1Exception e) {
+            listener.stats().malformed.increment();
+            refuse(e.status(), e.getMessage());
+        } catch (SocketTimeoutException e) {
+            if (inHead) {
+                listener.stats().headTimeouts.increment();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> "connection from " + peer() + " ended: " + e);
+        } finally {
+            close();
+            listener.closed(this);
+        }
+    }
+
+    /**
+     * Runs one exchange: dispatches it, watches for a hang-up once its body is read, waits for its end.
+     *
+     * @return whether the connection may carry another request
+     */
+    private boolean serve(ServerExchange x) throws IOException {
+        Context context = listener.contexts().find(x.head().contextPath());
+        if (context == null || context.getHandler() == null) {
+            refuse(404, "no context for " + x.head().contextPath());
+            return false;
+        }
+        reads(NO_DEADLINE, listener.limits().idleTimeout());
+        listener.exchangeStarted();
+        listener.watchdog().watch(this);
+        if (!x.dispatch(context, listener.executor())) {
+            refuse(503, "the server is shutting down");
+            return false;
+        }
+        x.awaitBodyOrEnd();
+        if (!x.ended() && x.keepsConnection()) {
+            watch(x);
+        }
+        x.awaitEnd();
+        return x.keepsConnection() && !closed;
+    }
+
+    /**
+     * Called on the thread that ended the exchange, once. The server stops counting it at once (its
+     * {@code stop} waits for no more than that), and an answer that said {@code Connection: close}
+     * ends this side of the connection now: the connection's own thread may be in the watch's read,
+     * which then sees the client close.
+     */
+    void exchangeEnded(ServerExchange x) {
+        listener.watchdog().unwatch(this);
+        listener.exchangeEnded();
+        if (!x.keepsConnection() && !closed) {
+            try {
+                if (socket instanceof SSLSocket) {
+                    close();
+                } else {
+                    socket.shutdownOutput();
+                }
+            } catch (IOException e) {
+                close();
+            }
+        }
+    }
+
+    /**
+     * While the handler works and no byte of this request is left to read: a read of the socket, the
+     * same read that then waits for the next request, so nothing has to wake it when the exchange
+     * ends. It ends with bytes of the next request (kept, and read once this one is answered); at
+     * the client's close (a request still running is cancelled); or after the idle timeout with the
+     * exchange over (the connection closes, idle).
+     */
+    private void watch(ServerExchange x) {
+        while (true) {
+            try {
+                if (!input.awaitByte()) {
+                    clientGone(x);
+                }
+                return;
+            } catch (SocketTimeoutException idle) {
+                if (x.ended()) {
+                    close();
+                    return;
+                }
+            } catch (IOException e) {
+                clientGone(x);
+                return;
+            }
+        }
+    }
+
+    private void clientGone(ServerExchange x) {
+        if (!x.ended()) {
+            listener.stats().clientGone.increment();
+            x.clientGone();
+        }
+        close();
+    }
+
+    /** Sets how reads wait: until {@code deadline} ({@link System#nanoTime()}) in all, and at most {@code perRead} each. */
+    void reads(long deadline, Duration perRead) {
+        this.deadlineNanos = deadline;
+        this.perReadNanos = perRead.toNanos();
+    }
+
+    private int readSocket(byte[] b, int off, int len) throws IOException {
+        long wait = perReadNanos;
+        if (deadlineNanos != NO_DEADLINE) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                throw new SocketTimeoutException("the read timeout passed");
+            }
+            wait = Math.min(wait, left);
+        }
+        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait))));
+        return in.read(b, off, len);
+    }
+
+    /** The connection's output, each write timed for the {@link WriteWatchdog}. */
+    final OutputStream output = new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            writingSince = System.nanoTime();
+            try {
+                out.write(b, off, len);
+            } finally {
+                writingSince = 0;
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+    };
+
+    @Override
+    public boolean closeIfWriteStalled(long now) {
+        long since = writingSince;
+        if (since == 0 || now - since <= listener.limits().idleTimeout().toNanos()) {
+            return false;
+        }
+        close();
+        return true;
+    }
+
+    @Override
+    public String peer() {
+        return String.valueOf(raw.getRemoteSocketAddress());
+    }
+
+    /** Answers a request that cannot be served with {@code status}, and closes: nothing after it is read. */
+    private void refuse(int status, String why) {
+        if (closed || out == null) {
+            return;
+        }
+        try {
+            output.write(Responses.refusal(status, why));
+            output.flush();
+            linger();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "could not tell " + peer() + " " + status + ": " + e);
+        }
+    }
+
+    /**
+     * nginx's lingering close: after a refusal, this side is shut and what the client still sends is
+     * read and dropped for a moment, up to {@link #LINGER_BYTES}. Closed at once, a socket with unread
+     * bytes resets the connection, and the reset can destroy the refusal before the client reads it.
+     */
+    private void linger() throws IOException {
+        if (socket instanceof SSLSocket) {
+            return;   // TLS has no half-close: the close_notify ends both ways
+        }
+        socket.shutdownOutput();
+        reads(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
+        byte[] scratch = new byte[8192];
+        long left = LINGER_BYTES;
+        try {
+            for (int n; left > 0 && (n = input.read(scratch, 0, scratch.length)) >= 0; ) {
+                left -= n;
+            }
+        } catch (IOException enough) {
+            // the moment passed, or the client reset: either way we are done
+        }
+    }
+
+    void close() {
+        closed = true;
+        closeQuietly(socket);
+        if (socket != raw) {
+            closeQuietly(raw);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    boolean counted() {
+        return counted;
+    }
+
+    InetAddress address() {
+        return raw.getInetAddress();
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    InetSocketAddress remote() {
+        return (InetSocketAddress) raw.getRemoteSocketAddress();
+    }
+
+    InetSocketAddress local() {
+        return (InetSocketAddress) raw.getLocalSocketAddress();
+    }
+
+    Listener listener() {
+        return listener;
+    }
+
+    static void closeQuietly(Closeable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (IOException ignored) {
+            // closing is all we wanted
+        }
+    }
+
+    /** For an HTTPS connection, its TLS socket. */
+    SSLSocket tls() {
+        return socket instanceof SSLSocket s ? s : null;
+    }
+}

@@ -1,0 +1,332 @@
+package io.loomgate.edge.server;
+
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.Filter;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpPrincipal;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One exchange as loomgate's server runs it, behind the API's {@link HttpExchange}
+ * ({@link PlainExchange}, {@link TlsExchange}): the request's head and body, the answer's head and
+ * body as {@code sendResponseHeaders} frames it (the JDK's rules: a length, 0 for chunked, -1 for
+ * none; no body for HEAD, 1xx, 204 and 304), {@code close} as the API defines it, and the two
+ * moments the connection waits for: the request's body read to its end, and the handler's end.
+ */
+final class ServerExchange {
+
+    private static final System.Logger LOG = System.getLogger("loomgate");
+
+    private final Connection connection;
+    private final RequestHead head;
+    private final long arrivalNanos;
+    private final Headers responseHeaders = new Headers();
+    private final Map<String, Object> attributes = new ConcurrentHashMap<>();
+    private final CountDownLatch bodyRead = new CountDownLatch(1);
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private final List<Runnable> onGone = new CopyOnWriteArrayList<>();
+    private final RequestBody requestBody;
+    private final ResponseBody responseBody;
+    private WireOutput wire;
+    private InputStream userIn;
+    private OutputStream userOut;
+    private HttpExchange facade;
+    private Context context;
+    private HttpPrincipal principal;
+    private volatile int status = -1;
+    private volatile boolean headersSent;
+    private volatile boolean keep;
+    private volatile boolean closed;
+    private volatile boolean gone;
+    private boolean continued;
+
+    ServerExchange(Connection connection, RequestHead head, long arrivalNanos) {
+        this.connection = connection;
+        this.head = head;
+        this.arrivalNanos = arrivalNanos;
+        this.keep = head.keepAlive();
+        this.requestBody = new RequestBody(this, connection.input, head.length());
+        this.responseBody = new ResponseBody(this);
+        attributes.put(LoomgateServers.ARRIVAL_ATTRIBUTE, arrivalNanos);
+    }
+
+    /**
+     * Runs the context's filters, its authenticator and its handler on the executor (a new virtual
+     * thread when there is none).
+     *
+     * @return false when the executor would not take it
+     */
+    boolean dispatch(Context c, Executor executor) {
+        this.context = c;
+        this.facade = connection.tls() != null ? new TlsExchange(this) : new PlainExchange(this);
+        Runnable task = () -> {
+            boolean answered = false;
+            try {
+                new Filter.Chain(c.getFilters(), authenticated(c)).doFilter(facade);
+                answered = true;
+            } catch (Throwable t) {
+                LOG.log(Level.DEBUG, () -> "the handler of " + head.method() + " " + head.uri() + " threw: " + t);
+            } finally {
+                finish(answered);
+            }
+        };
+        try {
+            if (executor == null) {
+                Thread.ofVirtual().name("loomgate-exchange").start(task);
+            } else {
+                executor.execute(task);
+            }
+            return true;
+        } catch (RejectedExecutionException e) {
+            keep = false;
+            end();
+            return false;
+        }
+    }
+
+    /** The handler, behind the context's authenticator when it has one. */
+    private HttpHandler authenticated(Context c) {
+        Authenticator auth = c.getAuthenticator();
+        if (auth == null) {
+            return c.getHandler();
+        }
+        return exchange -> {
+            switch (auth.authenticate(exchange)) {
+                case Authenticator.Success s -> {
+                    principal = s.getPrincipal();
+                    c.getHandler().handle(exchange);
+                }
+                case Authenticator.Retry r -> {
+                    sendResponseHeaders(r.getResponseCode(), -1);
+                }
+                case Authenticator.Failure f -> {
+                    sendResponseHeaders(f.getResponseCode(), -1);
+                }
+                default -> throw new IllegalStateException("an authenticator result the API does not define");
+            }
+        };
+    }
+
+    /** The handler is done: an exchange it left open is closed; one it never answered, or broke off, drops the connection. */
+    private void finish(boolean answered) {
+        try {
+            if (!answered || !headersSent) {
+                abort();
+            } else {
+                close();
+                if (!responseBody.complete()) {
+                    abort();
+                }
+            }
+        } finally {
+            end();
+        }
+    }
+
+    /** The exchange is over: the connection hears of it first, then whoever waits for it. */
+    private void end() {
+        if (wire != null) {
+            wire.release();
+        }
+        bodyRead.countDown();
+        if (ended.getCount() > 0) {
+            connection.exchangeEnded(this);
+        }
+        ended.countDown();
+    }
+
+    void sendResponseHeaders(int code, long length) throws IOException {
+        if (headersSent) {
+            throw new IOException("the response headers were sent already");
+        }
+        if (code < 100 || code > 999) {
+            throw new IllegalArgumentException("a status must be three digits: " + code);
+        }
+        status = code;
+        wire = new WireOutput(connection.output);
+        headersSent = true;
+        long framed = responseBody.frame(code, length, responseHeaders);
+        if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
+                .anyMatch("close"::equalsIgnoreCase)) {
+            keep = false;
+        }
+        if (!keep && code != 101) {
+            responseHeaders.set("Connection", "close");
+        } else if (!head.http11() && keep) {
+            responseHeaders.set("Connection", "keep-alive");
+        }
+        wire.write(Responses.head(code, responseHeaders));
+        if (framed < 0) {
+            wire.flush();
+            close();
+        }
+    }
+
+    /** Before the handler's first read of a body: the {@code 100 Continue} the client waits for. */
+    void beforeBodyRead() throws IOException {
+        if (head.expectContinue() && !headersSent && !continued) {
+            continued = true;
+            connection.output.write(Responses.proceed());
+            connection.output.flush();
+        }
+    }
+
+    /** True once the client was told {@code 100 Continue}. */
+    boolean continued() {
+        return continued;
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!headersSent) {
+                abort();
+                return;
+            }
+            requestBody.close();
+            (userOut != null ? userOut : responseBody).close();
+        } catch (IOException e) {
+            abort();
+        }
+    }
+
+    /** The connection ends now, without the rest of the answer: a client never takes a broken answer for a whole one. */
+    void abort() {
+        keep = false;
+        connection.close();
+    }
+
+    /** The client closed its connection while the handler worked: the hooks cancel the work. */
+    void clientGone() {
+        gone = true;
+        keep = false;
+        onGone.forEach(Runnable::run);
+    }
+
+    long declaredBodyLeft() {
+        return requestBody.declaredLeft();
+    }
+
+    void onClientGone(Runnable hook) {
+        onGone.add(hook);
+        if (gone) {
+            hook.run();
+        }
+    }
+
+    /** The request's body was read to its end, or left for good. */
+    void bodyDone(boolean cleanly) {
+        if (!cleanly) {
+            keep = false;
+        }
+        bodyRead.countDown();
+    }
+
+    void awaitBodyOrEnd() {
+        awaitUninterruptibly(bodyRead);
+    }
+
+    void awaitEnd() {
+        awaitUninterruptibly(ended);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    boolean ended() {
+        return ended.getCount() == 0;
+    }
+
+    /** Whether the connection may carry another request after this one. */
+    boolean keepsConnection() {
+        return keep;
+    }
+
+    void mustClose() {
+        keep = false;
+    }
+
+    RequestHead head() {
+        return head;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    Headers responseHeaders() {
+        return responseHeaders;
+    }
+
+    OutputStream wire() {
+        return wire;
+    }
+
+    Context context() {
+        return context;
+    }
+
+    InputStream requestBody() {
+        return userIn != null ? userIn : requestBody;
+    }
+
+    OutputStream responseBody() {
+        return userOut != null ? userOut : responseBody;
+    }
+
+    void setStreams(InputStream i, OutputStream o) {
+        if (i != null) {
+            userIn = i;
+        }
+        if (o != null) {
+            userOut = o;
+        }
+    }
+
+    int status() {
+        return status;
+    }
+
+    Map<String, Object> attributes() {
+        return attributes;
+    }
+
+    HttpPrincipal principal() {
+        return principal;
+    }
+
+    long arrivalNanos() {
+        return arrivalNanos;
+    }
+
+    boolean headRequest() {
+        return head.method().equals("HEAD");
+    }
+}

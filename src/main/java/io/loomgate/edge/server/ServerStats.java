@@ -1,0 +1,51 @@
+package io.loomgate.edge.server;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What loomgate's server counts: its connections, the ones it refused or dropped, and the clients that went away mid-request. */
+public final class ServerStats {
+
+    final AtomicInteger open = new AtomicInteger();
+    final LongAdder accepted = new LongAdder();
+    final LongAdder refusedAtMax = new LongAdder();
+    final LongAdder refusedPerAddress = new LongAdder();
+    final LongAdder headTimeouts = new LongAdder();
+    final LongAdder malformed = new LongAdder();
+    final LongAdder clientGone = new LongAdder();
+
+    /** Connections open now. */
+    public int open() {
+        return open.get();
+    }
+
+    /** Connections accepted since start. */
+    public long accepted() {
+        return accepted.sum();
+    }
+
+    /** Connections closed at once because {@code --max-connections} were open. */
+    public long refusedAtMax() {
+        return refusedAtMax.sum();
+    }
+
+    /** Connections closed at once because their address had its share open already. */
+    public long refusedPerAddress() {
+        return refusedPerAddress.sum();
+    }
+
+    /** Connections closed because a TLS handshake or a request head took longer than the read timeout. */
+    public long headTimeouts() {
+        return headTimeouts.sum();
+    }
+
+    /** Requests refused because they broke HTTP/1.1's rules, their connection then closed. */
+    public long malformed() {
+        return malformed.sum();
+    }
+
+    /** Requests whose client closed its connection before the answer, so their work was cancelled. */
+    public long clientGone() {
+        return clientGone.sum();
+    }
+}

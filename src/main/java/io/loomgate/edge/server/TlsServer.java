@@ -1,0 +1,82 @@
+package io.loomgate.edge.server;
+
+import com.sun.net.httpserver.HttpContext;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+
+/** loomgate's HTTPS server, as the API shows it; the work is the {@link Listener}'s, each connection's TLS {@link Handshake}'s. */
+final class TlsServer extends HttpsServer {
+
+    private final Listener listener;
+
+    TlsServer(ServerLimits limits, ServerStats stats) {
+        this.listener = new Listener(this, limits, stats, true);
+    }
+
+    @Override
+    public void bind(InetSocketAddress addr, int backlog) throws IOException {
+        listener.bind(addr, backlog);
+    }
+
+    @Override
+    public void start() {
+        listener.start();
+    }
+
+    @Override
+    public void setExecutor(Executor executor) {
+        listener.setExecutor(executor);
+    }
+
+    @Override
+    public Executor getExecutor() {
+        return listener.executor();
+    }
+
+    @Override
+    public void stop(int delay) {
+        listener.stop(delay);
+    }
+
+    @Override
+    public HttpContext createContext(String path, HttpHandler handler) {
+        return listener.createContext(path, handler);
+    }
+
+    @Override
+    public HttpContext createContext(String path) {
+        return listener.createContext(path, null);
+    }
+
+    @Override
+    public void removeContext(String path) {
+        listener.contexts().remove(path);
+    }
+
+    @Override
+    public void removeContext(HttpContext context) {
+        listener.contexts().remove(context);
+    }
+
+    @Override
+    public InetSocketAddress getAddress() {
+        return listener.address();
+    }
+
+    @Override
+    public void setHttpsConfigurator(HttpsConfigurator config) {
+        if (config == null) {
+            throw new NullPointerException("null HttpsConfigurator");
+        }
+        listener.configurator(config);
+    }
+
+    @Override
+    public HttpsConfigurator getHttpsConfigurator() {
+        return listener.configurator();
+    }
+}
