@@ -6,6 +6,7 @@
 #   proxy-KIND      examples/proxy.json over the bundled backend's 100 ms /api/data at c=2000,
 #                   after a 2 s warm-up, then again after the long one
 #   aggregate-KIND  examples/http-aggregate.json's /aggregate at c=1000
+#   compose-KIND    load/compose.json's /critical-path/7 (a 120 ms critical path) at c=1000
 #   demo-KIND       the built-in /block (300 ms) at c=10,000
 #   idle-KIND       a fresh gateway, its RSS at rest and holding 10,000 idle keep-alive
 #                   connections (load/IdleClients)
@@ -21,6 +22,7 @@ backend_port=${url[backend]##*:}
 for f in proxy http-aggregate; do
   sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/examples/$f.json" >"$work/$f.json"
 done
+sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/load/compose.json" >"$work/compose.json"
 
 # stop NAME: ends one server and waits for it, so the next one has the cores to itself.
 stop() {
@@ -66,6 +68,12 @@ for kind in loomgate jdk; do
   warm "${url[aggregate-$kind]}/aggregate" 1000 "$long_warm"
   measured "aggregate-$kind" /aggregate 1000 "$long_warm"
   stop "aggregate-$kind"
+
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "compose-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --routes "$work/compose.json"
+  warm "${url[compose-$kind]}/critical-path/7" 1000 "$long_warm"
+  measured "compose-$kind" /critical-path/7 1000 "$long_warm"
+  stop "compose-$kind"
 
   LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "demo-$kind" "$root/scripts/run" --port 0 --server "$kind" \
     --max-connections $((block_c + idle_n + 1000))

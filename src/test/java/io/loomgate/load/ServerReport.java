@@ -73,6 +73,17 @@ public record ServerReport(List<RunResult> runs, List<Map<String, Object>> cpu, 
             cpuTarget(t, "CPU per HTTP /aggregate on " + server + "'s server ≤ 170 µs", "aggregate-" + server, "/aggregate",
                     server.equals("loomgate") ? 170 : -1);
         }
+        for (String server : List.of("loomgate", "jdk")) {
+            Optional<Row> compose = last("compose-" + server, "/critical-path");
+            double bound = 1000 / 0.120;   // Little's law: c=1000 over a 120 ms critical path
+            t.add(new LoadReport.Target("compose at c=1000 on " + server + "'s server ≥ 0.9 of Little's bound ("
+                    + Math.round(bound) + "/s)",
+                    compose.map(r -> String.format(Locale.ROOT, "%.2f of the bound (%.0f/s, p99 %.1f ms, %.1f µs CPU/request)",
+                            r.run().okRps() / bound, r.run().okRps(), r.run().p99Ms(), r.cpuMicrosPerRequest()))
+                            .orElse("not measured in this run"),
+                    compose.isEmpty() || !server.equals("loomgate") ? Optional.empty()
+                            : Optional.of(compose.get().run().okRps() / bound >= 0.9)));
+        }
         t.add(ratio("/block at c=10,000: loomgate's server ≥ 1.2× the JDK's", last("demo-loomgate", "/block"),
                 last("demo-jdk", "/block"), 1.2, true));
         for (Map<String, Object> i : idle) {

@@ -28,9 +28,8 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final long NO_DEADLINE = Long.MAX_VALUE;
-    /** How long, and how much, a refused client's remaining bytes are read and dropped before the close. */
+    /** How long a closing connection's remaining bytes are read and dropped before the close. */
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final long LINGER_BYTES = 1024 * 1024;
 
     private final Listener listener;
     private final Socket raw;
@@ -264,21 +263,24 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     }
 
     /**
-     * nginx's lingering close: after a refusal, this side is shut and what the client still sends is
-     * read and dropped for a moment, up to {@link #LINGER_BYTES}. Closed at once, a socket with unread
-     * bytes resets the connection, and the reset can destroy the refusal before the client reads it.
+     * nginx's lingering close: after a refusal, or an answer that closes the connection, this side is
+     * shut and what the client still sends (the rest of a body it was told it need not send) is read
+     * and dropped, for at most {@link #LINGER_NANOS} in all and until the client closes. Closed at
+     * once, a socket with unread bytes resets the connection, and the reset can destroy the answer
+     * before the client reads it.
      */
     private void linger() throws IOException {
         if (socket instanceof SSLSocket) {
             return;   // TLS has no half-close: the close_notify ends both ways
         }
-        socket.shutdownOutput();
+        if (!socket.isOutputShutdown()) {
+            socket.shutdownOutput();
+        }
         reads(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
         byte[] scratch = new byte[8192];
-        long left = LINGER_BYTES;
         try {
-            for (int n; left > 0 && (n = input.read(scratch, 0, scratch.length)) >= 0; ) {
-                left -= n;
+            while (input.read(scratch, 0, scratch.length) >= 0) {
+                // dropped
             }
         } catch (IOException enough) {
             // the moment passed, or the client reset: either way we are done

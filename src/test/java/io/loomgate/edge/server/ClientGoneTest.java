@@ -6,6 +6,7 @@ import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.testing.MisbehavingUpstream;
 import io.loomgate.testing.PrometheusText;
+import io.loomgate.testing.TestCertificates;
 import io.loomgate.testing.TestClient;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,9 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import javax.net.ssl.SSLSocket;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -83,6 +86,32 @@ class ClientGoneTest {
             PrometheusText metrics = PrometheusText.parse(client.get("/metrics?format=prometheus").body());
             assertTrue(metrics.value("loomgate_requests_total", Map.of("route", route, "status", "499")) >= 1,
                     "the request is recorded as 499, as nginx logs a client that went away");
+        }
+    }
+
+    @Test
+    void overTlsTooTheUpstreamSeesItsConnectionClosedWhenTheClientHangsUp() throws Exception {
+        TestCertificates ca = TestCertificates.ca();
+        TestCertificates.Issued cert = ca.issue("gateway", "dns:localhost,ip:127.0.0.1");
+        try (Loomgate tls = Loomgate.start(CommandLine.config("--port", "0", "--server", "loomgate",
+                "--routes", dir.resolve("routes.json").toString(),
+                "--tls-cert", cert.chainPem().toString(), "--tls-key", cert.keyPem().toString()))) {
+            int before = upstream.seen().size();
+            long hungUpAt;
+            try (SSLSocket client = (SSLSocket) ca.clientContext().getSocketFactory()
+                    .createSocket("127.0.0.1", tls.baseUri().getPort())) {
+                OutputStream out = client.getOutputStream();
+                out.write("GET /fan HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> upstream.seen().stream().skip(before)
+                        .anyMatch(x -> x.path.equals("/slow")));
+                hungUpAt = System.nanoTime();
+            }
+            MisbehavingUpstream.Seen slow = upstream.seen().stream().skip(before).filter(x -> x.path.equals("/slow"))
+                    .findFirst().orElseThrow();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slow.closedAt != 0);
+            assertTrue(slow.closedAt - hungUpAt > 0, "the upstream's connection closed after the client hung up");
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> tls.server().admission().admitted() == 0);
         }
     }
 }
