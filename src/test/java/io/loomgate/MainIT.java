@@ -152,7 +152,7 @@ class MainIT {
         try (ChildProcess p = jar("--port", "0")) {
             Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
             assertTrue(m.matches());
-            assertEquals("threads=virtual", m.group(2));
+            assertEquals("threads=virtual, server=loomgate", m.group(2));
             try (TestClient client = new TestClient(URI.create(m.group(1)))) {
                 assertEquals(200, client.get("/health").statusCode());
             }

@@ -39,7 +39,7 @@ class ScriptsIT {
             String line = p.awaitStdout(l -> MainIT.LISTENING.matcher(l).matches(), Duration.ofSeconds(120));
             Matcher m = MainIT.LISTENING.matcher(line);
             assertTrue(m.matches());
-            assertEquals("threads=platform pool=8", m.group(2));
+            assertEquals("threads=platform pool=8, server=loomgate", m.group(2));
             try (TestClient client = new TestClient(URI.create(m.group(1)))) {
                 Map<String, Object> health = client.getJson("/health");
                 assertEquals("UP", health.get("status"));
