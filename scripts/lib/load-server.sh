@@ -4,7 +4,8 @@
 #   bare-KIND       load/Bare.java on that server (-Dcom.sun.net.httpserver.HttpServerProvider):
 #                   /hello at c=100, the server's own CPU per request
 #   proxy-KIND      examples/proxy.json over the bundled backend's 100 ms /api/data at c=2000,
-#                   after a 2 s warm-up, then again after the long one
+#                   after a 2 s warm-up, then again after the long one; then restarted and
+#                   loaded at once, for 5 s
 #   aggregate-KIND  examples/http-aggregate.json's /aggregate at c=1000
 #   compose-KIND    load/compose.json's /critical-path/7 (a 120 ms critical path) at c=1000
 #   demo-KIND       the built-in /block (300 ms) at c=10,000
@@ -31,12 +32,12 @@ stop() {
   kill -KILL "${pid[$1]}" 2>/dev/null || true
 }
 
-# measured NAME ENDPOINT C WARMED: one run, with the server's CPU time over it.
+# measured NAME ENDPOINT C WARMED [SECONDS]: one run, with the server's CPU time over it.
 measured() {
-  local name=$1 endpoint=$2 c=$3 warmed=$4 c0
-  settle "$name"
+  local name=$1 endpoint=$2 c=$3 warmed=$4 seconds=${5:-$srv_seconds} c0
+  [ "$warmed" -gt 0 ] && settle "$name"
   c0=$(cpu_ms "${pid[$name]}")
-  run "$name" "$endpoint" "$c" "$srv_seconds"
+  run "$name" "$endpoint" "$c" "$seconds"
   printf '{"name":"%s","cpuMs":%d,"warmSeconds":%d}\n' "$name" $(( $(cpu_ms "${pid[$name]}") - c0 )) "$warmed" \
     >"$dir/cpu-$(printf %03d "$runs").json"
 }
@@ -61,6 +62,11 @@ for kind in loomgate jdk; do
   measured "proxy-$kind" /api/data 2000 2
   warm "${url[proxy-$kind]}/api/data" 2000 $((long_warm - 2))
   measured "proxy-$kind" /api/data 2000 "$long_warm"
+  stop "proxy-$kind"
+  # A restart: loaded from its first moment, for 5 s (with the AOT cache scripts/run makes).
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "proxy-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+    --routes "$work/proxy.json"
+  measured "proxy-$kind" /api/data 2000 0 5
   stop "proxy-$kind"
 
   LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "aggregate-$kind" "$root/scripts/run" --port 0 --server "$kind" \

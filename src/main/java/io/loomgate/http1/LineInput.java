@@ -2,6 +2,7 @@ package io.loomgate.http1;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -155,6 +156,21 @@ public abstract class LineInput {
         pos = 0;
         limit = 1;
         return true;
+    }
+
+    /** What is left of the input, as a stream to its end: a body that runs until the connection closes. */
+    public InputStream rest() {
+        return new InputStream() {
+            @Override
+            public int read() throws IOException {
+                return LineInput.this.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return LineInput.this.read(b, off, len);
+            }
+        };
     }
 
     /** Lets the buffer go while nothing is in it: an idle connection then holds no buffer. */

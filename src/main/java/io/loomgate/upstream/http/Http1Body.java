@@ -1,19 +1,20 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.http1.BodyLengths;
-import io.loomgate.http1.FieldLines;
+import io.loomgate.http1.ChunkedInput;
+import io.loomgate.http1.FixedInput;
 import io.loomgate.http1.HeadLimits;
 import io.loomgate.http1.Http1Exception;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
-import java.util.HashMap;
 
 /**
  * A response body read as its {@link Framing} says: empty, {@code Content-Length} bytes, chunked,
- * or until the connection closes. Chunk sizes are hex digits only (at most 15 of them), chunk data
- * must end in CRLF, trailers are read under the same rules and limits as the head, then dropped.
+ * or until the connection closes, decoded by the same codec the server reads requests with
+ * ({@link FixedInput}, {@link ChunkedInput}): chunk sizes are hex digits only (at most 15 of them),
+ * chunk data must end in CRLF, trailers are read under the same rules and limits as the head, then
+ * dropped.
  *
  * <p>Read to its end, the body hands its connection to {@code done}, to be pooled only if the
  * answer allowed it and not one byte came after the answer's end. Any failure, a framing error, a
@@ -33,9 +34,8 @@ final class Http1Body extends InputStream {
     private final Done done;
     private final Framing.Kind kind;
     private final boolean reusable;
-    private final HeadLimits budget;
-    private long left;
-    private boolean inChunk;
+    /** The body as the codec decodes it: Content-Length bytes, chunked, or the connection's bytes until it closes. */
+    private final InputStream decoded;
     private boolean ended;
     private boolean released;
     private long delivered;
@@ -44,9 +44,13 @@ final class Http1Body extends InputStream {
         this.connection = connection;
         this.kind = framing.kind();
         this.reusable = reusable;
-        this.budget = budget;
         this.done = done;
-        this.left = framing.kind() == Framing.Kind.LENGTH ? framing.length() : 0;
+        this.decoded = switch (framing.kind()) {
+            case LENGTH -> new FixedInput(connection.input(), framing.length());
+            case CHUNKED -> new ChunkedInput(connection.input(), budget);
+            case UNTIL_CLOSE -> connection.input().rest();
+            case EMPTY -> InputStream.nullInputStream();
+        };
     }
 
     /**
@@ -76,50 +80,28 @@ final class Http1Body extends InputStream {
             return 0;
         }
         try {
-            if (kind == Framing.Kind.CHUNKED && left == 0 && !nextChunk()) {
+            int n = decoded.read(b, off, len);
+            if (n < 0) {
+                end();
                 return -1;
             }
-            int n = connection.read(b, off, kind == Framing.Kind.UNTIL_CLOSE ? len : (int) Math.min(len, left));
-            if (n < 0) {
-                if (kind == Framing.Kind.UNTIL_CLOSE) {
-                    end();
-                    return -1;
-                }
-                throw new EOFException(kind == Framing.Kind.LENGTH
-                        ? "the upstream closed the connection " + left + " bytes short of its Content-Length"
-                        : "the upstream closed the connection in the middle of a chunk");
-            }
             delivered += n;
-            if (kind != Framing.Kind.UNTIL_CLOSE) {
-                left -= n;
-                if (left == 0 && kind == Framing.Kind.LENGTH) {
-                    end();
-                }
+            if (decoded instanceof FixedInput fixed && fixed.left() == 0) {
+                end();   // the last byte is read: the connection can go back at once
             }
             return n;
+        } catch (Http1Exception e) {
+            fail();
+            throw new MalformedResponse(e.getMessage());
+        } catch (EOFException e) {
+            fail();
+            throw new EOFException(decoded instanceof FixedInput fixed
+                    ? "the upstream closed the connection " + fixed.left() + " bytes short of its Content-Length"
+                    : "the upstream closed the connection in the middle of a chunk");
         } catch (IOException | RuntimeException e) {
             fail();
             throw e;
         }
-    }
-
-    /** Ends the previous chunk's data, reads the next size; false after the last chunk and its trailers. */
-    private boolean nextChunk() throws IOException {
-        try {
-            if (inChunk && (connection.read() != '\r' || connection.read() != '\n')) {
-                throw new MalformedResponse("chunk data not followed by CRLF");
-            }
-            inChunk = true;
-            left = BodyLengths.chunkSize(connection.readLine());
-            if (left > 0) {
-                return true;
-            }
-            FieldLines.read(connection.input(), budget, (name, value) -> { });
-        } catch (Http1Exception e) {
-            throw new MalformedResponse(e.getMessage());
-        }
-        end();
-        return false;
     }
 
     /**
