@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 
 /**
- * The JDK {@link HttpServer}, tuned, with one {@link GatewayHandler} for every path that runs the
+ * The server ({@code --server}: loomgate's own {@link LoomgateServers}, or the JDK's
+ * {@link HttpServer}, tuned), with one {@link GatewayHandler} for every path that runs the
  * request {@link Pipeline}, and a graceful
  * {@link #shutdown()}: drain, refuse, finish, cut off what the grace period cannot cover, release.
  *
@@ -69,9 +70,9 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Tunes the JDK server and binds the socket, without serving yet: the port is known, and the
-     * gauges ({@link #inFlight()}, {@link #pool()}, {@link #admission()}) exist for the routes that
-     * report them. {@link #start} then serves.
+     * Makes the server (tuning the JDK's, when it is the one) and binds the socket, without serving
+     * yet: the port is known, and the gauges ({@link #inFlight()}, {@link #pool()},
+     * {@link #admission()}) exist for the routes that report them. {@link #start} then serves.
      *
      * @param virtualStarted counts the virtual threads the server starts for requests
      * @throws IOException when the address cannot be resolved or bound
@@ -237,7 +238,7 @@ public final class GatewayServer implements AutoCloseable {
      *   <li>requests in flight run to completion, for up to the grace period: those being handled,
      *       and those that arrived earlier and wait for a pool thread;</li>
      *   <li>what still runs then is interrupted, and answers 503 if it can;</li>
-     *   <li>the JDK server closes every connection and its dispatcher ends; the pool stops.</li>
+     *   <li>the server closes every connection and its accepting thread ends; the pool stops.</li>
      * </ol>
      * A connection still sending its request head is not waited for: a client that has not finished
      * asking cannot hold shutdown up to the grace period, and is simply closed at the end.
