@@ -21,7 +21,11 @@ final class ApiExchange implements Exchange {
 
     ApiExchange(HttpExchange exchange) {
         this.exchange = exchange;
-        this.headers = ServerHeaders.of(exchange.getRequestHeaders());
+        Headers all = ServerHeaders.of(exchange.getRequestHeaders());
+        // An upgrade only loomgate's server can carry out: elsewhere (the JDK's server, HTTP/1.0, a
+        // request with a body) the request goes on as a plain one, as RFC 9110 section 7.8 allows.
+        boolean canSwitch = exchange instanceof LoomgateExchange ours && ours.canSwitchProtocols();
+        this.headers = canSwitch || !all.contains("Upgrade") ? all : all.without("upgrade"::equals);
     }
 
     @Override

@@ -128,7 +128,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
             return false;
         }
         x.awaitBodyOrEnd();
-        if (!x.ended() && x.keepsConnection()) {
+        if (!x.ended() && x.keepsConnection() && !x.head().upgrade()) {
             watch(x);
         }
         x.awaitEnd();

@@ -12,4 +12,11 @@ public interface LoomgateExchange {
 
     /** The body bytes declared and not yet read: the rest of the {@code Content-Length} or of the current chunk. */
     long declaredBodyLeft();
+
+    /**
+     * Whether this request may switch protocols: an HTTP/1.1 {@code GET} without a body that asks
+     * to upgrade. After a {@code 101}, its request body is the connection's bytes in the new
+     * protocol, and its response body writes them.
+     */
+    boolean canSwitchProtocols();
 }

@@ -117,4 +117,9 @@ final class PlainExchange extends HttpExchange implements LoomgateExchange {
     public long declaredBodyLeft() {
         return x.declaredBodyLeft();
     }
+
+    @Override
+    public boolean canSwitchProtocols() {
+        return x.head().upgrade();
+    }
 }

@@ -16,7 +16,7 @@ import java.io.InputStream;
 final class RequestBody extends InputStream {
 
     private final ServerExchange exchange;
-    private final InputStream decoded;
+    private InputStream decoded;
     private boolean ended;
 
     RequestBody(ServerExchange exchange, LineInput in, long length) {
@@ -53,6 +53,15 @@ final class RequestBody extends InputStream {
             exchange.bodyDone(false);
             throw e;
         }
+    }
+
+    /**
+     * After a {@code 101}: from now on the body is the connection's bytes, whatever protocol they
+     * speak, until the client closes or the idle timeout passes between two of them.
+     */
+    void tunnel(LineInput in) {
+        decoded = in.rest();
+        ended = false;
     }
 
     /**

@@ -36,6 +36,16 @@ import java.util.List;
 record RequestHead(String method, URI uri, boolean http11, Headers headers, long length, boolean keepAlive,
                    boolean expectContinue) {
 
+    /**
+     * Whether this asks to switch protocols (a WebSocket handshake): an HTTP/1.1 {@code GET} with no body, an
+     * {@code Upgrade} header, and {@code upgrade} among its {@code Connection} options. Such a request
+     * is not watched for a hang-up: after a {@code 101} its handler reads the connection itself.
+     */
+    boolean upgrade() {
+        return http11 && method.equals("GET") && length == 0 && headers.containsKey("Upgrade")
+                && FieldLines.tokens(headers.getOrDefault("Connection", List.of())).contains("upgrade");
+    }
+
     /** Empty lines skipped before a request line (RFC 9112 section 2.2), at most. */
     private static final int LEADING_EMPTY_LINES = 8;
 

@@ -158,6 +158,9 @@ final class ServerExchange {
         wire = new WireOutput(connection.output);
         headersSent = true;
         long framed = responseBody.frame(code, length, responseHeaders);
+        if (code == 101) {
+            requestBody.tunnel(connection.input);
+        }
         if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
                 .anyMatch("close"::equalsIgnoreCase)) {
             keep = false;

@@ -120,6 +120,11 @@ final class TlsExchange extends HttpsExchange implements LoomgateExchange {
     }
 
     @Override
+    public boolean canSwitchProtocols() {
+        return x.head().upgrade();
+    }
+
+    @Override
     public SSLSession getSSLSession() {
         return x.connection().tls().getSession();
     }

@@ -25,13 +25,18 @@ final class HeadReader {
 
     /** The final head: interim ones are read and dropped. */
     static ResponseHead read(Http1Connection c, HeadLimits limits) throws IOException {
+        return read(c, limits, false);
+    }
+
+    /** With {@code upgrade}, a {@code 101} is the final head: the request asked for it. */
+    static ResponseHead read(Http1Connection c, HeadLimits limits, boolean upgrade) throws IOException {
         try {
             while (true) {
                 StartLines.StatusLine status = StartLines.status(c.readLine());
                 Map<String, List<String>> headers = new LinkedHashMap<>();
                 FieldLines.read(c.input(), limits,
                         (name, value) -> headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(value));
-                if (status.status() >= 200) {
+                if (status.status() >= 200 || (status.status() == 101 && upgrade)) {
                     return new ResponseHead(status.status(), status.http11(), headers);
                 }
                 if (status.status() == 101) {

@@ -7,6 +7,7 @@ import io.loomgate.http1.Http1Exception;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 
 /**
@@ -119,6 +120,11 @@ final class Http1Body extends InputStream {
     /** True when some of the body has arrived already, so a read will not wait. */
     boolean hasBufferedBytes() {
         return !ended && connection.buffered() > 0;
+    }
+
+    /** After a {@code 101}: the upstream connection's output, for the new protocol's bytes. */
+    OutputStream tunnel() {
+        return connection.tunnel();
     }
 
     /** Bytes handed to the reader so far. */

@@ -85,8 +85,10 @@ final class Http1Client implements AutoCloseable {
             try {
                 c.send(request, close);
                 HeadLimits budget = HeadLimits.forResponse();
-                ResponseHead head = HeadReader.read(c, budget);
-                Framing framing = Framing.of(request.method(), head);
+                ResponseHead head = HeadReader.read(c, budget, request.upgrade());
+                // After a 101 the connection carries the new protocol's bytes, both ways, until either side closes.
+                Framing framing = head.status() == 101 ? new Framing(Framing.Kind.UNTIL_CLOSE, -1, false)
+                        : Framing.of(request.method(), head);
                 keepAliveHint(c, head);
                 boolean reusable = framing.persistent() && !close;
                 return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished));

@@ -127,6 +127,30 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
         }
     }
 
+    /**
+     * After a {@code 101}: the connection's output for the new protocol, each write flushed at once.
+     * Reads come through the answer's body, which runs until the connection closes.
+     */
+    OutputStream tunnel() {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                Http1Connection.this.write(b, off, len);
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                socket.shutdownOutput();
+            }
+        };
+    }
+
     /** The connection's output as a stream, each write timed for the {@link WriteWatchdog}. */
     private final OutputStream watched = new OutputStream() {
         @Override

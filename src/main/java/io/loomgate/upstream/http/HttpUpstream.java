@@ -166,9 +166,10 @@ final class HttpUpstream implements Upstream, Forwarder {
         String length = request.headers().first("Content-Length");
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
+        boolean upgrade = Tunnel.requested(request);
+        Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx);
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target(ctx) + forward.target(),
-                ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx),
-                hasBody ? new ClientBody(request.body()) : null, n);
+                upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
         Http1Response response;
         try {
             response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
@@ -180,6 +181,9 @@ final class HttpUpstream implements Upstream, Forwarder {
             throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()));
         }
         response.body().streaming(settings.idleTimeout());
+        if (response.status() == 101) {
+            return Response.streamed(101, Tunnel.of(response, request.body()));
+        }
         return Response.streamed(response.status(), ProxiedBody.of(response));
     }
 

@@ -62,6 +62,14 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
      * whose body means nothing ({@code GET} with a body) may be ignored by the upstream and then
      * read as a second request, whose answer would go to the next client.
      */
+    /**
+     * Whether this asks the upstream to switch protocols, as a WebSocket handshake does: a {@code GET}
+     * without a body that carries {@code Upgrade}. The head then says {@code Connection: Upgrade}.
+     */
+    boolean upgrade() {
+        return body == null && method.equals("GET") && headers.contains("Upgrade");
+    }
+
     boolean closesConnection() {
         return body != null && BODY_UNDEFINED.contains(method);
     }
@@ -81,7 +89,9 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
         StringBuilder head = new StringBuilder(256).append(method).append(' ').append(target)
                 .append(" HTTP/1.1\r\nHost: ").append(origin.authority()).append("\r\n");
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
-        if (close) {
+        if (upgrade()) {
+            head.append("Connection: Upgrade\r\n");
+        } else if (close) {
             head.append("Connection: close\r\n");
         }
         if (chunked()) {

@@ -18,7 +18,8 @@ final class ProxiedBody {
     private ProxiedBody() {
     }
 
-    static Response.Stream of(Http1Response response) {
+    /** The answer's end-to-end headers, with loomgate's {@code Via}: the hop-by-hop ones and its framing left out. */
+    static Headers endToEnd(Http1Response response) {
         Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
         response.head().headers().forEach((name, values) -> {
@@ -27,6 +28,11 @@ final class ProxiedBody {
             }
         });
         headers.add("Via", ForwardedHeaders.via(response.head().all("via")));
+        return headers.build();
+    }
+
+    static Response.Stream of(Http1Response response) {
+        Headers.Builder headers = Headers.builder().addAll(endToEnd(response));
         Http1Body body = response.body();
         long length = response.framing().length();
         return new Response.Stream(headers.build(), length, new Response.Writer() {
