@@ -144,6 +144,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
                 out.flush();
             }
 
+            /** Tells the upstream the client is done: a half-close (over TLS, a close_notify). */
             @Override
             public void close() throws IOException {
                 socket.shutdownOutput();

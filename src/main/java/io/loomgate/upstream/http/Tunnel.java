@@ -73,7 +73,7 @@ final class Tunnel {
             for (int n; (n = from.read(buf)) >= 0; ) {
                 to.write(buf, 0, n);
             }
-        } catch (IOException gone) {
+        } catch (IOException | RuntimeException gone) {
             // either side went away
         }
     }
