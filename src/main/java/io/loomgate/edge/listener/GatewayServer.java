@@ -1,24 +1,18 @@
 package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.ServerOptions;
-import io.loomgate.config.ServerKind;
 import io.loomgate.config.ThreadMode;
-import io.loomgate.edge.server.LoomgateServers;
-import io.loomgate.edge.server.ServerLimits;
-import io.loomgate.edge.server.ServerStats;
-import com.sun.net.httpserver.spi.HttpServerProvider;
 import io.loomgate.edge.pipeline.Admission;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
-import io.loomgate.edge.tls.ServerTls;
-import io.loomgate.observe.Events;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
+import io.loomgate.edge.server.LoomgateServers;
+import io.loomgate.edge.server.ServerStats;
+import io.loomgate.observe.Events;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -115,38 +109,12 @@ public final class GatewayServer implements AutoCloseable {
 
     private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
                                       Optional<SSLContext> tls, AddressRanges trusted, boolean admin) throws IOException {
-        InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
-        if (address.isUnresolved()) {
-            throw new IOException("cannot resolve host '" + options.host() + "'");
-        }
-        HttpServerProvider provider;
-        ServerStats stats = null;
-        if (options.server() == ServerKind.LOOMGATE) {
-            LoomgateServers ours = new LoomgateServers(new ServerLimits(options.readTimeout(), options.idleTimeout(),
-                    options.maxConnections(), options.maxPerAddress(), unlimited(trusted)));
-            provider = ours;
-            stats = ours.stats();
-        } else {
-            ServerTuning.apply(options);
-            provider = HttpServerProvider.provider();
-        }
-        HttpServer server;
-        if (tls.isPresent()) {
-            HttpsServer https = provider.createHttpsServer(address, options.backlog());
-            https.setHttpsConfigurator(new HttpsConfigurator(tls.get()) {
-                @Override
-                public void configure(HttpsParameters params) {
-                    params.setSSLParameters(ServerTls.parameters(getSSLContext()));
-                }
-            });
-            server = https;
-        } else {
-            server = provider.createHttpServer(address, options.backlog());
-        }
+        ServerMaker made = ServerMaker.bind(options, tls, trusted);
+        HttpServer server = made.server();
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
         server.setExecutor(executor);
         return new GatewayServer(options, server, executor, lifecycle, new Admission(options.maxInflight()), admin,
-                Optional.ofNullable(stats));
+                made.stats());
     }
 
     /**
@@ -170,15 +138,6 @@ public final class GatewayServer implements AutoCloseable {
         if (!admin) {
             lifecycle.advance(Lifecycle.State.RUNNING);
         }
-    }
-
-    /**
-     * The addresses the limit per client address leaves alone: loopback (a sidecar, a local proxy, a
-     * benchmark; no stranger comes from there) and the trusted proxies, whose connections carry many clients.
-     */
-    private static AddressRanges unlimited(AddressRanges trusted) {
-        String loopback = "127.0.0.0/8,::1";
-        return AddressRanges.parse(trusted.isEmpty() ? loopback : loopback + "," + String.join(",", trusted.written()));
     }
 
     /** The bound address; the port is the real one when 0 was asked for. */

@@ -6,7 +6,6 @@ import io.loomgate.http1.WriteWatchdog;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -36,7 +35,8 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private final boolean counted;
     private Socket socket;
     private InputStream in;
-    private OutputStream out;
+    /** The connection's output, each write timed for the {@link WriteWatchdog}; null until the handshake is done. */
+    volatile TimedOutput output;
     final LineInput input = new LineInput(8192) {
         @Override
         protected int fill(byte[] b, int off, int len) throws IOException {
@@ -46,7 +46,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private long deadlineNanos = NO_DEADLINE;
     private long perReadNanos;
     private volatile boolean closed;
-    private volatile long writingSince;
 
     Connection(Listener listener, Socket raw, boolean counted) {
         this.listener = listener;
@@ -67,7 +66,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
                 socket = Handshake.run(raw, listener.configurator(), deadlineNanos);
             }
             in = socket.getInputStream();
-            out = socket.getOutputStream();
+            output = new TimedOutput(socket.getOutputStream());
             for (boolean first = true; !closed; first = false) {
                 if (!first) {
                     reads(NO_DEADLINE, limits.idleTimeout());
@@ -210,33 +209,10 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         return in.read(b, off, len);
     }
 
-    /** The connection's output, each write timed for the {@link WriteWatchdog}. */
-    final OutputStream output = new OutputStream() {
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            writingSince = System.nanoTime();
-            try {
-                out.write(b, off, len);
-            } finally {
-                writingSince = 0;
-            }
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
-        }
-    };
-
     @Override
     public boolean closeIfWriteStalled(long now) {
-        long since = writingSince;
-        if (since == 0 || now - since <= listener.limits().idleTimeout().toNanos()) {
+        TimedOutput o = output;
+        if (o == null || !o.stalled(now, listener.limits().idleTimeout().toNanos())) {
             return false;
         }
         close();
@@ -250,7 +226,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     /** Answers a request that cannot be served with {@code status}, and closes: nothing after it is read. */
     private void refuse(int status, String why) {
-        if (closed || out == null) {
+        if (closed || output == null) {
             return;
         }
         try {
@@ -295,10 +271,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         }
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     boolean counted() {
         return counted;
     }
@@ -307,20 +279,12 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         return raw.getInetAddress();
     }
 
-    Socket socket() {
-        return socket;
-    }
-
     InetSocketAddress remote() {
         return (InetSocketAddress) raw.getRemoteSocketAddress();
     }
 
     InetSocketAddress local() {
         return (InetSocketAddress) raw.getLocalSocketAddress();
-    }
-
-    Listener listener() {
-        return listener;
     }
 
     static void closeQuietly(Closeable c) {

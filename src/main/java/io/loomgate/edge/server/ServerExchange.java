@@ -1,10 +1,7 @@
 package io.loomgate.edge.server;
 
-import com.sun.net.httpserver.Authenticator;
-import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpPrincipal;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,7 +71,7 @@ final class ServerExchange {
         Runnable task = () -> {
             boolean answered = false;
             try {
-                new Filter.Chain(c.getFilters(), authenticated(c)).doFilter(facade);
+                ContextChain.run(c, facade, p -> principal = p);
                 answered = true;
             } catch (Throwable t) {
                 LOG.log(Level.DEBUG, () -> "the handler of " + head.method() + " " + head.uri() + " threw: " + t);
@@ -94,29 +91,6 @@ final class ServerExchange {
             end();
             return false;
         }
-    }
-
-    /** The handler, behind the context's authenticator when it has one. */
-    private HttpHandler authenticated(Context c) {
-        Authenticator auth = c.getAuthenticator();
-        if (auth == null) {
-            return c.getHandler();
-        }
-        return exchange -> {
-            switch (auth.authenticate(exchange)) {
-                case Authenticator.Success s -> {
-                    principal = s.getPrincipal();
-                    c.getHandler().handle(exchange);
-                }
-                case Authenticator.Retry r -> {
-                    sendResponseHeaders(r.getResponseCode(), -1);
-                }
-                case Authenticator.Failure f -> {
-                    sendResponseHeaders(f.getResponseCode(), -1);
-                }
-                default -> throw new IllegalStateException("an authenticator result the API does not define");
-            }
-        };
     }
 
     /** The handler is done: an exchange it left open is closed; one it never answered, or broke off, drops the connection. */
@@ -241,26 +215,11 @@ final class ServerExchange {
     }
 
     void awaitBodyOrEnd() {
-        awaitUninterruptibly(bodyRead);
+        Latches.awaitUninterruptibly(bodyRead);
     }
 
     void awaitEnd() {
-        awaitUninterruptibly(ended);
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Latches.awaitUninterruptibly(ended);
     }
 
     boolean ended() {
