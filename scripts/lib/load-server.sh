@@ -25,13 +25,6 @@ for f in proxy http-aggregate; do
 done
 sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/load/compose.json" >"$work/compose.json"
 
-# stop NAME: ends one server and waits for it, so the next one has the cores to itself.
-stop() {
-  kill -TERM "${pid[$1]}" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "${pid[$1]}" 2>/dev/null || return 0; sleep 0.1; done
-  kill -KILL "${pid[$1]}" 2>/dev/null || true
-}
-
 # measured NAME ENDPOINT C WARMED [SECONDS]: one run, with the server's CPU time over it.
 measured() {
   local name=$1 endpoint=$2 c=$3 warmed=$4 seconds=${5:-$srv_seconds} c0
