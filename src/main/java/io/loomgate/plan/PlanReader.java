@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads a route file: JSON with the upstreams, then the routes that fan out to them.
@@ -48,12 +49,14 @@ public final class PlanReader {
     private RouteReading reading;
     private final Set<String> reserved;
     private final Path baseDir;
+    private final UnaryOperator<String> env;
 
-    private PlanReader(String source, PlanModules modules, Set<String> reserved, Path baseDir) {
+    private PlanReader(String source, PlanModules modules, Set<String> reserved, Path baseDir, UnaryOperator<String> env) {
         this.source = source;
         this.modules = modules;
         this.reserved = Set.copyOf(reserved);
         this.baseDir = baseDir;
+        this.env = env;
     }
 
     /**
@@ -62,6 +65,15 @@ public final class PlanReader {
      * @param reserved paths routes may not take (the operator endpoints)
      */
     public static Plan read(Path path, PlanModules modules, Set<String> reserved) throws RouteFileException {
+        return read(path, modules, reserved, System::getenv);
+    }
+
+    /**
+     * Reads the file at {@code path}, its {@code ${NAME}} variables from {@code env} (a variable's
+     * value, or null when it is unset).
+     */
+    public static Plan read(Path path, PlanModules modules, Set<String> reserved, UnaryOperator<String> env)
+            throws RouteFileException {
         String text;
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
@@ -69,7 +81,7 @@ public final class PlanReader {
             throw new RouteFileException(path + ": cannot read the route file: " + e.getMessage());
         }
         Path dir = path.toAbsolutePath().getParent();
-        return new PlanReader(path.toString(), modules, reserved, dir == null ? Path.of(".") : dir).table(text);
+        return new PlanReader(path.toString(), modules, reserved, dir == null ? Path.of(".") : dir, env).table(text);
     }
 
     /** The built-in routes, shipped in the jar. */
@@ -93,7 +105,7 @@ public final class PlanReader {
     /** Parses and checks {@code json}; {@code source} names it in errors. */
     public static Plan parse(String json, String source, PlanModules modules, Set<String> reserved)
             throws RouteFileException {
-        return new PlanReader(source, modules, reserved, Path.of("")).table(json);
+        return new PlanReader(source, modules, reserved, Path.of(""), System::getenv).table(json);
     }
 
     @SuppressWarnings("unchecked")
@@ -104,6 +116,7 @@ public final class PlanReader {
         } catch (IllegalArgumentException e) {
             throw new RouteFileException(source + ": not valid JSON: " + e.getMessage());
         }
+        root = Variables.expand(root, source, env);
         if (!(root instanceof Map<?, ?> map)) {
             throw new RouteFileException(source + ": must be a JSON object with \"upstreams\" and \"routes\"");
         }
