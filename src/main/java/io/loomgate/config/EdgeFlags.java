@@ -28,8 +28,13 @@ final class EdgeFlags {
             if (!cert.value().isEmpty() || !key.value().isEmpty()) {
                 throw keystore.bad("is instead of --tls-cert and --tls-key, not with them");
             }
-            tls = Optional.of(new TlsSource.Keystore(readable(keystore, "a readable PKCS#12 file"),
-                    env.getOrDefault(KEYSTORE_PASSWORD, "")));
+            Path file = readable(keystore, "a readable PKCS#12 file");
+            String password = env.get(KEYSTORE_PASSWORD);
+            if (password == null) {
+                throw keystore.bad("needs its password in " + KEYSTORE_PASSWORD + ", which is not set (set it, to an empty"
+                        + " value for a keystore without a password)");
+            }
+            tls = Optional.of(new TlsSource.Keystore(file, password));
         } else if (!cert.value().isEmpty() || !key.value().isEmpty()) {
             if (cert.value().isEmpty()) {
                 throw key.bad("needs --tls-cert beside it (the PEM certificate chain)");

@@ -24,6 +24,8 @@ public final class Fields {
     private final Map<String, Object> map;
     private final Path baseDir;
     private final Set<String> read = new LinkedHashSet<>();
+    private String what;
+    private List<String> allowed;
 
     /** @param baseDir where file names in the file are found: the route file's own directory */
     public Fields(String source, String path, Map<String, Object> map, Path baseDir) {
@@ -181,10 +183,25 @@ public final class Fields {
     public void finish(String what, List<String> allowed) throws RouteFileException {
         for (String name : map.keySet()) {
             if (!read.contains(name)) {
-                throw error(path + "." + Printable.shorten(name, 40) + " is not a field of " + what
-                        + " (its fields: " + String.join(", ", allowed) + ")");
+                throw unknown(name, what, allowed);
             }
         }
+    }
+
+    /**
+     * Says up front which fields this object may have. From then on, an error about any field of it
+     * names an unknown field instead, when it has one: {@code "optinal": true} beside
+     * {@code "fallback"} is a typo of {@code optional}, not a misplaced {@code fallback}.
+     */
+    public Fields expect(String what, List<String> allowed) {
+        this.what = what;
+        this.allowed = List.copyOf(allowed);
+        return this;
+    }
+
+    private RouteFileException unknown(String name, String what, List<String> allowed) {
+        return new RouteFileException(source + ": " + path + "." + Printable.shorten(name, 40) + " is not a field of " + what
+                + " (its fields: " + String.join(", ", allowed) + ")");
     }
 
     /** {@code text}, the value of field {@code name}, as a template; its syntax errors are this field's. */
@@ -206,6 +223,13 @@ public final class Fields {
     }
 
     public RouteFileException error(String message) {
+        if (allowed != null) {
+            for (String name : map.keySet()) {
+                if (!allowed.contains(name)) {
+                    return unknown(name, what, allowed);
+                }
+            }
+        }
         return new RouteFileException(source + ": " + message);
     }
 

@@ -84,6 +84,7 @@ final class ComposeReader {
     private static CallSpec call(Fields f, String name, List<String> names, List<String> params, List<String> methods,
                                  Map<UpstreamId, UpstreamDecl> declared, boolean bodyTaken,
                                  boolean claims) throws RouteFileException {
+        f.expect("a call", CALL_FIELDS);
         String upstreamName = f.string("upstream");
         UpstreamId upstream = RouteFields.id(f, "upstream", upstreamName);
         UpstreamDecl u = declared.get(upstream);
@@ -172,9 +173,16 @@ final class ComposeReader {
         if (!(text.get() instanceof String s) || s.isEmpty()) {
             throw f.bad("forEach", "must name an array in an earlier call's answer, such as orders.items", text.get());
         }
+        if (s.indexOf('{') >= 0 || s.indexOf('}') >= 0) {
+            throw f.bad("forEach", "names an earlier call's array without braces, such as orders.items", s);
+        }
         Placeholder p;
         try {
-            p = Template.parse("{" + s + "}").placeholders().getFirst();
+            List<Placeholder> found = Template.parse("{" + s + "}").placeholders();
+            if (found.size() != 1) {
+                throw new IllegalArgumentException(s);
+            }
+            p = found.getFirst();
         } catch (IllegalArgumentException e) {
             throw f.bad("forEach", "must name an array in an earlier call's answer, such as orders.items", s);
         }

@@ -39,6 +39,10 @@ final class ComposeRouteReader implements RouteKindReader {
         if (f.optionalValue("upstreams").isPresent()) {
             throw f.bad("upstreams", "is not for policy compose: each call names its upstream", "an array");
         }
+        List<String> fields = new ArrayList<>(List.of("path", "policy", "calls", "answer", "methods", "timeout", "clientKnobs",
+                "maxBytes"));
+        fields.addAll(RouteFields.EDGE);
+        f.expect("a compose route", fields);
         Map<String, Object> written = new LinkedHashMap<>();
         for (String field : List.of("calls", "answer", "maxBytes")) {
             f.optionalValue(field).ifPresent(v -> written.put(field, v));
@@ -49,9 +53,6 @@ final class ComposeRouteReader implements RouteKindReader {
                 reading.declared(), edge.hasJwt());
         Optional<Duration> timeout = f.optionalDuration("timeout", Duration.ofMillis(1), PlanReader.MAX_TIMEOUT);
         boolean knobs = f.optionalBoolean("clientKnobs").orElse(reading.fileKnobs());
-        List<String> fields = new ArrayList<>(List.of("path", "policy", "calls", "answer", "methods", "timeout", "clientKnobs",
-                "maxBytes"));
-        fields.addAll(RouteFields.EDGE);
         f.finish("a compose route", fields);
         return new RoutePlan(path, methods, timeout, knobs, new RouteKind.Compose(graph, written), edge);
     }

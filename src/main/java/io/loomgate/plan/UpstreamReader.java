@@ -33,13 +33,14 @@ final class UpstreamReader {
         String kindName = f.string("kind");
         UpstreamKind kind = modules.upstreamKind(kindName).orElseThrow(() -> f.bad("kind", "must be one of "
                 + String.join(", ", modules.upstreamKinds().stream().map(UpstreamKind::name).toList()), kindName));
+        List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
+        allowed.addAll(kind.fields());
+        f.expect("a " + kindName + " upstream", allowed);
         Latency latency = latency(f);
         double failureRate = f.optionalNumber("failureRate", 0, 1).orElse(0.0);
         Optional<BreakerSettings> breaker = breaker(f, source);
         RetrySettings retry = retry(f, source);
         UpstreamKind.Settings settings = kind.read(f);
-        List<String> allowed = new ArrayList<>(UPSTREAM_FIELDS);
-        allowed.addAll(kind.fields());
         f.finish("a " + kindName + " upstream", allowed);
         return new UpstreamDecl(id, kind, settings, new Faults(latency, failureRate), breaker, retry);
     }

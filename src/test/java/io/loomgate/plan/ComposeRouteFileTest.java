@@ -84,6 +84,9 @@ class ComposeRouteFileTest {
             [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "orders"}}, "methods": ["GET", "BREW"]}]|routes.json: routes[0].methods[1] must be one of GET, POST, PUT, DELETE, PATCH; got 'BREW'
             [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "api", "timeout": "forever"}}}]|routes.json: routes[0].calls.a.timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'forever'
             [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "api", "optional": "yes"}}}]|routes.json: routes[0].calls.a.optional must be true or false; got 'yes'
+            [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "api"}, "b": {"upstream": "api", "forEach": "{a.items}"}}}]|routes.json: routes[0].calls.b.forEach names an earlier call's array without braces, such as orders.items; got '{a.items}'
+            [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "api", "optinal": true, "fallback": 0}}}]|routes.json: routes[0].calls.a.optinal is not a field of a call (its fields: upstream, method, path, headers, body, optional, fallback, timeout, forEach, concurrency, maxItems, idempotent)
+            [{"path": "/u/{id}", "policy": "compose", "calls": {"a": {"upstream": "nowhere", "pth": "/x"}}}]|routes.json: routes[0].calls.a.pth is not a field of a call (its fields: upstream, method, path, headers, body, optional, fallback, timeout, forEach, concurrency, maxItems, idempotent)
             """)
     void badGraphsAndPathsAreRefusedWithTheFileThePathAndTheName(String routes, String message) {
         assertEquals(message, assertThrows(RouteFileException.class, () -> parse(routes)).getMessage());

@@ -160,6 +160,9 @@ class RouteFileTest {
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"coolDown": "soon"}} | routes.json: upstreams[0].breaker.coolDown must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got 'soon'
             {"id": "db", "kind": "simulated", "service": "db", "breaker": {"trip": 3}} | routes.json: upstreams[0].breaker.trip is not a field of a circuit breaker (its fields: consecutiveFailures, failureRate, window, coolDown)
             {"id": "h", "kind": "http", "url": "ftp://x/y"} | routes.json: upstreams[0].url must be an absolute http:// or https:// URL with a host and no user info or fragment; got 'ftp://x/y'
+            {"id": "h", "kind": "http", "url": "http://127.0.0.1:99999"} | routes.json: upstreams[0].url has port 99999; a port is 1 to 65535; got 'http://127.0.0.1:99999'
+            {"id": "h", "kind": "http", "url": "http://127.0.0.1:0/"} | routes.json: upstreams[0].url has port 0; a port is 1 to 65535; got 'http://127.0.0.1:0/'
+            {"id": "h", "kind": "http", "url": "http://127.0.0.1:1/", "breakr": {}, "latency": "x"} | routes.json: upstreams[0].breakr is not a field of a http upstream (its fields: id, kind, latency, failureRate, breaker, retry, url, forwardQuery, forwardHeaders, timeout, maxBodyBytes, idleTimeout, caFile)
             {"id": "h", "kind": "http", "url": "http://x/users/{user.id}"} | routes.json: upstreams[0].url may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not {user.id} (a call's answer is for a compose call's path); got 'http://x/users/{user.id}'
             {"id": "h", "kind": "http", "url": "http://{host}/x"} | routes.json: upstreams[0].url may hold placeholders in its path and query, not in its host or port; got 'http://{host}/x'
             {"id": "h", "kind": "http", "url": "http://x/users/{id"} | routes.json: upstreams[0].url must not have a '{' that is never closed (write {{ for a literal brace); got 'http://x/users/{id'

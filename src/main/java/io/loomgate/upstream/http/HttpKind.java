@@ -101,6 +101,9 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                     || uri.getRawUserInfo() != null) {
                 throw fields.bad("url", accepted, url);
             }
+            if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+                throw fields.bad("url", "has port " + uri.getPort() + "; a port is 1 to 65535", url);
+            }
         } catch (URISyntaxException e) {
             throw fields.bad("url", accepted, url);
         }

@@ -111,8 +111,14 @@ class TlsListenerTest {
                 .startsWith(expired.chainPem() + ": the certificate expired on "));
         assertTrue(refused("--tls-cert", SERVER.chainPem().toString(), "--tls-key", pkcs1.toString())
                 .contains("convert it to PKCS#8: openssl pkcs8 -topk8"));
-        assertTrue(refused("--tls-keystore", SERVER.pkcs12().toString()).startsWith(SERVER.pkcs12()
-                + ": cannot be read as PKCS#12 with the password in LOOMGATE_TLS_KEYSTORE_PASSWORD"), "no password given");
+        assertTrue(refused("--tls-keystore", SERVER.pkcs12().toString()).startsWith("--tls-keystore needs its password in"
+                + " LOOMGATE_TLS_KEYSTORE_PASSWORD, which is not set (set it, to an empty value for a keystore without a"
+                + " password)"), "no password given");
+        UsageException wrong = assertThrows(UsageException.class, () -> Loomgate.start(((CommandLine.Run) CommandLine.parse(
+                List.of("--port", "0", "--tls-keystore", SERVER.pkcs12().toString()),
+                Map.of("LOOMGATE_TLS_KEYSTORE_PASSWORD", "wrong"))).config()).close());
+        assertTrue(wrong.getMessage().startsWith(SERVER.pkcs12()
+                + ": cannot be read as PKCS#12 with the password in LOOMGATE_TLS_KEYSTORE_PASSWORD"), wrong.getMessage());
         assertTrue(refused("--tls-cert", SERVER.chainPem().toString())
                 .startsWith("--tls-cert needs --tls-key beside it (the PEM PKCS#8 private key), got '"));
         assertTrue(refused("--tls-cert", dir.resolve("missing.pem").toString(), "--tls-key", SERVER.keyPem().toString())
