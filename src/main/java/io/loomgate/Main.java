@@ -42,6 +42,7 @@ public final class Main {
                     + " (Java " + Runtime.version() + ")");
             case CommandLine.PrintRoutes(Config config) -> printRoutes(config);
             case CommandLine.Run(Config config) -> run(config);
+            case CommandLine.Check(var files, Config config) -> System.exit(CheckCommand.run(files, config, System.out, System.err));
         }
     }
 

@@ -124,6 +124,24 @@ class MainIT {
     }
 
     @Test
+    void checkExitsZeroForGoodFilesAndTwoWithTheErrors(@TempDir Path dir) throws Exception {
+        try (ChildProcess p = jar("check", "examples/compose.json", "examples/proxy.json")) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(20)), p.stderr().toString());
+            assertTrue(p.stdout().contains("examples/proxy.json: ok, 1 upstream, 1 route"), p.stdout().toString());
+            assertTrue(p.stdout().contains("    critical path: user -> team"), p.stdout().toString());
+        }
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, """
+                {"upstreams": [{"id": "api", "kind": "http", "url": "http://${LOOMGATE_TEST_UNSET_HOST}/"}],
+                 "routes": [{"path": "/a", "policy": "single", "upstreams": ["api"]}]}""");
+        try (ChildProcess p = jar("check", bad.toString())) {
+            assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
+            assertEquals(List.of("loomgate: " + bad + ": $.upstreams[0].url uses ${LOOMGATE_TEST_UNSET_HOST}, which is not set in"
+                    + " the environment (set it, or give a default: ${LOOMGATE_TEST_UNSET_HOST:-value})"), p.stderr());
+        }
+    }
+
+    @Test
     void printRoutesPrintsTheEffectiveTableAsJsonAndExitsZero() throws Exception {
         try (ChildProcess p = jar("--print-routes", "--latency", "db=120ms")) {
             assertEquals(0, p.awaitExit(Duration.ofSeconds(20)));

@@ -23,7 +23,14 @@ import java.util.OptionalLong;
 public final class CommandLine {
 
     /** What the process should do. */
-    public sealed interface Invocation permits Run, PrintRoutes, ShowHelp, ShowVersion {
+    public sealed interface Invocation permits Run, PrintRoutes, Check, ShowHelp, ShowVersion {
+    }
+
+    /** {@code loomgate check FILE... [flags]}: check route files as a start would, bind nothing, exit 0 or 2. */
+    public record Check(List<Path> files, Config config) implements Invocation {
+        public Check {
+            files = List.copyOf(files);
+        }
     }
 
     /** Start the gateway. */
@@ -45,6 +52,7 @@ public final class CommandLine {
     private static final Duration MAX_DURATION = Duration.ofHours(1);
     private static final String PRINT_ROUTES = "--print-routes";
     private static final String BACKEND = "backend";
+    private static final String CHECK = "check";
 
     private CommandLine() {
     }
@@ -56,6 +64,16 @@ public final class CommandLine {
         }
         if (args.contains("--version")) {
             return new ShowVersion();
+        }
+        if (!args.isEmpty() && args.getFirst().equals(CHECK)) {
+            List<String> files = args.subList(1, args.size()).stream().takeWhile(a -> !a.startsWith("--")).toList();
+            if (files.isEmpty()) {
+                throw new UsageException("check needs the route files to check: loomgate check FILE... [flags]");
+            }
+            if (!(parse(args.subList(1 + files.size(), args.size()), env) instanceof Run(Config config))) {
+                throw new UsageException("check takes route files and the flags of a start, not --print-routes");
+            }
+            return new Check(files.stream().map(Path::of).toList(), config);
         }
         Role role = !args.isEmpty() && args.getFirst().equals(BACKEND) ? Role.BACKEND : Role.GATEWAY;
         List<String> flags = role == Role.BACKEND ? args.subList(1, args.size()) : args;
@@ -206,12 +224,15 @@ public final class CommandLine {
     public static String help() {
         StringBuilder sb = new StringBuilder("""
                 usage: java --enable-preview -jar loomgate.jar [backend] [flags]
+                       java --enable-preview -jar loomgate.jar check FILE... [flags]
                        scripts/run [flags]
                        scripts/backend [flags]      (the same as: scripts/run backend [flags])
 
                 loomgate: a structured-concurrency aggregation gateway on the JDK's HttpServer.
                 'backend' starts the bundled backend instead: the simulated services over HTTP, one
                 path each (/db, /file, /compute, /cache, ...) and /api/data (100 ms), on port 9090.
+                'check' reads and checks route files as a start would, with the same flags, binds
+                nothing, calls no upstream, prints each plan in short and exits 0, or 2 with the errors.
 
                 flags (each also read from the environment variable shown; the command line wins):
                 """);
