@@ -138,6 +138,20 @@ class EdgeExamplesTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theQuorumExampleAnswersAtTheSecondSuccessAndCancelsTheThird(@TempDir Path dir) throws Exception {
+        try (Loomgate g = gate(example(dir, "quorum.json")); TestClient c = new TestClient(g.baseUri())) {
+            HttpResponse<String> r = c.get("/two-of-three");
+            assertEquals(200, r.statusCode(), r.body());
+            Map<String, Object> body = io.loomgate.json.JsonParser.parseObject(r.body());
+            assertEquals("ok", body.get("status"));
+            List<String> states = ((List<Map<String, Object>>) body.get("results")).stream().map(p -> (String) p.get("state"))
+                    .sorted().toList();
+            assertEquals(List.of("cancelled", "success", "success"), states, r.body());
+        }
+    }
+
+    @Test
     void theCorsExampleAnswersItsOriginsPreflight(@TempDir Path dir) throws Exception {
         try (Loomgate g = gate(example(dir, "cors.json")); TestClient c = new TestClient(g.baseUri())) {
             HttpRequest preflight = HttpRequest.newBuilder(g.uri("/users/7")).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
@@ -150,6 +164,17 @@ class EdgeExamplesTest {
             assertEquals("http://localhost:3000", user.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
             assertTrue(c.get("/internal/data", "Origin", "http://localhost:3000").headers()
                     .firstValue("Access-Control-Allow-Origin").isEmpty(), "a route's own cors replaces the file's");
+
+            HttpResponse<String> unserved = c.http().send(HttpRequest.newBuilder(g.uri("/data"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", "http://localhost:3000")
+                    .header("Access-Control-Request-Method", "DELETE").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(403, unserved.statusCode(), "a preflight for a method the route does not serve is refused");
+            assertTrue(unserved.body().contains("method DELETE is not served here (allowed: GET, HEAD, OPTIONS)"), unserved.body());
+            assertTrue(unserved.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+            HttpResponse<String> plain = c.http().send(HttpRequest.newBuilder(g.uri("/data"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(204, plain.statusCode(), "a plain OPTIONS is still answered with Allow");
+            assertEquals("GET, HEAD, OPTIONS", plain.headers().firstValue("Allow").orElse(""));
         }
     }
 

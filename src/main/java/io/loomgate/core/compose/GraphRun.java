@@ -23,8 +23,10 @@ import java.util.Optional;
  * has succeeded (or, if optional, failed, its fallback standing in), never by level; a forEach call
  * runs once per element, at most its concurrency at a time, in the same scope. The first required
  * call to fail stops the graph: what still runs is cancelled, and no call that needed it starts.
- * A value of the request that cannot be put where a call puts it ({@code ?name=..} as a path
- * segment) is the client's error: a 400, with every running call cancelled.
+ * A value of the request that cannot be put where a required call puts it ({@code ?name=..} as a
+ * path segment, or absent) is the client's error: a 400, with every running call cancelled; an
+ * optional call that cannot be sent ends as if it had failed (its fallback, or null, and a line in
+ * {@code {errors}}).
  */
 final class GraphRun implements DrivenScope.Body {
 
@@ -114,6 +116,9 @@ final class GraphRun implements DrivenScope.Body {
         }
         state.answers = new Object[state.items.size()];
         if (state.items.isEmpty()) {
+            long now = System.nanoTime();   // it ran, at once, for no element: not a call that never started
+            state.began(now);
+            state.ended(now);
             succeed(i, List.of());
             return;
         }
@@ -136,10 +141,10 @@ final class GraphRun implements DrivenScope.Body {
         try {
             call = shape(spec, element);
         } catch (UnsafeValue e) {
-            if (Bindings.ofRequest(e.placeholder(), graph.parameters())) {
+            if (Bindings.ofRequest(e.placeholder(), graph.parameters()) && !spec.optional()) {
                 throw HttpError.badRequest("bad_value", spec.name() + " cannot be sent: " + e.getMessage());
             }
-            fail(i, spec.name() + ": " + e.getMessage(), null);
+            fail(i, spec.name() + " cannot be sent: " + e.getMessage(), null);   // an optional call ends as if it had failed
             return;
         }
         running++;

@@ -116,6 +116,17 @@ public record Cors(List<String> origins, List<String> methods, List<String> head
         return h;
     }
 
+    /**
+     * The refusal of a preflight that asks for a method the path does not serve ({@code allow} is what
+     * it serves), on a path whose routes have CORS: a 403 like any refused preflight, not the plain
+     * {@code OPTIONS} answer, so the page's developer sees why.
+     */
+    public static HttpError unserved(String method, String allow) {
+        return new HttpError(403, "cors_refused", "CORS preflight refused: method " + HttpError.echo(method)
+                + " is not served here (allowed: " + allow + ")", Map.of(),
+                Map.of("Allow", allow, "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"));
+    }
+
     private static HttpError refused(String why) {
         return new HttpError(403, "cors_refused", "CORS preflight refused: " + why);
     }

@@ -1,11 +1,12 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.http.Headers;
-import io.loomgate.http.HttpError;
-import io.loomgate.http.Response;
+import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.RouteMatch;
 import io.loomgate.edge.routing.Router;
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Response;
 import java.util.Map;
 
 /**
@@ -45,12 +46,26 @@ final class RouteFilter implements Filter {
             }
             case RouteMatch.Options(String pattern, String allow) -> {
                 v.routeKey = pattern;
+                String asked = v.headers().first("Access-Control-Request-Method");
+                if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(allow, path)) {
+                    throw Cors.unserved(asked.strip(), allow);
+                }
                 return new Response(204, Response.TEXT, new byte[0], Headers.of("Allow", allow));
             }
             case RouteMatch.NotFound() -> throw new HttpError(404, "not_found", "no route for " + HttpError.echo(path));
             case RouteMatch.NotImplemented(String m) ->
                     throw new HttpError(501, "not_implemented", "method '" + HttpError.echo(m) + "' is not one loomgate knows");
         }
+    }
+
+    /** True when a route at {@code path}, for one of the methods it serves, has CORS. */
+    private boolean hasCors(String allow, String path) {
+        for (String m : allow.split(",")) {
+            if (router.match(m.strip(), path) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RouteMatch match(String method, String path, Headers headers) {

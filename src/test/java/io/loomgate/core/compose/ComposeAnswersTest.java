@@ -1,6 +1,7 @@
 package io.loomgate.core.compose;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
@@ -116,6 +117,43 @@ class ComposeAnswersTest {
         HttpResponse<String> whole = client.get("/users/7/card");
         assertEquals("{\"name\":\"Ada\",\"orders\":[1],\"errors\":[]}", whole.body());
         assertTrue(whole.headers().firstValue("X-Loomgate-Completed").isEmpty());
+    }
+
+    @Test
+    void anOptionalCallWhoseInputIsAbsentEndsLikeAFailedOneAndARequiredOneIsA400() throws Exception {
+        serve(profile("{\"upstream\": \"orders\", \"path\": \"/orders/{query.promo}\", \"optional\": true,"
+                        + " \"fallback\": []}"),
+                profile("{\"upstream\": \"orders\", \"path\": \"/orders/{query.promo}\"}").replace("/profile", "/card"));
+        api.answer("/orders/x", "[1]");
+
+        HttpResponse<String> optional = client.get("/users/7/profile");
+        assertEquals(200, optional.statusCode(), optional.body() + api.events());
+        assertEquals("false", optional.headers().firstValue("X-Loomgate-Completed").orElse(""), optional.body() + api.events());
+        assertTrue(optional.body().startsWith("{\"name\":\"Ada\",\"orders\":[],\"errors\":[{\"call\":\"orders\",\"error\":"
+                + "\"orders cannot be sent: "), optional.body());
+        assertFalse(api.events().stream().anyMatch(e -> e.startsWith("start /orders")), "never sent: " + api.events());
+
+        HttpResponse<String> required = client.get("/users/7/card");
+        assertEquals(400, required.statusCode(), required.body());
+        assertTrue(required.body().contains("orders cannot be sent: "), required.body());
+
+        assertEquals("{\"name\":\"Ada\",\"orders\":[1],\"errors\":[]}", client.get("/users/7/profile?promo=x").body());
+    }
+
+    @Test
+    void aForEachOverAnEmptyArraySucceedsAndSaysSoInServerTiming() throws Exception {
+        serve("""
+                {"path": "/users/{id}/items", "policy": "compose",
+                 "calls": {"orders": {"upstream": "orders", "path": "/orders"},
+                           "items":  {"upstream": "users", "forEach": "orders.items", "path": "/items/{item.sku}"}}}""");
+        api.answer("/orders", "{\"items\":[]}");
+
+        HttpResponse<String> r = client.get("/users/7/items");
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("\"items\":[]"), r.body());
+        String timing = r.headers().firstValue("Server-Timing").orElseThrow();
+        assertTrue(timing.matches(".*items;start=[0-9.]+;dur=[0-9.]+;desc=\"success\".*"), timing);
+        assertFalse(timing.contains("never started"), timing);
     }
 
     @Test
