@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -29,8 +28,7 @@ final class CheckCommand {
     static int run(List<Path> files, Config config, PrintStream out, PrintStream err) {
         int status = 0;
         for (Path file : files) {
-            Config one = new Config(config.server(), config.services(), config.observability(), config.edge(),
-                    Optional.of(file), config.role());
+            Config one = config.withRoutes(file);
             try (PlanModules modules = Modules.open(one)) {
                 ServingPlan plan = ServingPlan.compile(one, modules, Map.of(), engines(one), Events.NONE);
                 out.print(PlanSummary.of(plan.plan()));

@@ -1,14 +1,11 @@
 package io.loomgate;
 
-import io.loomgate.api.Endpoints;
+import io.loomgate.api.AdminControl;
 import io.loomgate.api.OperatorPages;
-import io.loomgate.api.Wiring;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.core.compose.Composer;
-import io.loomgate.core.fanout.Aggregator;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
@@ -17,6 +14,7 @@ import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
+import io.loomgate.edge.tls.ServerTls;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.log.AccessLog;
 import io.loomgate.observe.metrics.GatewayMetrics;
@@ -30,7 +28,6 @@ import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,17 +51,19 @@ public final class Loomgate implements AutoCloseable {
 
     private final GatewayServer server;
     private final GatewayServer admin;
-    private final Upstreams upstreams;
+    private final LivePlan live;
     private final PlanModules modules;
     private final VirtualThreads virtualThreads;
     private final MetricsLogger metricsLogger;
+    private final ConfigWatch watch;
     private ShutdownReport report;
 
-    private Loomgate(GatewayServer server, GatewayServer admin, Upstreams upstreams, PlanModules modules,
-                     VirtualThreads virtualThreads, MetricsLogger metricsLogger) {
+    private Loomgate(GatewayServer server, GatewayServer admin, LivePlan live, PlanModules modules,
+                     VirtualThreads virtualThreads, MetricsLogger metricsLogger, ConfigWatch watch) {
+        this.watch = watch;
         this.server = server;
         this.admin = admin;
-        this.upstreams = upstreams;
+        this.live = live;
         this.modules = modules;
         this.virtualThreads = virtualThreads;
         this.metricsLogger = metricsLogger;
@@ -103,35 +102,30 @@ public final class Loomgate implements AutoCloseable {
             engines.put("completable-future/common-pool", Baselines.commonPool(events));
             engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
             ServingPlan plan = ServingPlan.compile(config, modules, replaced, engines, Events.NONE);
-            Upstreams upstreams = plan.upstreams();
-            metrics.registerUpstreams(upstreams.ids());
 
             Lifecycle lifecycle = new Lifecycle();
-            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls(), config.edge().trustedProxies());
+            server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls().map(ServerTls.Listener::context),
+                    config.edge().trustedProxies());
             if (o.adminPort().isPresent()) {
                 admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
             }
             virtualThreads = VirtualThreads.start(virtualStarted);
+            LivePlan live = new LivePlan(new LivePlan.Parts(config, modules, replaced, engines, extraRoutes, lifecycle, metrics,
+                    recent, events, virtualStarted, admin != null));
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
-                    upstreams, virtualThreads, config.server().threads(), lifecycle::uptimeMillis, Main.version(),
-                    plan.edges()::stats);
-            Composer composer = new Composer(upstreams, config.server().threads(), virtualStarted);
-            Wiring wiring = new Wiring(config, lifecycle, upstreams, new Aggregator(upstreams), plan.routes().fanOuts(),
-                    plan.routes().proxies(), plan.routes().composes(), composer, source, recent, events);
-            OperatorPages pages = OperatorPages.of(admin != null, plan.plan().authenticates());
-            LOG.log(Level.INFO, pages.describe());
-            List<Route> routes = new ArrayList<>(Endpoints.main(wiring, pages));
-            routes.addAll(extraRoutes);
-            List<Route> adminRoutes = admin == null ? List.of() : Endpoints.admin(wiring);
-            metrics.registerRoutes(routes.stream().map(Route::path).toList());
-            metrics.registerRoutes(adminRoutes.stream().map(Route::path).toList());
+                    () -> live.current().plan().upstreams(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis,
+                    Main.version(), () -> live.current().plan().edges().stats());
+            live.first(plan, source);
+            LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
 
             if (admin != null) {
-                admin.start(Router.of(adminRoutes), events, config.edge().trustedProxies());
+                admin.start(Router.of(live.current().admin()), events, config.edge().trustedProxies());
             }
-            server.start(Router.of(routes), events, config.edge().trustedProxies());
+            server.start(Router.of(live.current().main()), events, config.edge().trustedProxies());
+            live.serving(server, admin);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
-            return new Loomgate(server, admin, upstreams, modules, virtualThreads, logger);
+            ConfigWatch watch = config.watch() ? ConfigWatch.start(live::files, live::reload) : null;
+            return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
@@ -174,9 +168,17 @@ public final class Loomgate implements AutoCloseable {
         return server;
     }
 
-    /** The upstreams, and through them the log of every call. */
+    /** The upstreams of the plan serving now, and through them the log of every call. */
     public Upstreams upstreams() {
-        return upstreams;
+        return live.current().plan().upstreams();
+    }
+
+    /**
+     * Reads and checks the route file again and, if it is good, serves it from the next request on;
+     * a bad file keeps the running plan. {@code trigger} names what asked (SIGHUP, a watched file...).
+     */
+    public AdminControl.Reload reload(String trigger) {
+        return live.reload(trigger);
     }
 
     /** The simulated upstream kind, which owns the sample file. */
@@ -190,6 +192,9 @@ public final class Loomgate implements AutoCloseable {
      */
     public synchronized ShutdownReport shutdown() {
         if (report == null) {
+            if (watch != null) {
+                watch.close();
+            }
             report = server.shutdown();
             if (admin != null) {
                 admin.shutdown();

@@ -68,6 +68,7 @@ public final class Main {
             return;
         }
         Signals.onTermination(gate::shutdown);
+        Signals.onHangup(() -> gate.reload("SIGHUP"));
         String line = gate.listeningLine();
         System.out.println(config.role() == Role.BACKEND ? line.replaceFirst("^loomgate ", "loomgate backend ") : line);
         System.out.flush();

@@ -21,26 +21,35 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Makes each route's {@link RouteEdge} from its plan: the API keys of {@code --api-keys}
  * (read once, and only when a route asks for them), a verifier per JWT route, a rate limiter and a
  * pre-auth limiter per limited route, CORS, and one count of refused credentials per client address
- * shared by every route that authenticates. It keeps every limiter it made, for the metrics.
+ * shared by every route that authenticates. It keeps every limiter it made, for the metrics. Made
+ * again at a reload (the API keys and key sets read afresh), it takes over the previous plan's
+ * limiters whose route and settings are unchanged, so a reload empties no client's bucket.
  */
 final class RouteEdges {
 
     private final Optional<ApiKeys> keys;
     private final Optional<AuthFailures> failures;
     private final List<Named> limiters = new CopyOnWriteArrayList<>();
+    private final List<Named> before;
 
     private record Named(String limit, String route, RateLimiter limiter) {
     }
 
-    private RouteEdges(Optional<ApiKeys> keys, Optional<AuthFailures> failures) {
+    private RouteEdges(Optional<ApiKeys> keys, Optional<AuthFailures> failures, List<Named> before) {
         this.keys = keys;
         this.failures = failures;
+        this.before = before;
     }
 
     /**
      * @throws UsageException when a route requires API keys and there are none, or the file is bad
      */
     static RouteEdges of(Config config, Plan table) throws UsageException {
+        return of(config, table, Optional.empty());
+    }
+
+    /** Like {@link #of(Config, Plan)}, taking over {@code previous}'s unchanged limiters. */
+    static RouteEdges of(Config config, Plan table, Optional<RouteEdges> previous) throws UsageException {
         Optional<ApiKeys> keys = Optional.empty();
         if (config.edge().apiKeys().isPresent()) {
             try {
@@ -58,9 +67,11 @@ final class RouteEdges {
                 }
             }
         }
+        Optional<AuthFailures> kept = previous.flatMap(p -> p.failures);
         Optional<AuthFailures> failures = table.authenticates()
-                ? table.authFailures().map(s -> new AuthFailures(s, System::nanoTime)) : Optional.empty();
-        return new RouteEdges(keys, failures);
+                ? table.authFailures().map(s -> kept.filter(k -> k.settings().equals(s)).orElseGet(() -> new AuthFailures(s, System::nanoTime)))
+                : Optional.empty();
+        return new RouteEdges(keys, failures, previous.map(p -> List.copyOf(p.limiters)).orElse(List.of()));
     }
 
     /** The edge of the route at {@code path}. */
@@ -74,9 +85,16 @@ final class RouteEdges {
         } catch (EdgeException checkedAtStart) {
             throw new IllegalStateException(checkedAtStart.getMessage(), checkedAtStart);
         }
-        Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, new RateLimiter(s, System::nanoTime)));
-        Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, new RateLimiter(s, System::nanoTime)));
+        Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, limiter("pre_auth", path, s)));
+        Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, limiter("rate_limit", path, s)));
         return new RouteEdge(edge.cors(), preAuth, auth, failures, limiter);
+    }
+
+    /** The previous plan's limiter of this route, when its settings are the same; a new one otherwise. */
+    private RateLimiter limiter(String limit, String route, RateLimiter.Settings settings) {
+        return before.stream().filter(n -> n.limit().equals(limit) && n.route().equals(route)
+                        && n.limiter().settings().equals(settings)).map(Named::limiter).findFirst()
+                .orElseGet(() -> new RateLimiter(settings, System::nanoTime));
     }
 
     private RateLimiter kept(String limit, String route, RateLimiter limiter) {

@@ -12,9 +12,9 @@ import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.UpstreamDecl;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.Upstreams;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
 
 /**
  * Everything loomgate serves with, checked and built in one step before any socket is bound: the
@@ -30,7 +30,7 @@ import javax.net.ssl.SSLContext;
  * @param upstreams every upstream in its stack, and the call log
  * @param routes    each route ready to serve
  */
-record ServingPlan(Plan plan, RouteEdges edges, Optional<SSLContext> tls, Upstreams upstreams, ServedRoutes routes) {
+record ServingPlan(Plan plan, RouteEdges edges, Optional<ServerTls.Listener> tls, Upstreams upstreams, ServedRoutes routes) {
 
     /**
      * @param modules  the registered modules ({@link Modules#of})
@@ -40,28 +40,40 @@ record ServingPlan(Plan plan, RouteEdges edges, Optional<SSLContext> tls, Upstre
      */
     static ServingPlan compile(Config config, PlanModules modules, Map<UpstreamId, Upstream> replaced,
                                Map<String, FanOut> engines, Events events) throws UsageException {
+        return compile(config, modules, replaced, engines, events, Optional.empty());
+    }
+
+    /**
+     * Like the above, for a reload: the upstreams whose declaration is unchanged keep {@code previous}'s
+     * stacks (breaker, retry budget, pool), and the routes whose limits are unchanged keep its limiters.
+     */
+    static ServingPlan compile(Config config, PlanModules modules, Map<UpstreamId, Upstream> replaced,
+                               Map<String, FanOut> engines, Events events, Optional<ServingPlan> previous)
+            throws UsageException {
         Plan plan = EffectiveRoutes.load(config, modules);
-        RouteEdges edges = RouteEdges.of(config, plan);
-        Optional<SSLContext> tls = listenerTls(config);
-        Upstreams upstreams = upstreams(config, plan, replaced, events);
+        RouteEdges edges = RouteEdges.of(config, plan, previous.map(ServingPlan::edges));
+        Optional<ServerTls.Listener> tls = listenerTls(config);
+        Upstreams upstreams = upstreams(config, plan, replaced, events, previous);
         return new ServingPlan(plan, edges, tls, upstreams,
                 ServedRoutes.of(plan, engines, config.services().timeout(), edges));
     }
 
     /** The listener's TLS: a bad certificate or key is a usage error (exit 2). */
-    private static Optional<SSLContext> listenerTls(Config config) throws UsageException {
+    private static Optional<ServerTls.Listener> listenerTls(Config config) throws UsageException {
         if (config.edge().tls().isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(ServerTls.context(config.edge().tls().get()));
+            return Optional.of(ServerTls.listener(config.edge().tls().get()));
         } catch (TlsException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
-    private static Upstreams upstreams(Config config, Plan plan, Map<UpstreamId, Upstream> replaced, Events events) {
+    private static Upstreams upstreams(Config config, Plan plan, Map<UpstreamId, Upstream> replaced, Events events,
+                                       Optional<ServingPlan> previous) {
         Upstreams.Builder builder = Upstreams.builder(config.services().seed()).events(events);
+        previous.ifPresent(p -> builder.carry(p.upstreams(), unchanged(p.plan(), plan, replaced)));
         for (UpstreamDecl u : plan.upstreams()) {
             Upstream upstream = replaced.containsKey(u.id()) ? replaced.get(u.id()) : u.kind().create(u.id(), u.settings());
             if (u.breaker().isPresent()) {
@@ -72,5 +84,11 @@ record ServingPlan(Plan plan, RouteEdges edges, Optional<SSLContext> tls, Upstre
             builder.retry(u.id(), u.retry());
         }
         return builder.build();
+    }
+
+    /** The upstreams declared as they were: same kind, settings, faults, breaker and retry, and no file read. */
+    static List<UpstreamId> unchanged(Plan before, Plan now, Map<UpstreamId, Upstream> replaced) {
+        return now.upstreams().stream().filter(u -> !replaced.containsKey(u.id()) && !u.settings().readsFiles()
+                && before.upstream(u.id()).filter(u::equals).isPresent()).map(UpstreamDecl::id).toList();
     }
 }

@@ -3,7 +3,7 @@ package io.loomgate;
 import java.lang.System.Logger.Level;
 
 /**
- * SIGTERM and SIGINT start a graceful shutdown and then exit with status 0. A plain shutdown hook
+ * SIGHUP reloads the configuration. SIGTERM and SIGINT start a graceful shutdown and then exit with status 0. A plain shutdown hook
  * is not enough: the JVM would exit with 143 (128 + SIGTERM), which supervisors read as a crash.
  * {@code sun.misc.Signal} (module jdk.unsupported) is the JDK's only way to handle a signal; javac
  * warns about it, and this class is its only user.
@@ -13,6 +13,16 @@ final class Signals {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private Signals() {
+    }
+
+    /** On SIGHUP, runs {@code reload} (on a thread of its own: a signal handler must not block). */
+    static void onHangup(Runnable reload) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal ->
+                    Thread.ofVirtual().name("loomgate-reload").start(reload));
+        } catch (IllegalArgumentException unavailable) {
+            LOG.log(Level.DEBUG, "cannot handle SIGHUP: " + unavailable.getMessage());
+        }
     }
 
     /** On SIGTERM or SIGINT, runs {@code shutdown} and exits 0; other exits still run it through a hook. */

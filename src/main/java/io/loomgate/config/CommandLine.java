@@ -175,7 +175,8 @@ public final class CommandLine {
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server),
                 s.get(Flag.ADMIN_HOST).text());
-        return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role);
+        return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role,
+                s.get(Flag.WATCH).bool());
     }
 
     /** {@code --max-connections}, or what the heap and the file-descriptor limit allow ({@link ConnectionBudget}). */

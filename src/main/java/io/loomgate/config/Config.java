@@ -10,9 +10,10 @@ import java.util.Optional;
  *
  * @param routes the route file ({@code --routes}); empty for the role's built-in routes
  * @param role   gateway, or the bundled backend
+ * @param watch  reload when the route file, or a file it or the flags name, changes ({@code --watch})
  */
 public record Config(ServerOptions server, ServiceOptions services, ObservabilityOptions observability,
-                     EdgeOptions edge, Optional<Path> routes, Role role) {
+                     EdgeOptions edge, Optional<Path> routes, Role role, boolean watch) {
 
     public Config {
         Objects.requireNonNull(server, "server");
@@ -21,5 +22,10 @@ public record Config(ServerOptions server, ServiceOptions services, Observabilit
         Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(routes, "routes");
         Objects.requireNonNull(role, "role");
+    }
+
+    /** The same, serving {@code file}: how {@code loomgate check} checks each file it is given. */
+    public Config withRoutes(Path file) {
+        return new Config(server, services, observability, edge, Optional.of(file), role, watch);
     }
 }

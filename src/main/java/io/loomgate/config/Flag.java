@@ -23,6 +23,7 @@ public enum Flag {
     READ_TIMEOUT("read-timeout", "DURATION", "5s", "time a new connection has to finish its TLS handshake and send a request head (the JDK server: and its body), whole seconds"),
     IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
     ROUTES("routes", "FILE", "", "a JSON route file (see docs/route-file.md); without it, the built-in routes (the demo, or the backend's)"),
+    WATCH("watch", "BOOL", "false", "reload when the route file or a file it or a flag names changes (a reload also comes on SIGHUP and POST /admin/reload)"),
     TIMEOUT("timeout", "DURATION", "2s", "default deadline of an aggregation request"),
     MAX_TIMEOUT("max-timeout", "DURATION", "30s", "largest deadline a client may ask for with ?timeout="),
     LATENCY("latency", "NAME=DURATION,...", "", "override upstream latencies, e.g. db=100ms,cache=20ms; api=10ms,p99=1s gives api a slow tail"),

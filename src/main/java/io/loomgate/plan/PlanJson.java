@@ -35,6 +35,31 @@ public final class PlanJson {
         return sb.append("]}\n").toString();
     }
 
+    /**
+     * The plan as a JSON tree with its secrets hidden, for the admin API: an upstream URL's query
+     * (it may carry a key) and every header value a call sets that is not just a placeholder (it may
+     * be a token a variable filled in) read {@value #REDACTED}.
+     */
+    public static Object redacted(Plan plan, PlanModules modules) {
+        return redact(io.loomgate.json.JsonParser.parse(write(plan, modules)), "");
+    }
+
+    static final String REDACTED = "[redacted]";
+
+    private static Object redact(Object tree, String key) {
+        return switch (tree) {
+            case java.util.Map<?, ?> m -> {
+                java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+                m.forEach((k, v) -> out.put((String) k, key.equals("headers") && v instanceof String s && !s.matches("\\{[^{}]*}")
+                        ? REDACTED : redact(v, (String) k)));
+                yield out;
+            }
+            case List<?> l -> l.stream().map(v -> redact(v, key)).toList();
+            case String s when key.equals("url") && s.indexOf('?') >= 0 -> s.substring(0, s.indexOf('?') + 1) + REDACTED;
+            case null, default -> tree;
+        };
+    }
+
     private static void lines(StringBuilder sb, List<String> items) {
         for (int i = 0; i < items.size(); i++) {
             sb.append("  ").append(items.get(i)).append(i + 1 < items.size() ? ",\n" : "\n");

@@ -6,6 +6,7 @@ import io.loomgate.observe.Events;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,7 +27,12 @@ public final class CallLog implements Events {
     private final AtomicLong written = new AtomicLong();
 
     CallLog(Map<UpstreamId, LongAdder> inFlight) {
-        this.inFlight = Map.copyOf(inFlight);
+        this.inFlight = new ConcurrentHashMap<>(inFlight);
+    }
+
+    /** Counts the calls of {@code id} from now on too: an upstream a reload added. */
+    void track(UpstreamId id) {
+        inFlight.computeIfAbsent(id, k -> new LongAdder());
     }
 
     @Override
@@ -53,6 +59,19 @@ public final class CallLog implements Events {
             sum += counter.sum();
         }
         return sum;
+    }
+
+    /** The last {@code n} calls of {@code upstream} that did not succeed, among the last {@value #KEPT}, newest first. */
+    public List<CallRecord> recentFailures(UpstreamId upstream, int n) {
+        List<CallRecord> found = new ArrayList<>();
+        long end = written.get();
+        for (long i = end - 1; i >= Math.max(0, end - KEPT) && found.size() < n; i--) {
+            CallRecord r = recent.get((int) (i % KEPT));
+            if (r != null && r.upstream().equals(upstream) && !(r.outcome() instanceof io.loomgate.core.call.Outcome.Success)) {
+                found.add(r);
+            }
+        }
+        return found;
     }
 
     /** The finished calls of one request that are still among the last {@value #KEPT}, oldest first. */

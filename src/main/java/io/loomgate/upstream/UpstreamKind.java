@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import java.util.OptionalInt;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
@@ -37,6 +38,27 @@ public interface UpstreamKind {
     Upstream create(UpstreamId id, Settings settings);
 
     /** What one declaration of a kind says, checked. */
+    /** The connections it keeps idle for an upstream of these settings now (a pool); empty when it keeps none. */
+    default OptionalInt idleConnections(Settings settings) {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * What it keeps for an upstream of these settings and may share with others (a pool's key:
+     * host, port and trust); empty when it keeps nothing.
+     */
+    default java.util.Optional<String> pool(Settings settings) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Lets go of what it keeps for an upstream of these settings (its idle pooled connections): a
+     * reload calls it once a removed or changed upstream's last call has ended and no upstream of
+     * the plan now serving shares its {@link #pool}.
+     */
+    default void release(Settings settings) {
+    }
+
     interface Settings {
 
         /** Its fields as a route file writes them, after {@code id} and {@code kind}: {@code --print-routes} prints these. */
@@ -58,5 +80,13 @@ public interface UpstreamKind {
 
         /** True when a composed call may give it a method, a path and headers (an HTTP upstream). */
         boolean takesCallShape();
+
+        /**
+         * True when it was read with a file's contents (a CA file): a reload cannot see that the file
+         * is the same, so it builds the upstream afresh.
+         */
+        default boolean readsFiles() {
+            return false;
+        }
     }
 }

@@ -119,6 +119,8 @@ public final class Upstreams {
         private final Map<UpstreamId, RetrySettings> retrySettings = new LinkedHashMap<>();
         private LongSupplier nanoClock = System::nanoTime;
         private Events events = Events.NONE;
+        private Upstreams previous;
+        private final java.util.Set<UpstreamId> kept = new java.util.HashSet<>();
 
         private Builder(OptionalLong seed) {
             this.dice = new FailureDice(seed);
@@ -154,6 +156,17 @@ public final class Upstreams {
             return this;
         }
 
+        /**
+         * Takes over {@code previous}'s call log, and for each of {@code unchanged} (added here with
+         * the same settings as there) its whole stack: its breaker, its retry budget and counts, and
+         * what its kind holds (a connection pool). A reload keeps an upstream's state this way.
+         */
+        public Builder carry(Upstreams previous, java.util.Collection<UpstreamId> unchanged) {
+            this.previous = previous;
+            unchanged.stream().filter(previous.byId::containsKey).forEach(kept::add);
+            return this;
+        }
+
         /** Also tells {@code events} of every call, beside the call log. */
         public Builder events(Events events) {
             this.events = events;
@@ -163,7 +176,8 @@ public final class Upstreams {
         public Upstreams build() {
             Map<UpstreamId, LongAdder> counters = new LinkedHashMap<>();
             raw.keySet().forEach(id -> counters.put(id, new LongAdder()));
-            CallLog log = new CallLog(counters);
+            CallLog log = previous == null ? new CallLog(counters) : previous.log;
+            raw.keySet().forEach(log::track);
             Events told = Events.all(log, events);
             Map<UpstreamId, Layered> decorated = new LinkedHashMap<>();
             Map<UpstreamId, Boolean> forwards = new LinkedHashMap<>();
@@ -171,6 +185,14 @@ public final class Upstreams {
             Map<UpstreamId, RetryBudget> budgets = new LinkedHashMap<>();
             Map<UpstreamId, RetryStats> retries = new LinkedHashMap<>();
             raw.forEach((id, u) -> {
+                if (kept.contains(id)) {
+                    decorated.put(id, previous.byId.get(id));
+                    forwards.put(id, previous.forwards.get(id));
+                    Optional.ofNullable(previous.breakers.get(id)).ifPresent(b -> breakers.put(id, b));
+                    budgets.put(id, previous.budgets.get(id));
+                    retries.put(id, previous.retries.get(id));
+                    return;
+                }
                 Optional<Breaker> breaker = Optional.ofNullable(breakerSettings.get(id)).map(b -> new Breaker(id, b, nanoClock));
                 breaker.ifPresent(b -> breakers.put(id, b));
                 RetrySettings r = retrySettings.getOrDefault(id, RetrySettings.NONE);

@@ -131,13 +131,24 @@ public final class GatewayServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(new Pipeline(Filters.standard(router, lifecycle, admission), events, executor,
-                trustedProxies));
+        this.handler = new GatewayHandler(new Pipeline(Filters.standard(() -> this.router, lifecycle, admission), events,
+                executor, trustedProxies));
         server.createContext("/", handler);
         server.start();
         if (!admin) {
             lifecycle.advance(Lifecycle.State.RUNNING);
         }
+    }
+
+    /**
+     * Serves {@code next} from the next request on; a request already routed finishes on the route
+     * it was given. A reload swaps its plan in this way.
+     */
+    public void serve(Router next) {
+        if (handler == null) {
+            throw new IllegalStateException("not started");
+        }
+        this.router = next;
     }
 
     /** The bound address; the port is the real one when 0 was asked for. */

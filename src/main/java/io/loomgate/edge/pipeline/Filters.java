@@ -2,6 +2,7 @@ package io.loomgate.edge.pipeline;
 
 import io.loomgate.edge.routing.Router;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The one place that declares the request pipeline's filters, in the order they run on the way in
@@ -30,11 +31,19 @@ public final class Filters {
 
     /** The gateway's filters, in order, over {@code router}. */
     public static List<Filter> standard(Router router, Draining draining, Admission admission) {
+        return standard(() -> router, draining, admission);
+    }
+
+    /**
+     * The gateway's filters, in order, over the router {@code routers} gives when a request is
+     * routed: a reload swaps it, and a request keeps the route it was given to the end.
+     */
+    public static List<Filter> standard(Supplier<Router> routers, Draining draining, Admission admission) {
         return List.of(
                 new RequestIdFilter(),
                 new ConnectionFilter(draining),
                 new FramingFilter(),
-                new RouteFilter(router),
+                new RouteFilter(routers),
                 new BodyFilter(),
                 new CorsFilter(),
                 new PreAuthLimitFilter(),

@@ -8,6 +8,7 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Finds the request's route: 404 for no such path, 405 with {@code Allow} for a method the path
@@ -18,10 +19,15 @@ import java.util.Map;
  */
 final class RouteFilter implements Filter {
 
-    private final Router router;
+    private final Supplier<Router> routers;
 
     RouteFilter(Router router) {
-        this.router = router;
+        this(() -> router);
+    }
+
+    /** Routes by the router {@code routers} gives at that moment (a reload swaps it). */
+    RouteFilter(Supplier<Router> routers) {
+        this.routers = routers;
     }
 
     @Override
@@ -32,7 +38,8 @@ final class RouteFilter implements Filter {
     @Override
     public Response onRequest(Visit v) {
         String path = v.target.path();
-        switch (match(v.method(), path, v.headers())) {
+        Router router = routers.get();   // once: the whole request sees one plan
+        switch (match(router, v.method(), path, v.headers())) {
             case RouteMatch.Found(Route route, Map<String, String> params) -> {
                 v.route = route;
                 v.routeKey = route.path();
@@ -47,7 +54,7 @@ final class RouteFilter implements Filter {
             case RouteMatch.Options(String pattern, String allow) -> {
                 v.routeKey = pattern;
                 String asked = v.headers().first("Access-Control-Request-Method");
-                if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(allow, path)) {
+                if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(router, allow, path)) {
                     throw Cors.unserved(asked.strip(), allow);
                 }
                 return new Response(204, Response.TEXT, new byte[0], Headers.of("Allow", allow));
@@ -59,7 +66,7 @@ final class RouteFilter implements Filter {
     }
 
     /** True when a route at {@code path}, for one of the methods it serves, has CORS. */
-    private boolean hasCors(String allow, String path) {
+    private static boolean hasCors(Router router, String allow, String path) {
         for (String m : allow.split(",")) {
             if (router.match(m.strip(), path) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
                 return true;
@@ -68,7 +75,7 @@ final class RouteFilter implements Filter {
         return false;
     }
 
-    private RouteMatch match(String method, String path, Headers headers) {
+    private static RouteMatch match(Router router, String method, String path, Headers headers) {
         RouteMatch match = router.match(method, path);
         String asked = headers.first("Access-Control-Request-Method");
         if (method.equals("OPTIONS") && asked != null && headers.contains("Origin")

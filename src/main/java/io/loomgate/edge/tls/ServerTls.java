@@ -46,6 +46,15 @@ public final class ServerTls {
     }
 
     public static SSLContext context(TlsSource source) throws TlsException {
+        return listener(source).context();
+    }
+
+    /** A listener's TLS: its context, and the keys in it, which a reload may replace ({@link ReloadableKeys#use}). */
+    public record Listener(SSLContext context, ReloadableKeys keys) {
+    }
+
+    /** Reads {@code source} (every check of {@link #context}) into a listener's TLS whose keys can be replaced. */
+    public static Listener listener(TlsSource source) throws TlsException {
         char[] password = source instanceof TlsSource.Keystore ks ? ks.password().toCharArray() : IN_MEMORY;
         KeyStore store = switch (source) {
             case TlsSource.Pem pem -> fromPem(pem.certificates(), pem.key());
@@ -54,9 +63,10 @@ public final class ServerTls {
         try {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, password);
+            ReloadableKeys keys = new ReloadableKeys((javax.net.ssl.X509ExtendedKeyManager) kmf.getKeyManagers()[0]);
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), null, null);
-            return context;
+            context.init(new javax.net.ssl.KeyManager[] {keys}, null, null);
+            return new Listener(context, keys);
         } catch (GeneralSecurityException e) {
             throw new TlsException(where(source) + ": the key cannot be used for TLS (" + e.getMessage() + ")");
         }

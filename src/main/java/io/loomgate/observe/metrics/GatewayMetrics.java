@@ -26,6 +26,21 @@ public final class GatewayMetrics implements Events {
     private final Map<UpstreamId, ServiceStats> services = new ConcurrentHashMap<>();
     private final List<String> order = new CopyOnWriteArrayList<>();
     private final List<UpstreamId> upstreamOrder = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.LongAdder reloadsOk = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder reloadsFailed = new java.util.concurrent.atomic.LongAdder();
+
+    /** The reloads of the configuration so far: swapped in, and refused (the running one kept). */
+    public record Reloads(long ok, long failed) {
+    }
+
+    /** Counts one reload: {@code ok} when its plan was swapped in. */
+    public void reloaded(boolean ok) {
+        (ok ? reloadsOk : reloadsFailed).increment();
+    }
+
+    public Reloads reloads() {
+        return new Reloads(reloadsOk.sum(), reloadsFailed.sum());
+    }
 
     public GatewayMetrics() {
         registerRoutes(List.of(UNMATCHED));

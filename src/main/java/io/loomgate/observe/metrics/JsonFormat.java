@@ -35,6 +35,7 @@ final class JsonFormat {
                     .field("refusedPerAddress", c.refusedPerAddress()).field("headTimeouts", c.headTimeouts())
                     .field("malformed", c.malformed()).field("clientGone", c.clientGone()).endObject();
         }
+        w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.endObject();
 
         w.name("routes").beginObject();

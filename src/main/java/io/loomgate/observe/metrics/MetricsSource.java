@@ -14,7 +14,7 @@ public final class MetricsSource {
 
     private final GatewayMetrics metrics;
     private final ServerGauges server;
-    private final Upstreams upstreams;
+    private final Supplier<Upstreams> upstreams;
     private final VirtualThreads virtualThreads;
     private final ThreadMode threads;
     private final LongSupplier uptimeMillis;
@@ -22,6 +22,12 @@ public final class MetricsSource {
     private final Supplier<List<LimitStats>> limits;
 
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
+                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
+        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits);
+    }
+
+    /** Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving. */
+    public MetricsSource(GatewayMetrics metrics, ServerGauges server, Supplier<Upstreams> upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
         this.limits = limits;
         this.metrics = metrics;
@@ -44,13 +50,14 @@ public final class MetricsSource {
     }
 
     MetricsSnapshot snapshot() {
+        Upstreams now = upstreams.get();
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
-                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(upstreams.calls()),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), upstreams.breakers(), retries(),
-                limits.get(), server.connections().orElse(null));
+                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
+                limits.get(), server.connections().orElse(null), metrics.reloads());
     }
 
-    private Map<UpstreamId, MetricsSnapshot.Retries> retries() {
+    private static Map<UpstreamId, MetricsSnapshot.Retries> retries(Upstreams upstreams) {
         Map<UpstreamId, MetricsSnapshot.Retries> r = new LinkedHashMap<>();
         upstreams.retries().forEach((id, s) -> r.put(id, new MetricsSnapshot.Retries(s.sentCount(), s.refusedCount())));
         return r;

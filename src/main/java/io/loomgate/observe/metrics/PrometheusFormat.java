@@ -44,6 +44,10 @@ final class PrometheusFormat {
         sample("loomgate_server_in_flight", s.inFlight());
         family("loomgate_requests_shed_total", "counter", "Requests refused with 503 by the admission limit.");
         sample("loomgate_requests_shed_total", s.shed());
+        family("loomgate_config_reloads_total", "counter",
+                "Reloads of the route file: ok (swapped in), failed (refused; the running configuration kept).");
+        sample("loomgate_config_reloads_total", "result", "ok", s.reloads().ok());
+        sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
         ServerGauges.Connections c = s.connections();
         if (c != null) {
             family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");

@@ -162,6 +162,16 @@ final class Http1Client implements AutoCloseable {
         return pool == null ? 0 : pool.size().get();
     }
 
+    /** Closes the idle connections to {@code key}; one in use goes back to the pool when its exchange ends. */
+    void closeIdle(String key) {
+        Pool pool = idle.get(key);
+        if (pool != null) {
+            for (Http1Connection c; (c = pool.poll()) != null; ) {
+                c.close();
+            }
+        }
+    }
+
     /** Closes the pooled connections; exchanges in progress close theirs when they end. */
     @Override
     public void close() {

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import java.util.OptionalInt;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;
@@ -123,6 +124,31 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     private static boolean forwardable(String name) {
         return !name.isEmpty() && name.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != ':')
                 && !HopByHop.notForwardable(name);
+    }
+
+    @Override
+    public OptionalInt idleConnections(Settings settings) {
+        return poolKey((HttpSettings) settings).map(k -> OptionalInt.of(client.pooled(k)))
+                .orElse(OptionalInt.empty());
+    }
+
+    @Override
+    public void release(Settings settings) {
+        poolKey((HttpSettings) settings).ifPresent(client::closeIdle);
+    }
+
+    @Override
+    public Optional<String> pool(Settings settings) {
+        return poolKey((HttpSettings) settings);
+    }
+
+    /** The pool an upstream of these settings draws from: host, port, and for https its trust. */
+    private static Optional<String> poolKey(HttpSettings s) {
+        try {
+            return Optional.of(Origin.of(s.url(), s.https() ? Optional.of(ClientTls.trusting(s.caFile())) : Optional.empty()).key());
+        } catch (TlsException e) {
+            return Optional.empty();   // its CA file is gone: whatever it pooled idles out
+        }
     }
 
     /** Closes the pooled connections. */

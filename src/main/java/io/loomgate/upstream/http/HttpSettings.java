@@ -79,4 +79,9 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
     public boolean takesCallShape() {
         return true;
     }
+
+    @Override
+    public boolean readsFiles() {
+        return caFile.isPresent();
+    }
 }

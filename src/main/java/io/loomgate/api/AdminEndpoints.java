@@ -1,0 +1,45 @@
+package io.loomgate.api;
+
+import io.loomgate.edge.routing.Route;
+import io.loomgate.http.HttpError;
+import io.loomgate.http.Response;
+import io.loomgate.json.JsonWriter;
+import java.util.List;
+
+/**
+ * The admin API, on the admin listener only ({@code --admin-port}, bound to 127.0.0.1 unless
+ * {@code --admin-host} says otherwise): {@code GET /admin/config}, {@code GET /admin/upstreams} and
+ * {@code POST /admin/reload}. JSON answers, documented in docs/http-api.md.
+ */
+public final class AdminEndpoints {
+
+    public static final String CONFIG = "/admin/config";
+    public static final String UPSTREAMS = "/admin/upstreams";
+    public static final String RELOAD = "/admin/reload";
+
+    private AdminEndpoints() {
+    }
+
+    public static List<Route> of(AdminControl control) {
+        return List.of(
+                Route.operator(CONFIG, request -> json(control::writeConfig)),
+                Route.operator(UPSTREAMS, request -> json(control::writeUpstreams)),
+                new Route("POST", RELOAD, request -> reload(control), true));
+    }
+
+    private static Response json(java.util.function.Consumer<JsonWriter> body) {
+        JsonWriter w = new JsonWriter(1024);
+        body.accept(w);
+        return Response.json(200, w);
+    }
+
+    /** 200 with what changed, or 400 with the error, the running plan kept. */
+    private static Response reload(AdminControl control) {
+        return switch (control.reload("admin API")) {
+            case AdminControl.Reload.Done d -> Response.json(200, new JsonWriter(256).beginObject().field("result", "reloaded")
+                    .field("summary", d.summary()).endObject());
+            case AdminControl.Reload.Refused r -> throw new HttpError(400, "reload_refused",
+                    r.error() + " (the running configuration is kept)");
+        };
+    }
+}
