@@ -166,6 +166,38 @@ class MainIT {
     }
 
     @Test
+    void sighupReloadsTheRouteFileAndABadOneIsLoggedInOneLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("routes.json");
+        String routes = """
+                {"upstreams": [{"id": "db", "kind": "simulated", "service": "db", "latency": "1ms"}],
+                 "routes": [{"path": "/a", "policy": "all", "upstreams": ["db"]}]}""";
+        Files.writeString(file, routes);
+        try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
+            Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
+            assertTrue(m.matches());
+            try (TestClient client = new TestClient(URI.create(m.group(1)))) {
+                assertEquals(404, client.get("/b").statusCode());
+                Files.writeString(file, routes.replace("\"/a\"", "\"/b\""));
+                hangUp(p);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> client.get("/b").statusCode() == 200);
+                assertTrue(p.stderr().stream().anyMatch(l -> l.contains("reloaded " + file + " (SIGHUP): 1 routes, 1 upstreams")),
+                        p.stderr().toString());
+
+                Files.writeString(file, "{");
+                hangUp(p);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> p.stderr().stream()
+                        .anyMatch(l -> l.contains("reload (SIGHUP) refused, still serving the configuration loaded at")
+                                && l.contains(file + ": not valid JSON")));
+                assertEquals(200, client.get("/b").statusCode(), "still serving");
+            }
+        }
+    }
+
+    private static void hangUp(ChildProcess p) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-HUP", String.valueOf(p.pid())).start().waitFor());
+    }
+
+    @Test
     void sigtermDrainsAndExitsZero() throws Exception {
         try (ChildProcess p = jar("--port", "0")) {
             Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));

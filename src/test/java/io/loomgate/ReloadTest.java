@@ -157,6 +157,20 @@ class ReloadTest {
     }
 
     @Test
+    void aRemovedUpstreamsIdleConnectionsCloseOnceItsLastCallEnds() throws Exception {
+        write(http("api", api, "") + "," + http("old", other, ""), single("/a", "api", ""), single("/old", "old", ""));
+        start();
+        assertEquals(200, client.get("/old").statusCode());
+        assertEquals(1, other.open(), "its connection waits in the pool");
+
+        write(http("api", api, ""), single("/a", "api", ""));
+        var done = assertInstanceOf(AdminControl.Reload.Done.class, gate.reload("test"));
+        assertTrue(done.summary().contains("1 kept with their state, 0 added, 0 changed, 1 removed"), done.summary());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.open() == 0);
+        assertEquals(200, client.get("/a").statusCode(), "the kept upstream still serves");
+    }
+
+    @Test
     void watchReloadsWhenTheRouteFileChanges() throws Exception {
         write(http("api", api, ""), single("/a", "api", ""));
         start("--watch");

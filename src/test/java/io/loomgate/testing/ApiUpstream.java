@@ -57,6 +57,7 @@ public final class ApiUpstream implements AutoCloseable {
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> mostRunning = new ConcurrentHashMap<>();
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Integer> failWith = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> serverNames = new ConcurrentLinkedQueue<>();
@@ -78,6 +79,11 @@ public final class ApiUpstream implements AutoCloseable {
     /** The upstream's base URL, for a route file's {@code url}. */
     public String url() {
         return (server instanceof SSLServerSocket ? "https" : "http") + "://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /** Connections open now: how a test sees loomgate close one it kept idle. */
+    public int open() {
+        return open.get();
     }
 
     /** Connections accepted so far: how a test sees whether loomgate kept one alive. */
@@ -167,6 +173,7 @@ public final class ApiUpstream implements AutoCloseable {
     }
 
     private void serve(Socket socket) {
+        open.incrementAndGet();
         try (socket) {
             if (socket instanceof SSLSocket tls) {
                 tls.startHandshake();
@@ -215,6 +222,8 @@ public final class ApiUpstream implements AutoCloseable {
             }
         } catch (IOException | InterruptedException gone) {
             // loomgate went away; the log says what happened before
+        } finally {
+            open.decrementAndGet();
         }
     }
 
