@@ -21,7 +21,8 @@ final class Signals {
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal ->
                     Thread.ofVirtual().name("loomgate-reload").start(reload));
         } catch (IllegalArgumentException unavailable) {
-            LOG.log(Level.DEBUG, "cannot handle SIGHUP: " + unavailable.getMessage());
+            LOG.log(Level.WARNING, "SIGHUP is ignored in this process (started under nohup?), so it cannot ask for a"
+                    + " reload; --watch and POST /admin/reload still can (" + unavailable.getMessage() + ")");
         }
     }
 
