@@ -2,6 +2,7 @@ package io.loomgate;
 
 import io.loomgate.api.AdminControl;
 import io.loomgate.api.OperatorPages;
+import io.loomgate.config.AccessLogMode;
 import io.loomgate.config.Config;
 import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
@@ -17,6 +18,7 @@ import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.tls.ServerTls;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.log.AccessLog;
+import io.loomgate.observe.log.LogQueue;
 import io.loomgate.observe.metrics.GatewayMetrics;
 import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
@@ -56,11 +58,13 @@ public final class Loomgate implements AutoCloseable {
     private final VirtualThreads virtualThreads;
     private final MetricsLogger metricsLogger;
     private final ConfigWatch watch;
+    private final LogQueue accessLog;
     private ShutdownReport report;
 
     private Loomgate(GatewayServer server, GatewayServer admin, LivePlan live, PlanModules modules,
-                     VirtualThreads virtualThreads, MetricsLogger metricsLogger, ConfigWatch watch) {
+                     VirtualThreads virtualThreads, MetricsLogger metricsLogger, ConfigWatch watch, LogQueue accessLog) {
         this.watch = watch;
+        this.accessLog = accessLog;
         this.server = server;
         this.admin = admin;
         this.live = live;
@@ -91,11 +95,17 @@ public final class Loomgate implements AutoCloseable {
         GatewayServer server = null;
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
+        LogQueue accessLog = null;
         try {
             ObservabilityOptions o = config.observability();
             GatewayMetrics metrics = new GatewayMetrics();
             RecentRequests recent = new RecentRequests();
-            Events events = o.accessLog() ? Events.all(metrics, recent, new AccessLog()) : Events.all(metrics, recent);
+            accessLog = accessLog(o);
+            Events events = accessLog == null ? Events.all(metrics, recent)
+                    : Events.all(metrics, recent, new AccessLog(o.accessLog(), accessLog, o.accessLogFile().isPresent()));
+            if (accessLog != null) {
+                metrics.accessLogDropped(accessLog::dropped);
+            }
             LongAdder virtualStarted = new LongAdder();
             Map<String, FanOut> engines = new LinkedHashMap<>();
             engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
@@ -125,7 +135,7 @@ public final class Loomgate implements AutoCloseable {
             live.serving(server, admin);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
             ConfigWatch watch = config.watch() ? ConfigWatch.start(live::files, live::reload) : null;
-            return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch);
+            return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch, accessLog);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
@@ -136,8 +146,27 @@ public final class Loomgate implements AutoCloseable {
             if (virtualThreads != null) {
                 virtualThreads.close();
             }
+            if (accessLog != null) {
+                accessLog.close();
+            }
             modules.close();
             throw e;
+        }
+    }
+
+    /** The access log's queue, when there is one: to the file, the console or the {@code loomgate.access} logger. */
+    private static LogQueue accessLog(ObservabilityOptions o) throws IOException {
+        if (o.accessLog() == AccessLogMode.OFF) {
+            return null;
+        }
+        return new LogQueue(o.accessLogFile().isPresent() ? LogQueue.file(o.accessLogFile().get())
+                : o.accessLog() == AccessLogMode.JSON ? LogQueue.console(System.out) : AccessLog.logger());
+    }
+
+    /** Opens the access-log file again, by its name: after a log rotation moved it away (SIGUSR1). */
+    public void reopenLogs() {
+        if (accessLog != null) {
+            accessLog.reopen();
         }
     }
 
@@ -203,6 +232,9 @@ public final class Loomgate implements AutoCloseable {
                 metricsLogger.close();
             }
             virtualThreads.close();
+            if (accessLog != null) {
+                accessLog.close();
+            }
             modules.close();
             LOG.log(Level.INFO, "stopped: " + report.describe());
         }

@@ -69,6 +69,7 @@ public final class Main {
         }
         Signals.onTermination(gate::shutdown);
         Signals.onHangup(() -> gate.reload("SIGHUP"));
+        Signals.onUser1(gate::reopenLogs);
         String line = gate.listeningLine();
         System.out.println(config.role() == Role.BACKEND ? line.replaceFirst("^loomgate ", "loomgate backend ") : line);
         System.out.flush();

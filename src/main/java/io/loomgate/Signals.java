@@ -15,6 +15,15 @@ final class Signals {
     private Signals() {
     }
 
+    /** On SIGUSR1, runs {@code reopen}: the access-log file is opened again after a rotation. */
+    static void onUser1(Runnable reopen) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("USR1"), signal -> reopen.run());
+        } catch (IllegalArgumentException unavailable) {
+            LOG.log(Level.WARNING, "SIGUSR1 cannot be handled, so it cannot reopen the access log: " + unavailable.getMessage());
+        }
+    }
+
     /** On SIGHUP, runs {@code reload} (on a thread of its own: a signal handler must not block). */
     static void onHangup(Runnable reload) {
         try {

@@ -193,6 +193,28 @@ class MainIT {
         }
     }
 
+    @Test
+    void sigusr1ReopensTheAccessLogFileAfterARotation(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("access.log");
+        try (ChildProcess p = jar("--port", "0", "--access-log", "json", "--access-log-file", log.toString())) {
+            Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
+            assertTrue(m.matches());
+            try (TestClient client = new TestClient(URI.create(m.group(1)))) {
+                client.get("/health");
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> Files.exists(log) && Files.readString(log).contains("\"path\":\"/health\""));
+                Files.move(log, dir.resolve("access.log.1"));
+                assertEquals(0, new ProcessBuilder("kill", "-USR1", String.valueOf(p.pid())).start().waitFor());
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    client.get("/livez");
+                    return Files.exists(log) && Files.readString(log).contains("\"path\":\"/livez\"");
+                });
+                assertTrue(Files.readString(dir.resolve("access.log.1")).contains("\"path\":\"/health\""));
+                assertEquals(1, p.stdout().size(), "JSON lines went to the file, not stdout: " + p.stdout());
+            }
+        }
+    }
+
     private static void hangUp(ChildProcess p) throws Exception {
         assertEquals(0, new ProcessBuilder("kill", "-HUP", String.valueOf(p.pid())).start().waitFor());
     }

@@ -27,8 +27,9 @@ final class RequestContexts {
     static RequestContext of(Request request, String route, Duration timeout, Overrides overrides) {
         Duration capped = CallerDeadline.cap(request.headers(), timeout);
         return new RequestContext(request.id(), route, request.arrivalNanos() + capped.toNanos(), capped, request.query(),
-                request.params(), overrides, request.headers(), new RequestTrace(request.headers().first(Propagation.TRACEPARENT)),
-                request.caller(), new Attempts());
+                request.params(), overrides, request.headers(),
+                new RequestTrace(request.headers().first(Propagation.TRACEPARENT), request.ledger()), request.caller(), new Attempts(),
+                request.ledger());
     }
 
     /**

@@ -119,7 +119,7 @@ public final class CommandLine {
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
             } else if (flag.isSwitch()) {
-                boolean valueFollows = i + 1 < args.size() && Setting.isBoolean(args.get(i + 1));
+                boolean valueFollows = i + 1 < args.size() && flag.takes(args.get(i + 1));
                 value = valueFollows ? args.get(++i) : "true";
             } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
                 value = args.get(++i);
@@ -173,8 +173,8 @@ public final class CommandLine {
             throw metricsLog.bad("must be 0 (off) or at least 100ms");
         }
         ObservabilityOptions observability = new ObservabilityOptions(
-                interval, s.get(Flag.ACCESS_LOG).bool(), s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server),
-                s.get(Flag.ADMIN_HOST).text());
+                interval, s.get(Flag.ACCESS_LOG).accessLogMode(), optionalFile(s.get(Flag.ACCESS_LOG_FILE)),
+                s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server), s.get(Flag.ADMIN_HOST).text());
         return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role,
                 s.get(Flag.WATCH).bool());
     }
@@ -217,6 +217,18 @@ public final class CommandLine {
         Path path = Path.of(routes.value());
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw routes.bad("must be a readable route file");
+        }
+        return Optional.of(path);
+    }
+
+    /** {@code --access-log-file}: a file that is there or can be made, in a folder that is there. */
+    private static Optional<Path> optionalFile(Setting file) throws UsageException {
+        if (file.value().isEmpty()) {
+            return Optional.empty();
+        }
+        Path path = Path.of(file.value()).toAbsolutePath();
+        if (Files.isDirectory(path) || !Files.isDirectory(path.getParent()) || (Files.exists(path) && !Files.isWritable(path))) {
+            throw file.bad("must be a writable file in a folder that exists");
         }
         return Optional.of(path);
     }

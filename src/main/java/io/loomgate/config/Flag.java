@@ -30,7 +30,8 @@ public enum Flag {
     FAILURE_RATE("failure-rate", "NAME=P,...", "", "random failure probability per upstream, 0 <= P <= 1"),
     SEED("seed", "N", "", "seed for the random failures, to make them reproducible"),
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
-    ACCESS_LOG("access-log", "BOOL", "false", "print one line per request (true or false; alone it means true)"),
+    ACCESS_LOG("access-log", "MODE", "off", "off, text (one line per request; true, or the flag alone, means text) or json (one JSON object per line, on stdout)"),
+    ACCESS_LOG_FILE("access-log-file", "FILE", "", "write the access log to this file instead (appended; reopened on SIGUSR1, for log rotation)"),
     DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false"),
     TRUSTED_PROXIES("trusted-proxies", "ADDRS", "", "peers (IPs or CIDR blocks, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto a proxy route keeps and extends; from anyone else they are replaced"),
     ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard, /debug/* and the route index on this port, on their own listener, instead of the main one; 0 picks a free one"),
@@ -77,7 +78,12 @@ public enum Flag {
 
     /** True for switches that may be given without a value ({@code --access-log}). */
     public boolean isSwitch() {
-        return valueHint.equals("BOOL");
+        return valueHint.equals("BOOL") || this == ACCESS_LOG;
+    }
+
+    /** True when {@code word}, after this switch, is its value rather than the next argument. */
+    boolean takes(String word) {
+        return this == ACCESS_LOG ? AccessLogMode.isWord(word) : Setting.isBoolean(word);
     }
 
     static Optional<Flag> fromOption(String option) {

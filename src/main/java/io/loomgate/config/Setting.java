@@ -72,6 +72,15 @@ record Setting(String value, String origin) {
         };
     }
 
+    AccessLogMode accessLogMode() throws UsageException {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1", "text" -> AccessLogMode.TEXT;
+            case "false", "no", "off", "0" -> AccessLogMode.OFF;
+            case "json" -> AccessLogMode.JSON;
+            default -> throw bad("must be off, text or json");
+        };
+    }
+
     ServerKind serverKind() throws UsageException {
         return switch (value) {
             case "loomgate" -> ServerKind.LOOMGATE;

@@ -22,10 +22,11 @@ import java.util.Objects;
  * @param caller       who is calling, as the route's authentication found out; anonymous by default
  * @param clientId     the client's own {@code X-Request-Id}, kept beside {@code id} for correlation when it
  *                     was not taken as the id (only a trusted proxy's is); empty when there was none
+ * @param ledger       what the request's work adds up to (upstream time, its trace), for the access log
  */
 public record Request(String id, String method, String path, QueryParams query, Map<String, String> params,
                       Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body,
-                      Caller caller, String clientId) {
+                      Caller caller, String clientId, RequestLedger ledger) {
 
     public Request {
         Objects.requireNonNull(id, "id");
@@ -38,10 +39,11 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(clientId, "clientId");
+        Objects.requireNonNull(ledger, "ledger");
     }
 
     /** The same request, from {@code who}. */
     public Request by(Caller who) {
-        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId);
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId, ledger);
     }
 }

@@ -14,12 +14,28 @@ package io.loomgate.observe;
  * @param nanos     from the first byte read to the end of the response
  * @param caller    the API key's name or the token's subject, when the route authenticated one; empty otherwise
  * @param clientId  the client's own {@code X-Request-Id}, when it was kept beside the request id; empty otherwise
+ * @param wire      what the access log adds: who, how much, how long upstream, which trace, and why it failed
  */
 public record RequestSummary(String route, boolean started, String method, String rawPath, int status,
-                             boolean delivered, boolean cutOff, String requestId, long nanos, String caller, String clientId) {
+                             boolean delivered, boolean cutOff, String requestId, long nanos, String caller, String clientId,
+                             Wire wire) {
+
+    /**
+     * @param client        the client's address, after {@code --trusted-proxies}; empty without a peer
+     * @param userAgent     its {@code User-Agent}, or empty
+     * @param bytesIn       the request body's length as declared ({@code Content-Length}), or 0
+     * @param bytesOut      the response body's bytes written
+     * @param upstreamNanos the time its upstream calls took, added up
+     * @param traceId       the trace its upstreams were sent, or empty
+     * @param reason        for a failure, its error code ({@code upstream_failed}, {@code client_gone}...); empty otherwise
+     */
+    public record Wire(String client, String userAgent, long bytesIn, long bytesOut, long upstreamNanos, String traceId,
+                       String reason) {
+        public static final Wire NONE = new Wire("", "", 0, 0, 0, "", "");
+    }
 
     public RequestSummary(String route, boolean started, String method, String rawPath, int status,
                           boolean delivered, boolean cutOff, String requestId, long nanos) {
-        this(route, started, method, rawPath, status, delivered, cutOff, requestId, nanos, "", "");
+        this(route, started, method, rawPath, status, delivered, cutOff, requestId, nanos, "", "", Wire.NONE);
     }
 }

@@ -88,7 +88,9 @@ final class Recorded implements Layered {
     }
 
     private void end(RequestContext ctx, long started, Outcome outcome) {
-        events.callEnded(new CallRecord(id, ctx.requestId(), started, System.nanoTime(), outcome));
+        long ended = System.nanoTime();
+        ctx.ledger().upstream(ended - started);
+        events.callEnded(new CallRecord(id, ctx.requestId(), started, ended, outcome));
     }
 
     @Override

@@ -43,7 +43,7 @@ class CommandLineTest {
         assertEquals(Map.of(), c.services().failureRates());
         assertEquals(OptionalLong.empty(), c.services().seed());
         assertEquals(Duration.ZERO, c.observability().metricsLog());
-        assertFalse(c.observability().accessLog());
+        assertEquals(io.loomgate.config.AccessLogMode.OFF, c.observability().accessLog());
         assertFalse(c.observability().debugEndpoints());
     }
 
@@ -72,7 +72,7 @@ class CommandLineTest {
         assertEquals(Map.of("file-flaky", 0.5), c.services().failureRates());
         assertEquals(OptionalLong.of(42), c.services().seed());
         assertEquals(Duration.ofSeconds(2), c.observability().metricsLog());
-        assertTrue(c.observability().accessLog());
+        assertEquals(io.loomgate.config.AccessLogMode.TEXT, c.observability().accessLog());
         assertTrue(c.observability().debugEndpoints());
     }
 
@@ -103,7 +103,7 @@ class CommandLineTest {
         assertEquals(Map.of("db", 1.0), c.services().failureRates());
         assertEquals(OptionalLong.of(-7), c.services().seed());
         assertEquals(Duration.ofMillis(500), c.observability().metricsLog());
-        assertTrue(c.observability().accessLog());
+        assertEquals(io.loomgate.config.AccessLogMode.TEXT, c.observability().accessLog());
         assertTrue(c.observability().debugEndpoints());
     }
 
@@ -113,7 +113,7 @@ class CommandLineTest {
                 "LOOMGATE_ACCESS_LOG", "true");
         Config c = parse(env, "--threads", "virtual", "--access-log=false");
         assertEquals(ThreadMode.VIRTUAL, c.server().threads());
-        assertFalse(c.observability().accessLog());
+        assertEquals(io.loomgate.config.AccessLogMode.OFF, c.observability().accessLog());
         assertEquals(Duration.ofSeconds(5), c.server().shutdownGrace(), "untouched flags keep the env value");
     }
 
@@ -183,7 +183,7 @@ class CommandLineTest {
             --failure-rate db=x      | --failure-rate must be NAME=P[,NAME=P...] with P a number between 0 and 1, got 'db=x'
             --seed abc               | --seed must be an integer, got 'abc'
             --metrics-log 50ms       | --metrics-log must be 0 (off) or at least 100ms, got '50ms'
-            --access-log=maybe       | --access-log must be true or false, got 'maybe'
+            --access-log=maybe       | --access-log must be off, text or json, got 'maybe'
             --bogus                  | unknown flag '--bogus' (see --help)
             --port                   | --port needs a value (PORT)
             --port --threads virtual | --port needs a value (PORT)
@@ -208,15 +208,19 @@ class CommandLineTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            --access-log true                  | true  | false
-            --access-log false                 | false | false
-            --access-log                       | true  | false
-            --access-log=true                  | true  | false
-            --access-log yes --debug-endpoints | true  | true
-            --debug-endpoints on --access-log  | true  | true
-            --debug-endpoints false            | false | false
+            --access-log true                  | TEXT  | false
+            --access-log false                 | OFF   | false
+            --access-log                       | TEXT  | false
+            --access-log=true                  | TEXT  | false
+            --access-log yes --debug-endpoints | TEXT  | true
+            --debug-endpoints on --access-log  | TEXT  | true
+            --debug-endpoints false            | OFF   | false
+            --access-log json --port 0         | JSON  | false
+            --access-log text                  | TEXT  | false
+            --access-log off                   | OFF   | false
             """)
-    void booleanFlagsTakeTrueOrFalseOrStandAlone(String args, boolean accessLog, boolean debug) throws UsageException {
+    void booleanFlagsTakeTrueOrFalseOrStandAlone(String args, io.loomgate.config.AccessLogMode accessLog, boolean debug)
+            throws UsageException {
         Config c = CommandLine.config(args.split(" "));
         assertEquals(accessLog, c.observability().accessLog());
         assertEquals(debug, c.observability().debugEndpoints());
@@ -225,7 +229,7 @@ class CommandLineTest {
     @Test
     void aSwitchDoesNotSwallowTheNextFlag() throws UsageException {
         Config c = CommandLine.config("--access-log", "--port", "0");
-        assertTrue(c.observability().accessLog());
+        assertEquals(io.loomgate.config.AccessLogMode.TEXT, c.observability().accessLog());
         assertEquals(0, c.server().port());
     }
 

@@ -2,6 +2,7 @@ package io.loomgate.core.call;
 
 import io.loomgate.http.Caller;
 import io.loomgate.http.Headers;
+import io.loomgate.http.RequestLedger;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
 import java.util.Map;
@@ -30,10 +31,11 @@ import java.util.Objects;
  * @param trace         the request's trace context (the client's, or a new one), made on first use
  * @param caller        who is calling (an API key's name, a JWT's claims), and what upstreams are told about it
  * @param attempts      the tries of retried calls, for the timeline
+ * @param ledger        where its upstream calls add their time, for the access log
  */
 public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
                              QueryParams query, Map<String, String> params, Overrides overrides, Headers headers,
-                             RequestTrace trace, Caller caller, Attempts attempts) {
+                             RequestTrace trace, Caller caller, Attempts attempts, RequestLedger ledger) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
@@ -48,6 +50,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(attempts, "attempts");
+        Objects.requireNonNull(ledger, "ledger");
     }
 
     /** A context for work outside any HTTP request (tests, tools): no query, overrides or headers. */
@@ -59,7 +62,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
         return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query, Map.of(),
-                overrides, Headers.EMPTY, new RequestTrace(null), Caller.ANONYMOUS, new Attempts());
+                overrides, Headers.EMPTY, new RequestTrace(null), Caller.ANONYMOUS, new Attempts(), new RequestLedger());
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */

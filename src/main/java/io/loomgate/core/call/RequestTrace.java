@@ -1,5 +1,7 @@
 package io.loomgate.core.call;
 
+import io.loomgate.http.RequestLedger;
+
 /**
  * A request's trace context, worked out on first use: the client's {@code traceparent}, or a new
  * trace. Most requests never need one (only HTTP upstreams send it), so none is made until then;
@@ -8,11 +10,18 @@ package io.loomgate.core.call;
 public final class RequestTrace {
 
     private final String header;
+    private final RequestLedger ledger;
     private volatile TraceParent trace;
 
     /** @param header the client's {@code traceparent}, or null */
     public RequestTrace(String header) {
+        this(header, new RequestLedger());
+    }
+
+    /** Also writes the trace id in {@code ledger} once there is one, for the access log. */
+    public RequestTrace(String header, RequestLedger ledger) {
         this.header = header;
+        this.ledger = ledger;
     }
 
     public TraceParent get() {
@@ -23,6 +32,7 @@ public final class RequestTrace {
                 if (t == null) {
                     t = TraceParent.fromHeader(header);
                     trace = t;
+                    ledger.traceId(t.traceId());
                 }
             }
         }

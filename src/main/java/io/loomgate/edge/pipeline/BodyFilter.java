@@ -33,7 +33,7 @@ final class BodyFilter implements Filter {
             discard(v);
         }
         v.request = new Request(v.id, v.method(), v.target.path(), v.target.query(), v.params, v.headers(),
-                v.arrival(), v.exchange().uri(), v.remote(), body, Caller.ANONYMOUS, v.clientId);
+                v.arrival(), v.exchange().uri(), v.remote(), body, Caller.ANONYMOUS, v.clientId, v.ledger);
         return null;
     }
 

@@ -96,7 +96,7 @@ public final class Pipeline {
                 answer = filters.get(i).onResponse(v, answer);
             }
             v.status = answer.status();
-            write(v, answer);
+            write(v, Accounting.counted(v, answer));
         } finally {
             for (int i = ran - 1; i >= 0; i--) {
                 filters.get(i).onEnd(v);
@@ -104,7 +104,7 @@ public final class Pipeline {
             String caller = v.request == null ? "" : v.request.caller().name().orElse("");
             events.requestFinished(new RequestSummary(v.routeKey, v.started, v.method(),
                     v.exchange().uri().getRawPath(), v.status, v.delivered, v.cutOff, v.id,
-                    System.nanoTime() - v.arrival(), caller, v.clientId));
+                    System.nanoTime() - v.arrival(), caller, v.clientId, Accounting.wire(v, trustedProxies)));
         }
         return Optional.ofNullable(v.unfinished);
     }

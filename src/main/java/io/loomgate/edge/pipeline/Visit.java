@@ -4,6 +4,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.edge.RouteEdge;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Headers;
+import io.loomgate.http.RequestLedger;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestTarget;
 import io.loomgate.observe.Events;
@@ -41,6 +42,9 @@ public final class Visit {
     boolean cutOff;
     IOException unfinished;
     final ClientGone clientGone = new ClientGone();
+    final RequestLedger ledger = new RequestLedger();
+    long bytesOut;
+    String reason = "";
 
     Visit(Exchange exchange, long arrival, AddressRanges trustedProxies) {
         this.exchange = exchange;

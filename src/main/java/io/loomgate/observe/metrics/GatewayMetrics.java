@@ -42,6 +42,17 @@ public final class GatewayMetrics implements Events {
         return new Reloads(reloadsOk.sum(), reloadsFailed.sum());
     }
 
+    private volatile java.util.function.LongSupplier accessLogDropped = () -> 0;
+
+    /** Where the count of access-log lines dropped (the log's queue was full) is read. */
+    public void accessLogDropped(java.util.function.LongSupplier dropped) {
+        this.accessLogDropped = dropped;
+    }
+
+    public long accessLogDropped() {
+        return accessLogDropped.getAsLong();
+    }
+
     public GatewayMetrics() {
         registerRoutes(List.of(UNMATCHED));
     }

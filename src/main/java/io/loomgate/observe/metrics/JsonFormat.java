@@ -36,6 +36,7 @@ final class JsonFormat {
                     .field("malformed", c.malformed()).field("clientGone", c.clientGone()).endObject();
         }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
+        w.field("accessLogDropped", s.accessLogDropped());
         w.endObject();
 
         w.name("routes").beginObject();

@@ -48,6 +48,8 @@ final class PrometheusFormat {
                 "Reloads of the route file: ok (swapped in), failed (refused; the running configuration kept).");
         sample("loomgate_config_reloads_total", "result", "ok", s.reloads().ok());
         sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
+        family("loomgate_access_log_dropped_total", "counter", "Access-log lines dropped because the log's queue was full.");
+        sample("loomgate_access_log_dropped_total", s.accessLogDropped());
         ServerGauges.Connections c = s.connections();
         if (c != null) {
             family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");

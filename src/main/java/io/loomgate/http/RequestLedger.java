@@ -1,0 +1,34 @@
+package io.loomgate.http;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one request's work adds up to, written by whoever does it and read by the pipeline when the
+ * request is over (the access log): the time its upstream calls took, and the trace it was sent
+ * with. Safe to add to from the request's subtasks.
+ */
+public final class RequestLedger {
+
+    private final LongAdder upstreamNanos = new LongAdder();
+    private volatile String traceId = "";
+
+    /** One upstream call (however many tries it took) ran {@code nanos}. */
+    public void upstream(long nanos) {
+        upstreamNanos.add(nanos);
+    }
+
+    /** The sum of its upstream calls' times: calls that ran side by side each count. */
+    public long upstreamNanos() {
+        return upstreamNanos.sum();
+    }
+
+    /** The trace id its upstreams were sent, once it has one. */
+    public void traceId(String id) {
+        this.traceId = id;
+    }
+
+    /** The trace id, or empty when no upstream was sent one. */
+    public String traceId() {
+        return traceId;
+    }
+}
