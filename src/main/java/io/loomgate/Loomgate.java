@@ -13,6 +13,7 @@ import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.listener.GatewayServer.ShutdownReport;
 import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
+import io.loomgate.edge.pipeline.Tracing;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.tls.ServerTls;
@@ -23,6 +24,7 @@ import io.loomgate.observe.metrics.GatewayMetrics;
 import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
+import io.loomgate.observe.otlp.OtlpExporter;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.upstream.Upstream;
@@ -33,6 +35,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -59,10 +62,13 @@ public final class Loomgate implements AutoCloseable {
     private final MetricsLogger metricsLogger;
     private final ConfigWatch watch;
     private final LogQueue accessLog;
+    private final OtlpExporter traces;
     private ShutdownReport report;
 
     private Loomgate(GatewayServer server, GatewayServer admin, LivePlan live, PlanModules modules,
-                     VirtualThreads virtualThreads, MetricsLogger metricsLogger, ConfigWatch watch, LogQueue accessLog) {
+                     VirtualThreads virtualThreads, MetricsLogger metricsLogger, ConfigWatch watch, LogQueue accessLog,
+                     OtlpExporter traces) {
+        this.traces = traces;
         this.watch = watch;
         this.accessLog = accessLog;
         this.server = server;
@@ -96,6 +102,7 @@ public final class Loomgate implements AutoCloseable {
         GatewayServer admin = null;
         VirtualThreads virtualThreads = null;
         LogQueue accessLog = null;
+        OtlpExporter traces = null;
         try {
             ObservabilityOptions o = config.observability();
             GatewayMetrics metrics = new GatewayMetrics();
@@ -105,6 +112,12 @@ public final class Loomgate implements AutoCloseable {
                     : Events.all(metrics, recent, new AccessLog(o.accessLog(), accessLog, o.accessLogFile().isPresent()));
             if (accessLog != null) {
                 metrics.accessLogDropped(accessLog::dropped);
+            }
+            traces = o.otlpEndpoint().map(uri -> new OtlpExporter(uri, Main.version())).orElse(null);
+            Optional<Tracing> tracing = Optional.empty();
+            if (traces != null) {
+                metrics.spans(traces::exported, traces::dropped);
+                tracing = Optional.of(new Tracing(o.traceSample(), traces::accept));
             }
             LongAdder virtualStarted = new LongAdder();
             Map<String, FanOut> engines = new LinkedHashMap<>();
@@ -131,11 +144,11 @@ public final class Loomgate implements AutoCloseable {
             if (admin != null) {
                 admin.start(Router.of(live.current().admin()), events, config.edge().trustedProxies());
             }
-            server.start(Router.of(live.current().main()), events, config.edge().trustedProxies());
+            server.start(Router.of(live.current().main()), events, config.edge().trustedProxies(), tracing);
             live.serving(server, admin);
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
             ConfigWatch watch = config.watch() ? ConfigWatch.start(live::files, live::reload) : null;
-            return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch, accessLog);
+            return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch, accessLog, traces);
         } catch (IOException | UsageException | RuntimeException e) {
             if (server != null) {
                 server.shutdown();
@@ -148,6 +161,9 @@ public final class Loomgate implements AutoCloseable {
             }
             if (accessLog != null) {
                 accessLog.close();
+            }
+            if (traces != null) {
+                traces.close();
             }
             modules.close();
             throw e;
@@ -234,6 +250,9 @@ public final class Loomgate implements AutoCloseable {
             virtualThreads.close();
             if (accessLog != null) {
                 accessLog.close();
+            }
+            if (traces != null) {
+                traces.close();
             }
             modules.close();
             LOG.log(Level.INFO, "stopped: " + report.describe());

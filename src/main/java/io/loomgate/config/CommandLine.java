@@ -174,7 +174,8 @@ public final class CommandLine {
         }
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).accessLogMode(), optionalFile(s.get(Flag.ACCESS_LOG_FILE)),
-                s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server), s.get(Flag.ADMIN_HOST).text());
+                s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server), s.get(Flag.ADMIN_HOST).text(),
+                otlpEndpoint(s.get(Flag.OTLP_ENDPOINT)), s.get(Flag.TRACE_SAMPLE).ratio(0, 1));
         return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role,
                 s.get(Flag.WATCH).bool());
     }
@@ -219,6 +220,23 @@ public final class CommandLine {
             throw routes.bad("must be a readable route file");
         }
         return Optional.of(path);
+    }
+
+    /** {@code --otlp-endpoint}: an http:// or https:// URL with a host. */
+    private static Optional<java.net.URI> otlpEndpoint(Setting endpoint) throws UsageException {
+        if (endpoint.value().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            java.net.URI uri = new java.net.URI(endpoint.value());
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+                return Optional.of(uri);
+            }
+        } catch (java.net.URISyntaxException e) {
+            // said below
+        }
+        throw endpoint.bad("must be an http:// or https:// URL with a host, such as http://127.0.0.1:4318");
     }
 
     /** {@code --access-log-file}: a file that is there or can be made, in a folder that is there. */

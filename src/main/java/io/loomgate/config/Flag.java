@@ -32,6 +32,8 @@ public enum Flag {
     METRICS_LOG("metrics-log", "DURATION", "0", "print a [metrics] line at this interval; 0 is off"),
     ACCESS_LOG("access-log", "MODE", "off", "off, text (one line per request; true, or the flag alone, means text) or json (one JSON object per line, on stdout)"),
     ACCESS_LOG_FILE("access-log-file", "FILE", "", "write the access log to this file instead (appended; reopened on SIGUSR1, for log rotation)"),
+    OTLP_ENDPOINT("otlp-endpoint", "URL", "", "export traces with OTLP over HTTP (JSON) to this collector or backend, e.g. http://127.0.0.1:4318 (spans go to URL/v1/traces)"),
+    TRACE_SAMPLE("trace-sample", "RATIO", "1", "with --otlp-endpoint, the share of new traces recorded, 0 to 1; a request with a traceparent follows its parent's decision"),
     DEBUG_ENDPOINTS("debug-endpoints", "BOOL", "false", "serve GET /debug/threads (a JSON thread dump); true or false"),
     TRUSTED_PROXIES("trusted-proxies", "ADDRS", "", "peers (IPs or CIDR blocks, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto a proxy route keeps and extends; from anyone else they are replaced"),
     ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard, /debug/* and the route index on this port, on their own listener, instead of the main one; 0 picks a free one"),

@@ -17,9 +17,12 @@ import java.util.OptionalInt;
  *                       port); empty keeps them on the main port
  * @param adminHost      the admin listener's bind address: loopback unless asked otherwise, so
  *                       the operator pages are never public by accident
+ * @param otlpEndpoint   where traces go (OTLP over HTTP); empty: no tracing
+ * @param traceSample    the share of new traces recorded
  */
 public record ObservabilityOptions(Duration metricsLog, AccessLogMode accessLog, Optional<Path> accessLogFile,
-                                   boolean debugEndpoints, OptionalInt adminPort, String adminHost) {
+                                   boolean debugEndpoints, OptionalInt adminPort, String adminHost,
+                                   Optional<java.net.URI> otlpEndpoint, double traceSample) {
 
     public ObservabilityOptions {
         Objects.requireNonNull(metricsLog, "metricsLog");
@@ -27,5 +30,6 @@ public record ObservabilityOptions(Duration metricsLog, AccessLogMode accessLog,
         Objects.requireNonNull(accessLogFile, "accessLogFile");
         Objects.requireNonNull(adminPort, "adminPort");
         Objects.requireNonNull(adminHost, "adminHost");
+        Objects.requireNonNull(otlpEndpoint, "otlpEndpoint");
     }
 }

@@ -22,6 +22,20 @@ record Setting(String value, String origin) {
         return value;
     }
 
+    /** A decimal number from {@code min} to {@code max}, such as {@code 0.1}. */
+    double ratio(double min, double max) throws UsageException {
+        String accepted = "must be a number from " + min + " to " + max + ", such as 0.1";
+        try {
+            double v = Double.parseDouble(value);
+            if (!(v >= min && v <= max)) {
+                throw bad(accepted);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw bad(accepted);
+        }
+    }
+
     int integer(int min, int max) throws UsageException {
         String accepted = "must be an integer in " + min + ".." + max;
         try {

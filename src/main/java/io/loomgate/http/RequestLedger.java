@@ -11,6 +11,17 @@ public final class RequestLedger {
 
     private final LongAdder upstreamNanos = new LongAdder();
     private volatile String traceId = "";
+    private volatile io.loomgate.trace.TraceRoot root;
+
+    /** The request's place in a trace, when loomgate traces ({@code --otlp-endpoint}). */
+    public void root(io.loomgate.trace.TraceRoot root) {
+        this.root = root;
+    }
+
+    /** Its place in a trace, or null when loomgate does not trace. */
+    public io.loomgate.trace.TraceRoot root() {
+        return root;
+    }
 
     /** One upstream call (however many tries it took) ran {@code nanos}. */
     public void upstream(long nanos) {

@@ -1,7 +1,9 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.call.CallSpans;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
@@ -36,9 +38,10 @@ final class Recorded implements Layered {
     public Value call(Call call) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         long started = start();
+        String span = ctx.trace().recording().isPresent() ? TraceParent.newSpanId() : null;
         Outcome outcome = null;
         try {
-            Value value = inner.call(call);
+            Value value = span == null ? inner.call(call) : traced(span, () -> inner.call(call));
             outcome = new Outcome.Success(value);
             return value;
         } catch (UpstreamFailure f) {
@@ -48,7 +51,18 @@ final class Recorded implements Layered {
             outcome = Outcome.interrupted(ctx);
             throw e;
         } finally {
-            end(ctx, started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"));
+            end(ctx, started, outcome != null ? outcome : new Outcome.Failed(id + ": unexpected error"), span);
+        }
+    }
+
+    /** Runs {@code work} with {@code span} as the current call's span, for the spans of its tries. */
+    private static <T> T traced(String span, ScopedValue.CallableOp<T, Exception> work) throws UpstreamFailure, InterruptedException {
+        try {
+            return ScopedValue.where(CallSpans.CURRENT, span).call(work);
+        } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -61,17 +75,18 @@ final class Recorded implements Layered {
     public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         long started = start();
+        String span = ctx.trace().recording().isPresent() ? TraceParent.newSpanId() : null;
         Response response;
         try {
-            response = inner.forward(request);
+            response = span == null ? inner.forward(request) : traced(span, () -> inner.forward(request));
         } catch (UpstreamFailure f) {
-            end(ctx, started, new Outcome.Failed(f.getMessage(), f.status()));
+            end(ctx, started, new Outcome.Failed(f.getMessage(), f.status()), span);
             throw f;
         } catch (InterruptedException e) {
-            end(ctx, started, Outcome.interrupted(ctx));
+            end(ctx, started, Outcome.interrupted(ctx), span);
             throw e;
         } catch (RuntimeException e) {
-            end(ctx, started, new Outcome.Failed(id + ": unexpected error"));
+            end(ctx, started, new Outcome.Failed(id + ": unexpected error"), span);
             throw e;
         }
         int status = response.status();
@@ -79,7 +94,7 @@ final class Recorded implements Layered {
             case null -> new Outcome.Success(new Value.Answered(status));
             case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
             default -> Outcome.CANCELLED;
-        }));
+        }, span));
     }
 
     private long start() {
@@ -87,10 +102,13 @@ final class Recorded implements Layered {
         return System.nanoTime();
     }
 
-    private void end(RequestContext ctx, long started, Outcome outcome) {
+    private void end(RequestContext ctx, long started, Outcome outcome, String span) {
         long ended = System.nanoTime();
         ctx.ledger().upstream(ended - started);
         events.callEnded(new CallRecord(id, ctx.requestId(), started, ended, outcome));
+        if (span != null) {
+            ctx.trace().recording().ifPresent(root -> root.record(CallSpans.call(root, span, id, ctx.requestId(), started, ended, outcome)));
+        }
     }
 
     @Override

@@ -20,10 +20,15 @@ public final class Propagation {
 
     /** The headers for one call of the current request, made now (the deadline counts down). */
     public static Headers.Builder headers(RequestContext ctx) {
+        return headers(ctx, ctx.trace().get().child());
+    }
+
+    /** The same, sending {@code sent} as the trace context: the span of this exchange. */
+    public static Headers.Builder headers(RequestContext ctx, TraceParent sent) {
         return Headers.builder()
                 .add(REQUEST_ID, ctx.requestId())
                 .add(DEADLINE, String.valueOf(Math.max(1, ctx.remaining().toMillis())))
-                .add(TRACEPARENT, ctx.trace().get().child().header())
+                .add(TRACEPARENT, sent.header())
                 .addAll(ctx.caller().upstream());
     }
 

@@ -1,6 +1,7 @@
 package io.loomgate.core.call;
 
 import io.loomgate.http.RequestLedger;
+import io.loomgate.trace.TraceRoot;
 
 /**
  * A request's trace context, worked out on first use: the client's {@code traceparent}, or a new
@@ -24,13 +25,20 @@ public final class RequestTrace {
         this.ledger = ledger;
     }
 
+    /** The request's trace root when its spans are recorded (traced and sampled); empty otherwise. */
+    public java.util.Optional<TraceRoot> recording() {
+        TraceRoot root = ledger.root();
+        return root != null && root.sampled() ? java.util.Optional.of(root) : java.util.Optional.empty();
+    }
+
     public TraceParent get() {
         TraceParent t = trace;
         if (t == null) {
             synchronized (this) {
                 t = trace;
                 if (t == null) {
-                    t = TraceParent.fromHeader(header);
+                    TraceRoot root = ledger.root();
+                    t = root == null ? TraceParent.fromHeader(header) : new TraceParent(root.traceId(), root.spanId(), root.flags());
                     trace = t;
                     ledger.traceId(t.traceId());
                 }

@@ -1,7 +1,10 @@
 package io.loomgate.core.call;
 
+import io.loomgate.trace.Span;
+import io.loomgate.trace.TraceRoot;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 /**
  * A W3C trace context ({@code traceparent}): {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}.
@@ -38,6 +41,38 @@ public record TraceParent(String traceId, String parentId, String flags) {
             }
         }
         return new TraceParent(randomHex(16), randomHex(8), "01");
+    }
+
+    /**
+     * Where a request sits in a trace, as it arrives: the client's trace and its sampling decision
+     * when {@code header} is a valid {@code traceparent} (parent-based sampling), or a new trace,
+     * sampled for {@code ratio} of trace ids; a new span id for the request's server span.
+     */
+    public static TraceRoot root(String header, double ratio, Consumer<Span> sink) {
+        TraceParent client = fromHeader(header);
+        boolean continued = header != null && header.regionMatches(3, client.traceId(), 0, 32);
+        if (continued) {
+            boolean sampled = (HexFormat.fromHexDigits(client.flags()) & 1) == 1;
+            return new TraceRoot(client.traceId(), randomHex(8), client.parentId(), sampled, sink);
+        }
+        return new TraceRoot(client.traceId(), randomHex(8), "", sampledByRatio(client.traceId(), ratio), sink);
+    }
+
+    /** True for {@code ratio} of trace ids: the low 63 bits of the id against the ratio's share of them. */
+    static boolean sampledByRatio(String traceId, double ratio) {
+        if (ratio >= 1) {
+            return true;
+        }
+        if (ratio <= 0) {
+            return false;
+        }
+        long low = Long.parseUnsignedLong(traceId.substring(16), 16) >>> 1;
+        return low < (long) (ratio * Long.MAX_VALUE);
+    }
+
+    /** A new span id: 8 random bytes, in hex. */
+    public static String newSpanId() {
+        return randomHex(8);
     }
 
     /** The same trace, with a new parent id: the context for one outgoing call. */

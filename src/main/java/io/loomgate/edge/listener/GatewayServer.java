@@ -8,6 +8,7 @@ import io.loomgate.config.ThreadMode;
 import io.loomgate.edge.pipeline.Admission;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
+import io.loomgate.edge.pipeline.Tracing;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.server.LoomgateServers;
@@ -127,12 +128,17 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Like {@link #start(Router, Events)}, taking {@code X-Request-Id} as the id from {@code trustedProxies}. */
     public synchronized void start(Router router, Events events, AddressRanges trustedProxies) {
+        start(router, events, trustedProxies, Optional.empty());
+    }
+
+    /** Like the above, placing requests in traces and recording their spans as {@code tracing} says. */
+    public synchronized void start(Router router, Events events, AddressRanges trustedProxies, Optional<Tracing> tracing) {
         if (handler != null) {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(new Pipeline(Filters.standard(() -> this.router, lifecycle, admission), events,
-                executor, trustedProxies));
+        this.handler = new GatewayHandler(new Pipeline(Filters.standard(() -> this.router, lifecycle, admission, tracing),
+                events, executor, trustedProxies));
         server.createContext("/", handler);
         server.start();
         if (!admin) {

@@ -2,6 +2,7 @@ package io.loomgate.edge.pipeline;
 
 import io.loomgate.edge.routing.Router;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +40,13 @@ public final class Filters {
      * routed: a reload swaps it, and a request keeps the route it was given to the end.
      */
     public static List<Filter> standard(Supplier<Router> routers, Draining draining, Admission admission) {
-        return List.of(
+        return standard(routers, draining, admission, Optional.empty());
+    }
+
+    /** The same, with requests placed in traces and their server spans recorded ({@link TraceFilter}) when {@code tracing} says so. */
+    public static List<Filter> standard(Supplier<Router> routers, Draining draining, Admission admission,
+                                        Optional<Tracing> tracing) {
+        List<Filter> filters = new java.util.ArrayList<>(List.of(
                 new RequestIdFilter(),
                 new ConnectionFilter(draining),
                 new FramingFilter(),
@@ -51,6 +58,8 @@ public final class Filters {
                 new AuthFilter(),
                 new RateLimitFilter(),
                 new DrainFilter(draining),
-                new AdmissionFilter(admission));
+                new AdmissionFilter(admission)));
+        tracing.ifPresent(t -> filters.add(1, new TraceFilter(t)));
+        return List.copyOf(filters);
     }
 }

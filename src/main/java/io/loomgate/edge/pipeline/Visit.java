@@ -94,6 +94,10 @@ public final class Visit {
         return request;
     }
 
+    AddressRanges trustedProxies() {
+        return trustedProxies;
+    }
+
     /** True when the connection's peer is one of {@code --trusted-proxies}. */
     public boolean fromTrustedProxy() {
         InetSocketAddress peer = remote();

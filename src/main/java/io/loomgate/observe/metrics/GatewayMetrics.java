@@ -53,6 +53,23 @@ public final class GatewayMetrics implements Events {
         return accessLogDropped.getAsLong();
     }
 
+    private volatile java.util.function.LongSupplier spansExported = () -> 0;
+    private volatile java.util.function.LongSupplier spansDropped = () -> 0;
+
+    /** Where the counts of spans sent to the trace backend, and dropped, are read. */
+    public void spans(java.util.function.LongSupplier exported, java.util.function.LongSupplier dropped) {
+        this.spansExported = exported;
+        this.spansDropped = dropped;
+    }
+
+    /** Spans sent and spans dropped so far. */
+    public Spans spans() {
+        return new Spans(spansExported.getAsLong(), spansDropped.getAsLong());
+    }
+
+    public record Spans(long exported, long dropped) {
+    }
+
     public GatewayMetrics() {
         registerRoutes(List.of(UNMATCHED));
     }

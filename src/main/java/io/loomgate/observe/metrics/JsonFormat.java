@@ -37,6 +37,7 @@ final class JsonFormat {
         }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.field("accessLogDropped", s.accessLogDropped());
+        w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();
         w.endObject();
 
         w.name("routes").beginObject();

@@ -23,7 +23,8 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        Map<UpstreamId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
                        Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
-                       ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped) {
+                       ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
+                       GatewayMetrics.Spans spans) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

@@ -54,7 +54,8 @@ public final class MetricsSource {
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
                 JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
-                limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped());
+                limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
+                metrics.spans());
     }
 
     private static Map<UpstreamId, MetricsSnapshot.Retries> retries(Upstreams upstreams) {

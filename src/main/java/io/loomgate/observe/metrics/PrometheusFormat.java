@@ -50,6 +50,11 @@ final class PrometheusFormat {
         sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
         family("loomgate_access_log_dropped_total", "counter", "Access-log lines dropped because the log's queue was full.");
         sample("loomgate_access_log_dropped_total", s.accessLogDropped());
+        family("loomgate_trace_spans_exported_total", "counter", "Spans sent to --otlp-endpoint and taken by it.");
+        sample("loomgate_trace_spans_exported_total", s.spans().exported());
+        family("loomgate_trace_spans_dropped_total", "counter",
+                "Spans dropped: the queue was full, or the backend refused or did not take their batch.");
+        sample("loomgate_trace_spans_dropped_total", s.spans().dropped());
         ServerGauges.Connections c = s.connections();
         if (c != null) {
             family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");

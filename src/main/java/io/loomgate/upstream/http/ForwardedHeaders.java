@@ -2,6 +2,7 @@ package io.loomgate.upstream.http;
 
 import io.loomgate.core.call.Propagation;
 import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.TraceParent;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Headers;
@@ -33,7 +34,7 @@ final class ForwardedHeaders {
     /**
      * @param scheme the scheme the client used to reach loomgate ({@code http} or {@code https})
      */
-    static Headers of(Request request, AddressRanges trusted, String scheme, RequestContext ctx) {
+    static Headers of(Request request, AddressRanges trusted, String scheme, RequestContext ctx, TraceParent sent) {
         Headers in = request.headers();
         Set<String> named = HopByHop.named(in.all("Connection"));
         Headers.Builder out = Headers.builder();
@@ -54,7 +55,7 @@ final class ForwardedHeaders {
         out.add("X-Forwarded-For", forwardedFor.append(client).toString());
         out.add("X-Forwarded-Proto", "http".equals(proto) || "https".equals(proto) ? proto : scheme);
         out.add("Via", via(in.all("Via")));
-        return out.addAll(Propagation.headers(ctx).build()).build();
+        return out.addAll(Propagation.headers(ctx, sent).build()).build();
     }
 
     /** The {@code Via} of a message passed on: what it had, and loomgate's hop. */

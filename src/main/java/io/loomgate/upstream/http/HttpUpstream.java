@@ -4,6 +4,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.Propagation;
 import io.loomgate.core.call.RequestContext;
+import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
@@ -100,7 +101,8 @@ final class HttpUpstream implements Upstream, Forwarder {
                 wait = cap.get();
             }
         }
-        Headers.Builder headers = Propagation.headers(ctx);
+        TraceParent sent = ctx.trace().get().child();
+        Headers.Builder headers = Propagation.headers(ctx, sent);
         for (String name : settings.forwardHeaders()) {
             if (Propagation.passesOn(ctx, name.toLowerCase(java.util.Locale.ROOT))) {
                 ctx.headers().all(name).forEach(v -> headers.add(name, v));
@@ -113,14 +115,21 @@ final class HttpUpstream implements Upstream, Forwarder {
         byte[] body = call.body();
         OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers.build(),
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
+        AttemptSpan span = AttemptSpan.start(ctx, sent, id, call.method(), origin, target);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
+            if (span != null) {
+                span.answered(status);
+            }
             if (status < 200 || status > 299) {
                 throw notOk(response, status);
             }
             byte[] answer = read(response.body(), settings.maxBodyBytes(), status);
             return ResponseBodies.value(id, response.header("content-type"), answer, status);
         } catch (IOException e) {
+            if (span != null) {
+                span.failed(e, Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException);
+            }
             throw failure(e, ctx, "no complete answer within " + Durations.format(wait));
         }
     }
@@ -167,13 +176,22 @@ final class HttpUpstream implements Upstream, Forwarder {
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
         boolean upgrade = Tunnel.requested(request);
-        Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx);
-        OutgoingRequest out = new OutgoingRequest(request.method(), origin, target(ctx) + forward.target(),
+        TraceParent sent = ctx.trace().get().child();
+        Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
+        String target = target(ctx) + forward.target();
+        OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
                 upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
+        AttemptSpan span = AttemptSpan.start(ctx, sent, id, request.method(), origin, target);
         Http1Response response;
         try {
             response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
+            if (span != null) {
+                span.answered(response.status());
+            }
         } catch (IOException e) {
+            if (span != null) {
+                span.failed(e, Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException);
+            }
             if (ClientBody.failed(e)) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));

@@ -47,7 +47,8 @@ class MetricsFormatTest {
                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)),
-                new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7);
+                new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7,
+                new GatewayMetrics.Spans(40, 2));
     }
 
     @Test
@@ -60,6 +61,8 @@ class MetricsFormatTest {
         assertEquals(3, p.value("loomgate_config_reloads_total", Map.of("result", "ok")));
         assertEquals(1, p.value("loomgate_config_reloads_total", Map.of("result", "failed")));
         assertEquals(7, p.value("loomgate_access_log_dropped_total", Map.of()));
+        assertEquals(40, p.value("loomgate_trace_spans_exported_total", Map.of()));
+        assertEquals(2, p.value("loomgate_trace_spans_dropped_total", Map.of()));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
         assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
         assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
