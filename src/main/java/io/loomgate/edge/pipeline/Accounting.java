@@ -35,7 +35,8 @@ final class Accounting {
             return answer;
         }
         Response.Writer writer = answer.stream().writer();
-        return Response.streamed(answer.status(), new Response.Stream(answer.stream().headers(), answer.stream().length(),
+        return new Response(answer.status(), answer.contentType(), answer.body(), answer.headers(),
+                new Response.Stream(answer.stream().headers(), answer.stream().length(),
                 new Response.Writer() {
                     @Override
                     public void writeTo(OutputStream out) throws IOException {

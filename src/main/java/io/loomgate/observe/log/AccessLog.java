@@ -7,7 +7,6 @@ import io.loomgate.observe.Events;
 import io.loomgate.observe.RequestSummary;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
  * {@code --access-log}: one line per request, queued ({@link LogQueue}) so that a request never
@@ -29,6 +28,9 @@ public final class AccessLog implements Events {
 
     private static final System.Logger LOG = System.getLogger("loomgate.access");
     private static final int PATH_LIMIT = 200;
+    /** RFC 3339 in UTC, always to the millisecond ({@code Instant.toString} drops a zero fraction). */
+    private static final java.time.format.DateTimeFormatter TIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
 
     private final AccessLogMode mode;
     private final LogQueue queue;
@@ -51,8 +53,8 @@ public final class AccessLog implements Events {
 
     @Override
     public void requestFinished(RequestSummary s) {
-        queue.offer(mode == AccessLogMode.JSON ? json(s, Instant.now()) : stamped ? Instant.now().truncatedTo(ChronoUnit.MILLIS)
-                + " " + text(s) : text(s));
+        queue.offer(mode == AccessLogMode.JSON ? json(s, Instant.now()) : stamped ? TIME.format(Instant.now()) + " " + text(s)
+                : text(s));
     }
 
     static String text(RequestSummary s) {
@@ -66,7 +68,7 @@ public final class AccessLog implements Events {
     static String json(RequestSummary s, Instant at) {
         RequestSummary.Wire wire = s.wire();
         JsonWriter w = new JsonWriter(384).beginObject()
-                .field("time", at.truncatedTo(ChronoUnit.MILLIS).toString())
+                .field("time", TIME.format(at))
                 .field("client", wire.client())
                 .field("method", shorten(s.method(), 16))
                 .field("route", s.route())

@@ -62,4 +62,21 @@ class AccessLogGatewayTest {
             assertEquals("bad_gateway", failed.get("reason"), "the error code of its answer: " + failed);
         }
     }
+
+    @Test
+    void aProxiedBodyIsCountedAsItStreams() throws Exception {
+        Path log = dir.resolve("proxy.log");
+        String big = "{\"data\":\"" + "x".repeat(100_000) + "\"}";
+        try (ApiUpstream api = ApiUpstream.start().answer("/api/big", big);
+             FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/api/\"}",
+                     List.of("{\"path\": \"/api/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"),
+                     "--access-log", "json", "--access-log-file", log.toString())) {
+            HttpResponse<String> r = g.client().get("/api/big");
+            assertEquals(200, r.statusCode());
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(log) && lines(log).size() >= 1);
+            Map<String, Object> line = lines(log).getFirst();
+            assertEquals((long) big.length(), ((Number) line.get("bytesOut")).longValue(), line.toString());
+            assertEquals("/api/*", line.get("route"));
+        }
+    }
 }

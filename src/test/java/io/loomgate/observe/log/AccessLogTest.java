@@ -39,6 +39,8 @@ class AccessLogTest {
         assertTrue(!line.contains("\n"), line);
         Map<String, Object> o = JsonParser.parseObject(line);
         assertEquals("2026-11-25T23:19:09.123Z", o.get("time"));
+        assertEquals("2026-11-25T23:19:09.000Z", JsonParser.parseObject(AccessLog.json(summary("/", 200),
+                Instant.parse("2026-11-25T23:19:09Z"))).get("time"), "always to the millisecond");
         assertEquals("203.0.113.9", o.get("client"));
         assertEquals("GET", o.get("method"));
         assertEquals("/users/{id}", o.get("route"));

@@ -130,6 +130,40 @@ class TracingTest {
     }
 
     @Test
+    void aHedgesLoserIsMarkedCancelledAndARetriedCallShowsEachTry() throws Exception {
+        api.answer("/slow", "{\"ok\":1}").failFirst("/slow", 1, ApiUpstream.HANG)
+                .answer("/flaky", "{\"ok\":2}").failFirst("/flaky", 1, 503);
+        try (FileGate g = FileGate.start(dir, """
+                {"id": "slow", "kind": "http", "url": "%s/slow", "retry": {"attempts": 1, "budget": 1}},
+                {"id": "flaky", "kind": "http", "url": "%s/flaky", "retry": {"attempts": 2, "backoff": "1ms", "budget": 1}}"""
+                .formatted(api.url(), api.url()),
+                List.of("{\"path\": \"/hedged\", \"policy\": \"hedge\", \"upstreams\": [\"slow\"], \"hedge\": {\"after\": \"20ms\", \"budget\": 1}}",
+                        "{\"path\": \"/retried\", \"policy\": \"single\", \"upstreams\": [\"flaky\"]}"),
+                "--otlp-endpoint", "http://127.0.0.1:" + collector.getAddress().getPort())) {
+            assertEquals(200, g.client().get("/hedged").statusCode());
+            assertEquals(200, g.client().get("/retried").statusCode());
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> spans.stream()
+                    .filter(s -> "true".equals(attribute(s, "loomgate.cancelled"))).count() == 1
+                    && spans.stream().filter(s -> "call flaky".equals(s.get("name"))).count() == 1);
+
+            List<Map<String, Object>> hedges = spans.stream().filter(s -> "call slow".equals(s.get("name"))).toList();
+            assertEquals(Set.of("success", "cancelled"), hedges.stream().map(s -> attribute(s, "loomgate.outcome"))
+                    .collect(Collectors.toSet()), "both copies show, the loser cancelled: " + hedges);
+            Map<String, Object> loser = hedges.stream().filter(s -> "cancelled".equals(attribute(s, "loomgate.outcome"))).findFirst()
+                    .orElseThrow();
+            assertEquals(2, ((Number) ((Map<?, ?>) loser.get("status")).get("code")).intValue());
+            Map<String, Object> cancelledTry = spans.stream().filter(s -> "true".equals(attribute(s, "loomgate.cancelled")))
+                    .findFirst().orElseThrow();
+            assertEquals(loser.get("spanId"), cancelledTry.get("parentSpanId"), "the cancelled try is the loser's");
+
+            Map<String, Object> retried = spans.stream().filter(s -> "call flaky".equals(s.get("name"))).findFirst().orElseThrow();
+            List<String> tries = spans.stream().filter(s -> retried.get("spanId").equals(s.get("parentSpanId")))
+                    .map(s -> attribute(s, "http.response.status_code")).sorted().toList();
+            assertEquals(List.of("200", "503"), tries, "one call, its two tries");
+        }
+    }
+
+    @Test
     void aFailedCallIsAnErrorAndNewTracesFollowTheRatio() throws Exception {
         api.answer("/teams/3", 503, "{}");
         try (FileGate g = gate("--trace-sample", "0")) {
