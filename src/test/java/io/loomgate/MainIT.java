@@ -172,7 +172,11 @@ class MainIT {
                 {"upstreams": [{"id": "db", "kind": "simulated", "service": "db", "latency": "1ms"}],
                  "routes": [{"path": "/a", "policy": "all", "upstreams": ["db"]}]}""";
         Files.writeString(file, routes);
-        try (ChildProcess p = jar("--port", "0", "--routes", file.toString())) {
+        // A suite run under nohup passes SIGHUP on ignored, and an ignored signal stays ignored in the
+        // child: env --default-signal gives the jar the disposition it has under a supervisor.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP"));
+        command.addAll(ChildProcess.java("-jar", JAR, "--port", "0", "--routes", file.toString()));
+        try (ChildProcess p = ChildProcess.start(command, Map.of(), HOME)) {
             Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
             assertTrue(m.matches());
             try (TestClient client = new TestClient(URI.create(m.group(1)))) {
