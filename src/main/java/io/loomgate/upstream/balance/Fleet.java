@@ -1,0 +1,195 @@
+package io.loomgate.upstream.balance;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * The endpoints of one upstream, and which of them takes the next call: by the upstream's
+ * {@link Balance}, among those not ejected ({@link Outliers}) and, where it has a choice, not
+ * already tried by the same request (so a retry or a hedge goes to another replica). When every
+ * endpoint is ejected it balances over all of them (Envoy's panic mode) rather than fail every call.
+ *
+ * <pre>{@code
+ * Fleet<Origin> fleet = new Fleet<>(origins, Origin::key, Balance.LEAST_REQUEST, Outliers.DEFAULT, System::nanoTime);
+ * Fleet.Member<Origin> m = fleet.pick(Set.of(), "");
+ * m.started();
+ * ... call m.value() ...
+ * fleet.ended(m, failed);
+ * }</pre>
+ *
+ * @param <T> what an endpoint is (an HTTP origin)
+ */
+public final class Fleet<T> {
+
+    /** One endpoint and what is known of it now. */
+    public static final class Member<T> {
+        private final T value;
+        private final String key;
+        private final AtomicInteger outstanding = new AtomicInteger();
+        private final AtomicInteger failures = new AtomicInteger();
+        private volatile long ejectedUntil;
+        private volatile boolean ejected;
+        private int ejections;
+
+        Member(T value, String key) {
+            this.value = value;
+            this.key = key;
+        }
+
+        public T value() {
+            return value;
+        }
+
+        /** Its name: {@code 10.0.0.5:8080}. */
+        public String key() {
+            return key;
+        }
+
+        /** Calls it has now. */
+        public int outstanding() {
+            return outstanding.get();
+        }
+
+        /** Its own failures in a row. */
+        public int consecutiveFailures() {
+            return failures.get();
+        }
+
+        /** How many times it has been ejected. */
+        public synchronized int ejections() {
+            return ejections;
+        }
+
+        public void started() {
+            outstanding.incrementAndGet();
+        }
+    }
+
+    private final List<Member<T>> members;
+    private final Balance balance;
+    private final Outliers outliers;
+    private final LongSupplier clock;
+    private final HashRing ring;
+    private final AtomicInteger next = new AtomicInteger();
+
+    public Fleet(List<T> endpoints, java.util.function.Function<T, String> key, Balance balance, Outliers outliers,
+                 LongSupplier nanoClock) {
+        if (endpoints.isEmpty()) {
+            throw new IllegalArgumentException("a fleet needs an endpoint");
+        }
+        List<Member<T>> m = new ArrayList<>();
+        endpoints.forEach(e -> m.add(new Member<>(e, key.apply(e))));
+        this.members = List.copyOf(m);
+        this.balance = Objects.requireNonNull(balance, "balance");
+        this.outliers = Objects.requireNonNull(outliers, "outliers");
+        this.clock = nanoClock;
+        this.ring = balance == Balance.HASH ? new HashRing(members.stream().map(Member::key).toList()) : null;
+    }
+
+    public List<Member<T>> members() {
+        return members;
+    }
+
+    /** True when {@code m} is ejected now. */
+    public boolean ejected(Member<T> m) {
+        if (m.ejected && clock.getAsLong() - m.ejectedUntil >= 0) {
+            m.ejected = false;   // its time is over: it takes calls again
+        }
+        return m.ejected;
+    }
+
+    /**
+     * The endpoint for the next call.
+     *
+     * @param avoid   the keys of endpoints this request already used for this upstream: others first
+     * @param hashKey for {@link Balance#HASH}, the request's key; ignored otherwise
+     */
+    public Member<T> pick(Set<String> avoid, String hashKey) {
+        if (members.size() == 1) {
+            return members.getFirst();
+        }
+        List<Integer> usable = usable(avoid);
+        return switch (balance) {
+            case ROUND_ROBIN -> members.get(usable.get(Math.floorMod(next.getAndIncrement(), usable.size())));
+            case LEAST_REQUEST -> leastOfTwo(usable);
+            case HASH -> members.get(ring.owner(hashKey, usable::contains));
+        };
+    }
+
+    /** Healthy and not yet used by the request; else healthy; else every one (panic). */
+    private List<Integer> usable(Set<String> avoid) {
+        List<Integer> healthy = new ArrayList<>();
+        List<Integer> fresh = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            Member<T> m = members.get(i);
+            if (!ejected(m)) {
+                healthy.add(i);
+                if (!avoid.contains(m.key)) {
+                    fresh.add(i);
+                }
+            }
+        }
+        if (!fresh.isEmpty()) {
+            return fresh;
+        }
+        if (!healthy.isEmpty()) {
+            return healthy;
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    private Member<T> leastOfTwo(List<Integer> usable) {
+        if (usable.size() == 1) {
+            return members.get(usable.getFirst());
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int a = random.nextInt(usable.size());
+        int b = random.nextInt(usable.size() - 1);
+        if (b >= a) {
+            b++;
+        }
+        Member<T> x = members.get(usable.get(a));
+        Member<T> y = members.get(usable.get(b));
+        return y.outstanding() < x.outstanding() ? y : x;
+    }
+
+    /**
+     * A call on {@code m} ended: {@code failed} when the endpoint itself failed it (refused, reset,
+     * a 5xx, too slow), not when the call was cancelled. Enough failures in a row eject it.
+     */
+    public void ended(Member<T> m, boolean failed) {
+        m.outstanding.decrementAndGet();
+        if (!failed) {
+            m.failures.set(0);
+            return;
+        }
+        if (m.failures.incrementAndGet() >= outliers.consecutiveFailures() && members.size() > 1) {
+            eject(m);
+        }
+    }
+
+    private synchronized void eject(Member<T> m) {
+        if (ejected(m)) {
+            return;
+        }
+        long ejectedNow = members.stream().filter(this::ejected).count();
+        long allowed = Math.max(1, members.size() * outliers.maxEjectedPercent() / 100);
+        if (ejectedNow >= allowed) {
+            return;
+        }
+        m.ejections++;
+        long nanos = Math.min(outliers.baseEjection().toNanos() * m.ejections, Outliers.MAX_EJECTION.toNanos());
+        m.ejectedUntil = clock.getAsLong() + nanos;
+        m.ejected = true;
+        m.failures.set(0);
+    }
+}
