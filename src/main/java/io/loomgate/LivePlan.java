@@ -214,6 +214,10 @@ final class LivePlan implements AdminControl {
             w.field("breaker", breaker == null ? "none" : breaker.state().name().toLowerCase(java.util.Locale.ROOT));
             w.field("inFlight", plan.upstreams().calls().inFlight(u.id()));
             u.kind().idleConnections(u.settings()).ifPresent(n -> w.field("idleConnections", n));
+            var endpoints = plan.upstreams().endpoints(u.id());
+            if (endpoints.size() > 1) {
+                w.name("endpoints").tree(endpoints);
+            }
             var retries = plan.upstreams().retries().get(u.id());
             w.name("retries").beginObject().field("sent", retries.sentCount()).field("refusedByBudget", retries.refusedCount())
                     .endObject();

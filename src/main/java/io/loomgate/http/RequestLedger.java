@@ -23,6 +23,16 @@ public final class RequestLedger {
         return root;
     }
 
+    private final java.util.Map<String, java.util.Set<String>> touched = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The endpoints of {@code upstream} this request has sent a try to (running or ended): its next
+     * try, a retry or a hedge, goes to another one while there is another.
+     */
+    public java.util.Set<String> touched(String upstream) {
+        return touched.computeIfAbsent(upstream, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
+    }
+
     /** One upstream call (however many tries it took) ran {@code nanos}. */
     public void upstream(long nanos) {
         upstreamNanos.add(nanos);

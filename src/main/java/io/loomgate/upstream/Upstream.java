@@ -39,4 +39,13 @@ public interface Upstream {
      */
     default void check(RequestContext request) {
     }
+
+    /**
+     * Its endpoints and what is known of each now ({@code endpoint}, {@code outstanding},
+     * {@code consecutiveFailures}, {@code ejected}, {@code ejections}), for the admin API; none for an
+     * upstream that is not a fleet of them.
+     */
+    default java.util.List<java.util.Map<String, Object>> endpoints() {
+        return java.util.List.of();
+    }
 }

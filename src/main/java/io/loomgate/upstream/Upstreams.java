@@ -28,15 +28,18 @@ import java.util.function.LongSupplier;
 public final class Upstreams {
 
     private final Map<UpstreamId, Layered> byId;
+    private final Map<UpstreamId, Upstream> raw;
     private final Map<UpstreamId, Boolean> forwards;
     private final Map<UpstreamId, Breaker> breakers;
     private final Map<UpstreamId, RetryBudget> budgets;
     private final Map<UpstreamId, RetryStats> retries;
     private final CallLog log;
 
-    private Upstreams(Map<UpstreamId, Layered> byId, Map<UpstreamId, Boolean> forwards, Map<UpstreamId, Breaker> breakers,
-                      Map<UpstreamId, RetryBudget> budgets, Map<UpstreamId, RetryStats> retries, CallLog log) {
+    private Upstreams(Map<UpstreamId, Layered> byId, Map<UpstreamId, Upstream> raw, Map<UpstreamId, Boolean> forwards,
+                      Map<UpstreamId, Breaker> breakers, Map<UpstreamId, RetryBudget> budgets, Map<UpstreamId, RetryStats> retries,
+                      CallLog log) {
         this.byId = byId;
+        this.raw = raw;
         this.forwards = forwards;
         this.breakers = breakers;
         this.budgets = budgets;
@@ -77,6 +80,12 @@ public final class Upstreams {
             throw new NoSuchElementException("no upstream '" + id + "'; known: " + ids());
         }
         return u;
+    }
+
+    /** The endpoints of {@code id} and their state ({@link Upstream#endpoints}); none for an unknown id. */
+    public List<Map<String, Object>> endpoints(UpstreamId id) {
+        Upstream u = raw.get(id);
+        return u == null ? List.of() : u.endpoints();
     }
 
     /** Every id, in the order the upstreams were added. */
@@ -180,6 +189,7 @@ public final class Upstreams {
             raw.keySet().forEach(log::track);
             Events told = Events.all(log, events);
             Map<UpstreamId, Layered> decorated = new LinkedHashMap<>();
+            Map<UpstreamId, Upstream> bare = new LinkedHashMap<>();
             Map<UpstreamId, Boolean> forwards = new LinkedHashMap<>();
             Map<UpstreamId, Breaker> breakers = new LinkedHashMap<>();
             Map<UpstreamId, RetryBudget> budgets = new LinkedHashMap<>();
@@ -187,6 +197,7 @@ public final class Upstreams {
             raw.forEach((id, u) -> {
                 if (kept.contains(id)) {
                     decorated.put(id, previous.byId.get(id));
+                    bare.put(id, previous.raw.get(id));
                     forwards.put(id, previous.forwards.get(id));
                     Optional.ofNullable(previous.breakers.get(id)).ifPresent(b -> breakers.put(id, b));
                     budgets.put(id, previous.budgets.get(id));
@@ -203,8 +214,9 @@ public final class Upstreams {
                 decorated.put(id, UpstreamStack.around(u, new UpstreamStack.Parts(id, faults.get(id), dice, breaker, r,
                         budget, stats, told)));
                 forwards.put(id, u instanceof Forwarder);
+                bare.put(id, u);
             });
-            return new Upstreams(Collections.unmodifiableMap(decorated), Map.copyOf(forwards), Collections.unmodifiableMap(breakers),
+            return new Upstreams(Collections.unmodifiableMap(decorated), Collections.unmodifiableMap(bare), Map.copyOf(forwards), Collections.unmodifiableMap(breakers),
                     Collections.unmodifiableMap(budgets), Collections.unmodifiableMap(retries), log);
         }
     }

@@ -177,6 +177,11 @@ public final class Fleet<T> {
         }
     }
 
+    /** A call on {@code m} ended without telling anything of the endpoint (it was cancelled). */
+    public void released(Member<T> m) {
+        m.outstanding.decrementAndGet();
+    }
+
     private synchronized void eject(Member<T> m) {
         if (ejected(m)) {
             return;

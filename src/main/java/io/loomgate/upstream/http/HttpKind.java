@@ -56,13 +56,17 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("url", "forwardQuery", "forwardHeaders", "timeout", "maxBodyBytes", "idleTimeout", "caFile");
+        return List.of("url", "endpoints", "balance", "hashKey", "outliers", "forwardQuery", "forwardHeaders", "timeout",
+                "maxBodyBytes", "idleTimeout", "caFile");
     }
 
     @Override
     public HttpSettings read(Fields fields) throws RouteFileException {
-        String url = fields.string("url");
-        url(fields, url);
+        HttpSettings.Replicas replicas = Replicas.read(fields, HttpKind::url);
+        String url = replicas.endpoints().isEmpty() ? fields.string("url") : replicas.endpoints().getFirst();
+        if (replicas.endpoints().isEmpty()) {
+            url(fields, url);
+        }
         List<String> query = fields.optionalStrings("forwardQuery", n -> !n.isEmpty(), "a query parameter name");
         List<String> headers = fields.optionalStrings("forwardHeaders", HttpKind::forwardable,
                 "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
@@ -81,7 +85,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
             }
         }
-        return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file));
+        return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file), replicas);
     }
 
     @Override
@@ -93,29 +97,34 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
      * An absolute {@code http://} or {@code https://} URL; its path and query may hold placeholders the request fills
      * in ({@code {id}}, {@code {query.NAME}}, {@code {header.NAME}}), never its host.
      */
-    private static void url(Fields fields, String url) throws RouteFileException {
+    static void url(Fields fields, String url) throws RouteFileException {
+        url(fields, "url", url);
+    }
+
+    /** {@code url} as field {@code field} ({@code url}, or {@code endpoints[1]}) of this upstream. */
+    static void url(Fields fields, String field, String url) throws RouteFileException {
         String accepted = "must be an absolute http:// or https:// URL with a host and no user info or fragment";
-        Template template = fields.template("url", url);
+        Template template = fields.template(field, url);
         try {
             URI uri = new URI(url.replaceAll("\\{[^}]*}", "x"));
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null || uri.getRawFragment() != null
                     || uri.getRawUserInfo() != null) {
-                throw fields.bad("url", accepted, url);
+                throw fields.bad(field, accepted, url);
             }
             if (uri.getPort() == 0 || uri.getPort() > 65_535) {
-                throw fields.bad("url", "has port " + uri.getPort() + "; a port is 1 to 65535", url);
+                throw fields.bad(field, "has port " + uri.getPort() + "; a port is 1 to 65535", url);
             }
         } catch (URISyntaxException e) {
-            throw fields.bad("url", accepted, url);
+            throw fields.bad(field, accepted, url);
         }
         if (Origin.placeholderInAuthority(url)) {
-            throw fields.bad("url", "may hold placeholders in its path and query, not in its host or port", url);
+            throw fields.bad(field, "may hold placeholders in its path and query, not in its host or port", url);
         }
         for (Placeholder p : template.placeholders()) {
             boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? p.fields().size() >= 1
                     : p.fields().isEmpty();
             if (!request) {
-                throw fields.bad("url", "may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not " + p
+                throw fields.bad(field, "may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not " + p
                         + " (a call's answer is for a compose call's path)", url);
             }
         }
@@ -128,26 +137,28 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public OptionalInt idleConnections(Settings settings) {
-        return poolKey((HttpSettings) settings).map(k -> OptionalInt.of(client.pooled(k)))
-                .orElse(OptionalInt.empty());
+        List<String> keys = poolKeys((HttpSettings) settings);
+        return keys.isEmpty() ? OptionalInt.empty() : OptionalInt.of(keys.stream().mapToInt(client::pooled).sum());
     }
 
     @Override
     public void release(Settings settings) {
-        poolKey((HttpSettings) settings).ifPresent(client::closeIdle);
+        poolKeys((HttpSettings) settings).forEach(client::closeIdle);
     }
 
     @Override
     public Optional<String> pool(Settings settings) {
-        return poolKey((HttpSettings) settings);
+        List<String> keys = poolKeys((HttpSettings) settings);
+        return keys.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", keys));
     }
 
-    /** The pool an upstream of these settings draws from: host, port, and for https its trust. */
-    private static Optional<String> poolKey(HttpSettings s) {
+    /** The pools an upstream of these settings draws from, one per endpoint: host, port, and for https its trust. */
+    private static List<String> poolKeys(HttpSettings s) {
         try {
-            return Optional.of(Origin.of(s.url(), s.https() ? Optional.of(ClientTls.trusting(s.caFile())) : Optional.empty()).key());
+            Optional<ClientTls> tls = s.https() ? Optional.of(ClientTls.trusting(s.caFile())) : Optional.empty();
+            return s.urls().stream().map(u -> Origin.of(u, tls).key()).toList();
         } catch (TlsException e) {
-            return Optional.empty();   // its CA file is gone: whatever it pooled idles out
+            return List.of();   // its CA file is gone: whatever it pooled idles out
         }
     }
 

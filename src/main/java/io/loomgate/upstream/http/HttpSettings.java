@@ -5,6 +5,8 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.json.JsonWriter;
+import io.loomgate.upstream.balance.Balance;
+import io.loomgate.upstream.balance.Outliers;
 import io.loomgate.upstream.UpstreamKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +25,31 @@ import java.util.Optional;
  * @param maxBodyBytes   a larger response body is a failure
  * @param idleTimeout    the longest wait for any one read or write; between two bytes of a proxied body
  * @param caFile         for an {@code https://} URL: PEM certificates to trust instead of the JDK's
+ * @param replicas       its endpoints when it has several ({@code "endpoints"}), and how calls spread over them
  */
 record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
-                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile) implements UpstreamKind.Settings {
+                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas)
+        implements UpstreamKind.Settings {
+
+    /**
+     * Several endpoints: every URL (the first is {@code url}), the balance, the hash key's template
+     * for {@code hash}, and when an endpoint is ejected. {@link #ONE} for a plain {@code url}.
+     */
+    record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers) {
+        static final Replicas ONE = new Replicas(List.of(), Balance.LEAST_REQUEST, Optional.empty(), Outliers.DEFAULT);
+
+        Replicas {
+            endpoints = List.copyOf(endpoints);
+            Objects.requireNonNull(balance, "balance");
+            Objects.requireNonNull(hashKey, "hashKey");
+            Objects.requireNonNull(outliers, "outliers");
+        }
+    }
+
+    /** Every URL it calls: its endpoints, or its one {@code url}. */
+    List<String> urls() {
+        return replicas.endpoints().isEmpty() ? List.of(url) : replicas.endpoints();
+    }
 
     static final int DEFAULT_MAX_BODY = 1024 * 1024;
     static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -37,6 +61,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(caFile, "caFile");
+        Objects.requireNonNull(replicas, "replicas");
     }
 
     boolean https() {
@@ -45,7 +70,18 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
 
     @Override
     public void print(JsonWriter w) {
-        w.field("url", url);
+        if (replicas.endpoints().isEmpty()) {
+            w.field("url", url);
+        } else {
+            w.name("endpoints").beginArray();
+            replicas.endpoints().forEach(w::value);
+            w.endArray();
+            w.field("balance", replicas.balance().wire());
+            replicas.hashKey().ifPresent(k -> w.field("hashKey", k));
+            w.name("outliers").beginObject().field("consecutiveFailures", replicas.outliers().consecutiveFailures())
+                    .field("baseEjection", Durations.format(replicas.outliers().baseEjection()))
+                    .field("maxEjectedPercent", replicas.outliers().maxEjectedPercent()).endObject();
+        }
         if (!forwardQuery.isEmpty()) {
             w.name("forwardQuery").beginArray();
             forwardQuery.forEach(w::value);
@@ -64,14 +100,16 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
     /** The path parameters its URL needs from every route that calls it. */
     @Override
     public List<String> pathParameters() {
-        return Template.parse(url).placeholders().stream()
+        List<String> templates = new java.util.ArrayList<>(urls());
+        replicas.hashKey().ifPresent(templates::add);
+        return templates.stream().flatMap(t -> Template.parse(t).placeholders().stream())
                 .filter(p -> p.fields().isEmpty() && !p.head().equals(Bindings.QUERY) && !p.head().equals(Bindings.HEADER))
                 .map(Placeholder::head).distinct().toList();
     }
 
     @Override
     public Optional<String> cannotForward() {
-        return url.contains("?") ? Optional.of("must have a URL without a query with policy proxy (the path below the prefix"
+        return urls().stream().anyMatch(u -> u.contains("?")) ? Optional.of("must have a URL without a query with policy proxy (the path below the prefix"
                 + " is appended to it)") : Optional.empty();
     }
 

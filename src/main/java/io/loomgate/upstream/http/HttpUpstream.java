@@ -9,6 +9,7 @@ import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.edge.tls.ClientTls;
 import io.loomgate.edge.tls.TlsException;
@@ -20,6 +21,7 @@ import io.loomgate.upstream.Call;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.balance.Fleet;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +54,8 @@ final class HttpUpstream implements Upstream, Forwarder {
 
     private final UpstreamId id;
     private final HttpSettings settings;
-    private final Origin origin;
+    private final Fleet<Origin> fleet;
+    private final Optional<Template> hashKey;
     private final Http1Client client;
     private final Forwarding forwarding;
 
@@ -63,7 +66,10 @@ final class HttpUpstream implements Upstream, Forwarder {
     HttpUpstream(UpstreamId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
         this.id = id;
         this.settings = settings;
-        this.origin = Origin.of(settings.url(), settings.https() ? Optional.of(trust(settings)) : Optional.empty());
+        Optional<ClientTls> tls = settings.https() ? Optional.of(trust(settings)) : Optional.empty();
+        this.fleet = new Fleet<>(settings.urls().stream().map(u -> Origin.of(u, tls)).toList(), o -> o.host() + ":" + o.port(),
+                settings.replicas().balance(), settings.replicas().outliers(), System::nanoTime);
+        this.hashKey = settings.replicas().hashKey().map(Template::parse);
         this.client = client;
         this.forwarding = forwarding;
     }
@@ -110,14 +116,19 @@ final class HttpUpstream implements Upstream, Forwarder {
         }
         headers.addAll(call.headers());
         call.contentType().ifPresent(t -> headers.add("Content-Type", t));
-        String base = withForwardedQuery(target(ctx), ctx);
+        Fleet.Member<Origin> endpoint = choose(ctx);
+        Origin origin = endpoint.value();
+        String base = withForwardedQuery(target(ctx, origin), ctx);
         String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
         byte[] body = call.body();
         OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers.build(),
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
         AttemptSpan span = AttemptSpan.start(ctx, sent, id, call.method(), origin, target);
+        Boolean endpointFailed = null;   // null: nothing learnt of the endpoint (the call was cancelled)
+        endpoint.started();
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
+            endpointFailed = status >= 500;
             if (span != null) {
                 span.answered(status);
             }
@@ -127,11 +138,55 @@ final class HttpUpstream implements Upstream, Forwarder {
             byte[] answer = read(response.body(), settings.maxBodyBytes(), status);
             return ResponseBodies.value(id, response.header("content-type"), answer, status);
         } catch (IOException e) {
+            boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
+            endpointFailed = cancelled ? null : Boolean.TRUE;
             if (span != null) {
-                span.failed(e, Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException);
+                span.failed(e, cancelled);
             }
-            throw failure(e, ctx, "no complete answer within " + Durations.format(wait));
+            throw failure(e, ctx, "no complete answer within " + Durations.format(wait), origin);
+        } finally {
+            ended(endpoint, endpointFailed);
         }
+    }
+
+    /**
+     * The endpoint for this try: by the upstream's balance, another one than this request's earlier
+     * tries while there is another (so a retry or a hedge goes to a different replica).
+     */
+    private Fleet.Member<Origin> choose(RequestContext ctx) {
+        java.util.Set<String> tried = ctx.ledger().touched(id.value());
+        String key = "";
+        if (hashKey.isPresent()) {
+            try {
+                key = hashKey.get().render(p -> Bindings.request(ctx, p), Template.Encoding.TEXT);
+            } catch (UnsafeValue absent) {
+                key = "";   // a request without the key: all such requests share one place on the ring
+            }
+        }
+        Fleet.Member<Origin> m = fleet.pick(tried, key);
+        tried.add(m.key());
+        return m;
+    }
+
+    private void ended(Fleet.Member<Origin> endpoint, Boolean failed) {
+        if (failed == null) {
+            fleet.released(endpoint);
+        } else {
+            fleet.ended(endpoint, failed);
+        }
+    }
+
+    @Override
+    public List<Map<String, Object>> endpoints() {
+        return fleet.members().stream().map(m -> {
+            Map<String, Object> state = new java.util.LinkedHashMap<>();
+            state.put("endpoint", m.key());
+            state.put("outstanding", (long) m.outstanding());
+            state.put("consecutiveFailures", (long) m.consecutiveFailures());
+            state.put("ejected", fleet.ejected(m));
+            state.put("ejections", (long) m.ejections());
+            return state;
+        }).toList();
     }
 
     /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
@@ -151,11 +206,11 @@ final class HttpUpstream implements Upstream, Forwarder {
     /** A request is refused (400) before any call when this upstream's URL cannot be filled in from it. */
     @Override
     public void check(RequestContext ctx) {
-        target(ctx);
+        target(ctx, fleet.members().getFirst().value());
     }
 
     /** The URL's path and query, its placeholders filled in from the request. */
-    private String target(RequestContext ctx) {
+    private String target(RequestContext ctx, Origin origin) {
         try {
             return origin.target().url(p -> Bindings.request(ctx, p));
         } catch (UnsafeValue e) {
@@ -178,25 +233,35 @@ final class HttpUpstream implements Upstream, Forwarder {
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
-        String target = target(ctx) + forward.target();
+        Fleet.Member<Origin> endpoint = choose(ctx);
+        Origin origin = endpoint.value();
+        String target = target(ctx, origin) + forward.target();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
                 upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
         AttemptSpan span = AttemptSpan.start(ctx, sent, id, request.method(), origin, target);
         Http1Response response;
+        endpoint.started();
         try {
             response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
             if (span != null) {
                 span.answered(response.status());
             }
+            ended(endpoint, response.status() >= 500);   // at the head: the body streams on
         } catch (IOException e) {
+            boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             if (span != null) {
-                span.failed(e, Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException);
+                span.failed(e, cancelled);
             }
-            if (ClientBody.failed(e)) {
+            boolean clientsFault = ClientBody.failed(e);
+            ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE);
+            if (clientsFault) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));
             }
-            throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()));
+            throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
+        } catch (RuntimeException e) {
+            ended(endpoint, null);
+            throw e;
         }
         response.body().streaming(settings.idleTimeout());
         if (response.status() == 101) {
@@ -206,7 +271,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     /** What a failed exchange means: cancelled, too late, or a reason a client may read. */
-    private UpstreamFailure failure(IOException e, RequestContext ctx, String late) throws InterruptedException {
+    private UpstreamFailure failure(IOException e, RequestContext ctx, String late, Origin origin) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("cancelled during the exchange");
         }

@@ -1,0 +1,109 @@
+package io.loomgate.upstream.http;
+
+import io.loomgate.core.template.Bindings;
+import io.loomgate.core.template.Placeholder;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
+import io.loomgate.upstream.balance.Balance;
+import io.loomgate.upstream.balance.Outliers;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads an http upstream's replicas: {@code "endpoints"} (instead of {@code url}: two or more URLs of
+ * one scheme, no two the same), {@code "balance"}, {@code "hashKey"} for {@code hash} (a template of
+ * the request: {@code {header.X-User}}, {@code {id}}, {@code {query.NAME}}), and {@code "outliers"}.
+ */
+final class Replicas {
+
+    /** Checks one URL as an upstream's {@code url} is checked, naming {@code field}. */
+    interface UrlCheck {
+        void check(Fields fields, String field, String url) throws RouteFileException;
+    }
+
+    private Replicas() {
+    }
+
+    static HttpSettings.Replicas read(Fields f, UrlCheck check) throws RouteFileException {
+        Optional<Object> given = f.optionalValue("endpoints");
+        if (given.isEmpty()) {
+            for (String only : List.of("balance", "hashKey", "outliers")) {
+                if (f.optionalValue(only).isPresent()) {
+                    throw f.bad(only, "is for an upstream with \"endpoints\"", f.optionalValue(only).get());
+                }
+            }
+            return HttpSettings.Replicas.ONE;
+        }
+        if (f.optionalValue("url").isPresent()) {
+            throw f.bad("url", "goes with \"endpoints\" only as one of them: give either url or endpoints", f.optionalValue("url").get());
+        }
+        if (!(given.get() instanceof List<?> list) || list.isEmpty()) {
+            throw f.bad("endpoints", "must be a non-empty array of http:// or https:// URLs", given.get());
+        }
+        List<String> urls = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String field = "endpoints[" + i + "]";
+            if (!(list.get(i) instanceof String url)) {
+                throw f.bad(field, "must be a URL", list.get(i));
+            }
+            check.check(f, field, url);
+            if (!seen.add(url)) {
+                throw f.bad(field, "is listed twice", url);
+            }
+            if (!urls.isEmpty() && !scheme(url).equals(scheme(urls.getFirst()))) {
+                throw f.bad(field, "must have the scheme of endpoints[0] (" + scheme(urls.getFirst()) + "://): one upstream, one scheme",
+                        url);
+            }
+            urls.add(url);
+        }
+        String balanceText = f.optionalString("balance").orElse(Balance.LEAST_REQUEST.wire());
+        Balance balance = Balance.fromWire(balanceText).orElseThrow(() -> f.bad("balance",
+                "must be least-request, round-robin or hash", balanceText));
+        Optional<String> hashKey = f.optionalString("hashKey");
+        if (balance == Balance.HASH && hashKey.isEmpty()) {
+            throw f.missing("hashKey", "a template of the request to hash, such as {header.X-User} (with \"balance\": \"hash\")");
+        }
+        if (balance != Balance.HASH && hashKey.isPresent()) {
+            throw f.bad("hashKey", "is only for \"balance\": \"hash\"", hashKey.get());
+        }
+        if (hashKey.isPresent()) {
+            List<Placeholder> names = f.template("hashKey", hashKey.get()).placeholders();
+            if (names.isEmpty()) {
+                throw f.bad("hashKey", "must name something of the request, such as {header.X-User}, {id} or {query.NAME}", hashKey.get());
+            }
+            for (Placeholder p : names) {
+                boolean request = p.head().equals(Bindings.QUERY) || p.head().equals(Bindings.HEADER) ? p.fields().size() >= 1
+                        : p.fields().isEmpty();
+                if (!request) {
+                    throw f.bad("hashKey", "may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not " + p, hashKey.get());
+                }
+            }
+        }
+        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f));
+    }
+
+    private static Outliers outliers(Fields f) throws RouteFileException {
+        Optional<Map<String, Object>> o = f.optionalObject("outliers");
+        if (o.isEmpty()) {
+            return Outliers.DEFAULT;
+        }
+        Fields of = f.nested(f.path() + ".outliers", o.get());
+        int failures = of.optionalInteger("consecutiveFailures", 1, 1000).orElse((long) Outliers.DEFAULT.consecutiveFailures()).intValue();
+        Duration base = of.optionalDuration("baseEjection", Duration.ofMillis(1), Duration.ofHours(1))
+                .orElse(Outliers.DEFAULT.baseEjection());
+        int percent = of.optionalInteger("maxEjectedPercent", 0, 100).orElse((long) Outliers.DEFAULT.maxEjectedPercent()).intValue();
+        of.finish("outliers", List.of("consecutiveFailures", "baseEjection", "maxEjectedPercent"));
+        return new Outliers(failures, base, percent);
+    }
+
+    private static String scheme(String url) {
+        return URI.create(url.replaceAll("\\{[^}]*}", "x")).getScheme();
+    }
+}
