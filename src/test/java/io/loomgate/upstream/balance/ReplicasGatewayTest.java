@@ -97,6 +97,20 @@ class ReplicasGatewayTest {
     }
 
     @Test
+    void aProxiedRequestRefusedByOneReplicaIsRetriedOnAnother() throws Exception {
+        List<String> urls = List.of("http://127.0.0.1:" + MisbehavingUpstream.refusedPort(), replicas.get(0).url());
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"endpoints\": " + endpoints(urls)
+                        + ", \"balance\": \"round-robin\", \"retry\": {\"attempts\": 2, \"backoff\": \"1ms\", \"budget\": 1}}",
+                List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"))) {
+            for (int i = 0; i < 10; i++) {
+                HttpResponse<String> r = g.client().get("/p/");
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals("{\"replica\":0}", r.body());
+            }
+        }
+    }
+
+    @Test
     void aHedgesBackupGoesToAnotherReplica() throws Exception {
         replicas.forEach(r -> r.hold("/api"));
         try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"endpoints\": " + endpoints(urls())
