@@ -154,6 +154,9 @@ final class HttpUpstream implements Upstream, Forwarder {
      * tries while there is another (so a retry or a hedge goes to a different replica).
      */
     private Fleet.Member<Origin> choose(RequestContext ctx) {
+        if (fleet.members().size() == 1) {
+            return fleet.members().getFirst();   // one url: nothing to choose, nothing to remember
+        }
         java.util.Set<String> tried = ctx.ledger().touched(id.value());
         String key = "";
         if (hashKey.isPresent()) {
