@@ -74,6 +74,7 @@ final class LivePlan implements AdminControl {
         this.source = source;
         this.bound = plan.tls();
         this.current = build(plan, digest(parts.config()));
+        plan.upstreams().activate();
     }
 
     /** Where the next plans are swapped in. */
@@ -109,6 +110,7 @@ final class LivePlan implements AdminControl {
         }
         bound.ifPresent(b -> next.tls().ifPresent(t -> b.keys().use(t.keys())));   // new handshakes, new certificate
         current = now;
+        next.upstreams().activate();   // the new and changed ones; kept ones already run
         parts.metrics().reloaded(true);
         lastError = "";
         String summary = Releases.after(before.plan(), next, parts.replaced(), parts.config().services().maxTimeout());

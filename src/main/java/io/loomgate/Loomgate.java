@@ -241,6 +241,7 @@ public final class Loomgate implements AutoCloseable {
                 watch.close();
             }
             report = server.shutdown();
+            live.current().plan().upstreams().deactivateAll();
             if (admin != null) {
                 admin.shutdown();
             }

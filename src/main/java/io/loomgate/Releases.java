@@ -52,6 +52,7 @@ final class Releases {
                 .map(u -> u.kind().pool(u.settings()).map(p -> u.kind().name() + " " + p).orElse(null))
                 .filter(Objects::nonNull).collect(Collectors.toSet());
         for (UpstreamDecl u : left) {
+            before.upstreams().deactivate(u.id());   // its health checks stop
             boolean inUse = u.kind().pool(u.settings()).map(p -> shared.contains(u.kind().name() + " " + p)).orElse(true);
             if (!inUse) {
                 u.kind().release(u.settings());

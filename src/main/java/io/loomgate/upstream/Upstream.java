@@ -48,4 +48,12 @@ public interface Upstream {
     default java.util.List<java.util.Map<String, Object>> endpoints() {
         return java.util.List.of();
     }
+
+    /** Starts what it runs on its own (active health checks), once its plan serves; nothing by default. */
+    default void activate() {
+    }
+
+    /** Stops what {@link #activate} started: no plan serves it any more. */
+    default void deactivate() {
+    }
 }

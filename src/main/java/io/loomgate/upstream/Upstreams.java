@@ -88,6 +88,24 @@ public final class Upstreams {
         return u == null ? List.of() : u.endpoints();
     }
 
+    /** Starts what each upstream runs on its own (health checks); idempotent, so a kept upstream is not started twice. */
+    public void activate() {
+        raw.values().forEach(Upstream::activate);
+    }
+
+    /** Stops what {@code id} runs on its own, once no plan serves it. */
+    public void deactivate(UpstreamId id) {
+        Upstream u = raw.get(id);
+        if (u != null) {
+            u.deactivate();
+        }
+    }
+
+    /** Stops what every upstream runs on its own: at shutdown. */
+    public void deactivateAll() {
+        raw.values().forEach(Upstream::deactivate);
+    }
+
     /** Every id, in the order the upstreams were added. */
     public List<UpstreamId> ids() {
         return List.copyOf(byId.keySet());

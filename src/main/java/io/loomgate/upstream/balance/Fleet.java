@@ -33,6 +33,7 @@ public final class Fleet<T> {
         private final AtomicInteger outstanding = new AtomicInteger();
         private final AtomicInteger failures = new AtomicInteger();
         private volatile long ejectedUntil;
+        private volatile boolean up = true;
         private volatile boolean ejected;
         private int ejections;
 
@@ -67,6 +68,15 @@ public final class Fleet<T> {
 
         public void started() {
             outstanding.incrementAndGet();
+        }
+
+        /** False while active health checks say it is down: it takes no calls. */
+        public boolean up() {
+            return up;
+        }
+
+        public void up(boolean up) {
+            this.up = up;
         }
     }
 
@@ -127,7 +137,7 @@ public final class Fleet<T> {
         List<Integer> fresh = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             Member<T> m = members.get(i);
-            if (!ejected(m)) {
+            if (!ejected(m) && m.up()) {
                 healthy.add(i);
                 if (!avoid.contains(m.key)) {
                     fresh.add(i);

@@ -35,14 +35,17 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
      * Several endpoints: every URL (the first is {@code url}), the balance, the hash key's template
      * for {@code hash}, and when an endpoint is ejected. {@link #ONE} for a plain {@code url}.
      */
-    record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers) {
-        static final Replicas ONE = new Replicas(List.of(), Balance.LEAST_REQUEST, Optional.empty(), Outliers.DEFAULT);
+    record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers,
+                    Optional<HealthChecks.Settings> health) {
+        static final Replicas ONE = new Replicas(List.of(), Balance.LEAST_REQUEST, Optional.empty(), Outliers.DEFAULT,
+                Optional.empty());
 
         Replicas {
             endpoints = List.copyOf(endpoints);
             Objects.requireNonNull(balance, "balance");
             Objects.requireNonNull(hashKey, "hashKey");
             Objects.requireNonNull(outliers, "outliers");
+            Objects.requireNonNull(health, "health");
         }
     }
 
@@ -81,6 +84,14 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             w.name("outliers").beginObject().field("consecutiveFailures", replicas.outliers().consecutiveFailures())
                     .field("baseEjection", Durations.format(replicas.outliers().baseEjection()))
                     .field("maxEjectedPercent", replicas.outliers().maxEjectedPercent()).endObject();
+            replicas.health().ifPresent(h -> {
+                w.name("health").beginObject().field("path", h.path()).field("every", Durations.format(h.every()))
+                        .field("timeout", Durations.format(h.timeout())).field("unhealthyAfter", h.unhealthyAfter())
+                        .field("healthyAfter", h.healthyAfter());
+                w.name("expect").beginArray();
+                h.expect().stream().sorted().forEach(c -> w.value((long) c));
+                w.endArray().endObject();
+            });
         }
         if (!forwardQuery.isEmpty()) {
             w.name("forwardQuery").beginArray();

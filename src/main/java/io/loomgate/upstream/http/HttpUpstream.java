@@ -56,6 +56,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     private final HttpSettings settings;
     private final Fleet<Origin> fleet;
     private final Optional<Template> hashKey;
+    private final Optional<HealthChecks> health;
     private final Http1Client client;
     private final Forwarding forwarding;
 
@@ -70,6 +71,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         this.fleet = new Fleet<>(settings.urls().stream().map(u -> Origin.of(u, tls)).toList(), o -> o.host() + ":" + o.port(),
                 settings.replicas().balance(), settings.replicas().outliers(), System::nanoTime);
         this.hashKey = settings.replicas().hashKey().map(Template::parse);
+        this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
         this.client = client;
         this.forwarding = forwarding;
     }
@@ -180,6 +182,16 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     @Override
+    public void activate() {
+        health.ifPresent(HealthChecks::start);
+    }
+
+    @Override
+    public void deactivate() {
+        health.ifPresent(HealthChecks::close);
+    }
+
+    @Override
     public List<Map<String, Object>> endpoints() {
         return fleet.members().stream().map(m -> {
             Map<String, Object> state = new java.util.LinkedHashMap<>();
@@ -187,6 +199,7 @@ final class HttpUpstream implements Upstream, Forwarder {
             state.put("outstanding", (long) m.outstanding());
             state.put("consecutiveFailures", (long) m.consecutiveFailures());
             state.put("ejected", fleet.ejected(m));
+            state.put("healthy", m.up());
             state.put("ejections", (long) m.ejections());
             return state;
         }).toList();

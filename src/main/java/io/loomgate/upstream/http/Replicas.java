@@ -33,7 +33,7 @@ final class Replicas {
     static HttpSettings.Replicas read(Fields f, UrlCheck check) throws RouteFileException {
         Optional<Object> given = f.optionalValue("endpoints");
         if (given.isEmpty()) {
-            for (String only : List.of("balance", "hashKey", "outliers")) {
+            for (String only : List.of("balance", "hashKey", "outliers", "health")) {
                 if (f.optionalValue(only).isPresent()) {
                     throw f.bad(only, "is for an upstream with \"endpoints\"", f.optionalValue(only).get());
                 }
@@ -86,7 +86,40 @@ final class Replicas {
                 }
             }
         }
-        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f));
+        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f), health(f));
+    }
+
+    private static Optional<HealthChecks.Settings> health(Fields f) throws RouteFileException {
+        Optional<Map<String, Object>> o = f.optionalObject("health");
+        if (o.isEmpty()) {
+            return Optional.empty();
+        }
+        Fields h = f.nested(f.path() + ".health", o.get());
+        String path = h.string("path");
+        if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) {
+            throw h.bad("path", "must start with / and hold no space or control character", path);
+        }
+        Duration every = h.optionalDuration("every", Duration.ofMillis(10), Duration.ofHours(1)).orElse(Duration.ofSeconds(5));
+        Duration timeout = h.optionalDuration("timeout", Duration.ofMillis(10), Duration.ofMinutes(1)).orElse(Duration.ofSeconds(1));
+        int unhealthy = h.optionalInteger("unhealthyAfter", 1, 100).orElse(3L).intValue();
+        int healthy = h.optionalInteger("healthyAfter", 1, 100).orElse(2L).intValue();
+        Set<Integer> expect = new HashSet<>();
+        Object raw = h.optionalValue("expect").orElse(null);
+        if (raw instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                if (!(list.get(i) instanceof Long c) || c < 100 || c > 599) {
+                    throw h.bad("expect[" + i + "]", "must be a status from 100 to 599", list.get(i));
+                }
+                expect.add(c.intValue());
+            }
+        } else if (raw != null) {
+            throw h.bad("expect", "must be an array of statuses, such as [200, 204]", raw);
+        }
+        if (expect.isEmpty()) {
+            expect.add(200);
+        }
+        h.finish("health", List.of("path", "every", "timeout", "unhealthyAfter", "healthyAfter", "expect"));
+        return Optional.of(new HealthChecks.Settings(path, every, timeout, unhealthy, healthy, expect));
     }
 
     private static Outliers outliers(Fields f) throws RouteFileException {

@@ -52,7 +52,7 @@ class ReplicasGatewayTest {
     }
 
     private int served(int replica) {
-        return (int) replicas.get(replica).events().stream().filter(e -> e.startsWith("end ")).count();
+        return (int) replicas.get(replica).events().stream().filter(e -> e.startsWith("end /api")).count();
     }
 
     @Test
@@ -92,7 +92,7 @@ class ReplicasGatewayTest {
             }
             assertEquals(3, failed, "three refusals eject it; after that, none");
             String state = g.gate().upstreams().endpoints(io.loomgate.core.call.UpstreamId.of("api")).toString();
-            assertTrue(state.contains("ejected=true, ejections=1"), state);
+            assertTrue(state.contains("ejected=true, healthy=true, ejections=1"), state);
         }
     }
 
@@ -122,6 +122,56 @@ class ReplicasGatewayTest {
             assertEquals(200, answer.get().statusCode());
             assertEquals(2, replicas.stream().filter(r -> r.events().contains("start /api")).count(), "two copies, two replicas");
         }
+    }
+
+    @Test
+    void aReplicaThatFailsItsHealthChecksTakesNoCallsUntilItPassesThemAgain() throws Exception {
+        replicas.forEach(r -> r.answer("/healthz", "{}"));
+        replicas.get(1).answer("/healthz", 503, "{}");
+        try (FileGate g = gate(", \"balance\": \"round-robin\", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\","
+                + " \"unhealthyAfter\": 2, \"healthyAfter\": 2}", "", urls())) {
+            var id = io.loomgate.core.call.UpstreamId.of("api");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> g.gate().upstreams().endpoints(id).get(1).get("healthy").equals(false));
+            int before = served(1);
+            for (int i = 0; i < 20; i++) {
+                assertEquals(200, g.client().get("/x").statusCode());
+            }
+            assertEquals(before, served(1), "an unhealthy replica takes no call");
+
+            replicas.get(1).answer("/healthz", "{}");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> g.gate().upstreams().endpoints(id).get(1).get("healthy").equals(true));
+            for (int i = 0; i < 9; i++) {
+                g.client().get("/x");
+            }
+            assertTrue(served(1) > before, "back in the balance once it passed healthyAfter checks");
+        }
+        long checksAfter = replicas.get(0).events().stream().filter(e -> e.equals("start /healthz")).count();
+        Thread.sleep(200);
+        assertEquals(checksAfter, replicas.get(0).events().stream().filter(e -> e.equals("start /healthz")).count(),
+                "the checks stop with loomgate");
+    }
+
+    @Test
+    void aReloadThatRemovesTheUpstreamStopsItsHealthChecks() throws Exception {
+        replicas.forEach(r -> r.answer("/healthz", "{}"));
+        try (FileGate g = gate(", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\"}", "", urls())) {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> checks(0) >= 3);
+            java.nio.file.Files.writeString(dir.resolve("routes.json"), """
+                    {"upstreams": [{"id": "db", "kind": "simulated", "service": "db"}],
+                     "routes": [{"path": "/x", "policy": "single", "upstreams": ["db"]}]}""");
+            assertTrue(g.gate().reload("test") instanceof io.loomgate.api.AdminControl.Reload.Done);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
+                long n = checks(0);
+                Thread.sleep(150);
+                return checks(0) == n;
+            });
+        }
+    }
+
+    private long checks(int replica) {
+        return replicas.get(replica).events().stream().filter(e -> e.equals("start /healthz")).count();
     }
 
     @Test
