@@ -37,6 +37,11 @@ final class JsonFormat {
         }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.field("accessLogDropped", s.accessLogDropped());
+        if (!s.endpoints().isEmpty()) {
+            w.name("endpoints").beginObject();
+            s.endpoints().forEach((id, list) -> w.name(id.value()).tree(list));
+            w.endObject();
+        }
         w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();
         w.endObject();
 

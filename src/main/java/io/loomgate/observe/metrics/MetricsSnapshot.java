@@ -24,7 +24,7 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
                        Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
                        ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
-                       GatewayMetrics.Spans spans) {
+                       GatewayMetrics.Spans spans, Map<UpstreamId, List<Map<String, Object>>> endpoints) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

@@ -55,7 +55,19 @@ public final class MetricsSource {
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
                 JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
                 limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
-                metrics.spans());
+                metrics.spans(), endpoints(now));
+    }
+
+    /** The endpoints of each upstream that has several, and their state. */
+    private static Map<UpstreamId, List<Map<String, Object>>> endpoints(Upstreams upstreams) {
+        Map<UpstreamId, List<Map<String, Object>>> e = new LinkedHashMap<>();
+        for (UpstreamId id : upstreams.ids()) {
+            List<Map<String, Object>> of = upstreams.endpoints(id);
+            if (of.size() > 1) {
+                e.put(id, of);
+            }
+        }
+        return e;
     }
 
     private static Map<UpstreamId, MetricsSnapshot.Retries> retries(Upstreams upstreams) {

@@ -25,6 +25,7 @@ final class PrometheusFormat {
         p.routes(s);
         p.services(s);
         p.breakers(s);
+        p.endpoints(s);
         p.retries(s);
         p.limits(s);
         p.virtualThreads(s.virtualThreads());
@@ -141,6 +142,25 @@ final class PrometheusFormat {
             sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
             sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
         });
+    }
+
+    /** Each endpoint of an upstream with several ({@code "endpoints"}). */
+    private void endpoints(MetricsSnapshot s) {
+        if (s.endpoints().isEmpty()) {
+            return;
+        }
+        String[][] families = {
+            {"loomgate_endpoint_calls_total", "counter", "calls", "Tries sent to each endpoint of an upstream with several, ended."},
+            {"loomgate_endpoint_failures_total", "counter", "failures", "Tries an endpoint failed itself (refused, reset, 5xx, too slow)."},
+            {"loomgate_endpoint_outstanding", "gauge", "outstanding", "Tries each endpoint has now."},
+            {"loomgate_endpoint_ejections_total", "counter", "ejections", "Times an endpoint was ejected by outlier detection."},
+            {"loomgate_endpoint_ejected", "gauge", "ejected", "1 while an endpoint is ejected by outlier detection."},
+            {"loomgate_endpoint_healthy", "gauge", "healthy", "1 while an endpoint's health checks (if any) say it is up."}};
+        for (String[] f : families) {
+            family(f[0], f[1], f[3]);
+            s.endpoints().forEach((id, list) -> list.forEach(e -> sample(f[0], "service", id.value(), "endpoint",
+                    (String) e.get("endpoint"), e.get(f[2]) instanceof Boolean b ? (b ? 1 : 0) : ((Number) e.get(f[2])).doubleValue())));
+        }
     }
 
     private void virtualThreads(VirtualThreads.Snapshot v) {

@@ -32,6 +32,8 @@ public final class Fleet<T> {
         private final String key;
         private final AtomicInteger outstanding = new AtomicInteger();
         private final AtomicInteger failures = new AtomicInteger();
+        private final java.util.concurrent.atomic.LongAdder calls = new java.util.concurrent.atomic.LongAdder();
+        private final java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
         private volatile long ejectedUntil;
         private volatile boolean up = true;
         private volatile boolean ejected;
@@ -54,6 +56,16 @@ public final class Fleet<T> {
         /** Calls it has now. */
         public int outstanding() {
             return outstanding.get();
+        }
+
+        /** Tries it has taken, ended. */
+        public long calls() {
+            return calls.sum();
+        }
+
+        /** Tries it failed itself (refused, reset, 5xx, too slow). */
+        public long failures() {
+            return failed.sum();
         }
 
         /** Its own failures in a row. */
@@ -178,6 +190,10 @@ public final class Fleet<T> {
      */
     public void ended(Member<T> m, boolean failed) {
         m.outstanding.decrementAndGet();
+        m.calls.increment();
+        if (failed) {
+            m.failed.increment();
+        }
         if (!failed) {
             m.failures.set(0);
             return;
@@ -190,6 +206,7 @@ public final class Fleet<T> {
     /** A call on {@code m} ended without telling anything of the endpoint (it was cancelled). */
     public void released(Member<T> m) {
         m.outstanding.decrementAndGet();
+        m.calls.increment();
     }
 
     private synchronized void eject(Member<T> m) {

@@ -197,6 +197,8 @@ final class HttpUpstream implements Upstream, Forwarder {
             Map<String, Object> state = new java.util.LinkedHashMap<>();
             state.put("endpoint", m.key());
             state.put("outstanding", (long) m.outstanding());
+            state.put("calls", m.calls());
+            state.put("failures", m.failures());
             state.put("consecutiveFailures", (long) m.consecutiveFailures());
             state.put("ejected", fleet.ejected(m));
             state.put("healthy", m.up());

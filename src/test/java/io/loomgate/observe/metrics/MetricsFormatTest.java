@@ -48,7 +48,7 @@ class MetricsFormatTest {
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)),
                 new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7,
-                new GatewayMetrics.Spans(40, 2));
+                new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))));
     }
 
     @Test
@@ -63,6 +63,8 @@ class MetricsFormatTest {
         assertEquals(7, p.value("loomgate_access_log_dropped_total", Map.of()));
         assertEquals(40, p.value("loomgate_trace_spans_exported_total", Map.of()));
         assertEquals(2, p.value("loomgate_trace_spans_dropped_total", Map.of()));
+        assertEquals(9, p.value("loomgate_endpoint_calls_total", Map.of("service", "db", "endpoint", "10.0.0.5:80")));
+        assertEquals(1, p.value("loomgate_endpoint_ejected", Map.of("service", "db", "endpoint", "10.0.0.6:80")));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
         assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
         assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
@@ -145,5 +147,10 @@ class MetricsFormatTest {
             """)
     void acceptHeadersChooseTheFormat(String accept, MetricsFormat expected) {
         assertEquals(expected, MetricsFormat.negotiate(accept));
+    }
+
+    private static Map<String, Object> endpoint(String name, long calls) {
+        return new java.util.LinkedHashMap<>(Map.of("endpoint", name, "outstanding", 0L, "calls", calls, "failures", 1L,
+                "consecutiveFailures", 0L, "ejected", calls < 5, "healthy", true, "ejections", 1L));
     }
 }

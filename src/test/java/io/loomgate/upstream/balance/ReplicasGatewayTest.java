@@ -62,6 +62,11 @@ class ReplicasGatewayTest {
                 assertEquals(200, g.client().get("/x").statusCode());
             }
             assertEquals(List.of(10, 10, 10), List.of(served(0), served(1), served(2)));
+            String metrics = g.client().get("/metrics?format=prometheus").body();
+            for (String url : urls()) {
+                String endpoint = url.substring("http://".length());
+                assertTrue(metrics.contains("loomgate_endpoint_calls_total{service=\"api\",endpoint=\"" + endpoint + "\"} 10"), metrics);
+            }
         }
     }
 
