@@ -163,7 +163,8 @@ class RouteFileTest {
             {"id": "h", "kind": "http", "url": "http://127.0.0.1:99999"} | routes.json: upstreams[0].url has port 99999; a port is 1 to 65535; got 'http://127.0.0.1:99999'
             {"id": "h", "kind": "http", "endpoints": []} | routes.json: upstreams[0].endpoints must be a non-empty array of http:// or https:// URLs; got an array
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "https://b:2"]} | routes.json: upstreams[0].endpoints[1] must have the scheme of endpoints[0] (http://): one upstream, one scheme; got 'https://b:2'
-            {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://a:1"]} | routes.json: upstreams[0].endpoints[1] is listed twice; got 'http://a:1'
+            {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://a:1"]} | routes.json: upstreams[0].endpoints[1] names a host and port listed before: an endpoint is a host and port, once; got 'http://a:1'
+            {"id": "h", "kind": "http", "endpoints": ["http://a/x", "http://a:80/y"]} | routes.json: upstreams[0].endpoints[1] names a host and port listed before: an endpoint is a host and port, once; got 'http://a:80/y'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "ftp://b"]} | routes.json: upstreams[0].endpoints[1] must be an absolute http:// or https:// URL with a host and no user info or fragment; got 'ftp://b'
             {"id": "h", "kind": "http", "url": "http://a:1", "endpoints": ["http://b:1"]} | routes.json: upstreams[0].url goes with "endpoints" only as one of them: give either url or endpoints; got 'http://a:1'
             {"id": "h", "kind": "http", "url": "http://a:1", "balance": "hash"} | routes.json: upstreams[0].balance is for an upstream with "endpoints"; got 'hash'

@@ -54,8 +54,8 @@ final class Replicas {
                 throw f.bad(field, "must be a URL", list.get(i));
             }
             check.check(f, field, url);
-            if (!seen.add(url)) {
-                throw f.bad(field, "is listed twice", url);
+            if (!seen.add(hostAndPort(url))) {
+                throw f.bad(field, "names a host and port listed before: an endpoint is a host and port, once", url);
             }
             if (!urls.isEmpty() && !scheme(url).equals(scheme(urls.getFirst()))) {
                 throw f.bad(field, "must have the scheme of endpoints[0] (" + scheme(urls.getFirst()) + "://): one upstream, one scheme",
@@ -134,6 +134,11 @@ final class Replicas {
         int percent = of.optionalInteger("maxEjectedPercent", 0, 100).orElse((long) Outliers.DEFAULT.maxEjectedPercent()).intValue();
         of.finish("outliers", List.of("consecutiveFailures", "baseEjection", "maxEjectedPercent"));
         return new Outliers(failures, base, percent);
+    }
+
+    private static String hostAndPort(String url) {
+        URI uri = URI.create(url.replaceAll("\\{[^}]*}", "x"));
+        return uri.getHost() + ":" + (uri.getPort() >= 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80);
     }
 
     private static String scheme(String url) {
