@@ -128,10 +128,13 @@ class ComposeGatewayTest {
     void forEachRunsInTheInputsOrderAtMostConcurrencyAtOnce() throws Exception {
         serve(OVERVIEW);
         api.answer("/orders", "{\"items\":[{\"sku\":\"a\"},{\"sku\":\"b\"},{\"sku\":\"c\"},{\"sku\":\"d\"},{\"sku\":\"e\"}]}")
-                .answer("/items/c", "{\"price\":30}").hold("/items/a");
+                .answer("/items/c", "{\"price\":30}").hold("/items/a").hold("/items/b");
         CompletableFuture<HttpResponse<String>> answer = Background.supply(() -> client.get("/users/7/overview"));
 
-        api.await("end /items/e");              // b, c, d and e ran one after another beside the held a
+        api.await("start /items/a");            // both held: the upstream sees the two at once, whatever the timing
+        api.await("start /items/b");
+        api.release("/items/b");
+        api.await("end /items/e");              // c, d and e ran one after another beside the held a
         api.release("/items/a");
 
         HttpResponse<String> r = answer.get();
