@@ -3,7 +3,6 @@ package io.loomgate.edge.server;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
 import io.loomgate.http1.WriteWatchdog;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -27,8 +26,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final long NO_DEADLINE = Long.MAX_VALUE;
-    /** How long a closing connection's remaining bytes are read and dropped before the close. */
-    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final Listener listener;
     private final Socket raw;
@@ -87,7 +84,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
                 inHead = false;
                 if (!serve(new ServerExchange(this, head, arrival))) {
                     if (!closed) {
-                        linger();   // the answer said Connection: close; the client may still be sending
+                        Closing.linger(socket, this);   // the answer said Connection: close; the client may still be sending
                     }
                     return;
                 }
@@ -232,42 +229,17 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         try {
             output.write(Responses.refusal(status, why));
             output.flush();
-            linger();
+            Closing.linger(socket, this);
         } catch (IOException e) {
             LOG.log(Level.DEBUG, () -> "could not tell " + peer() + " " + status + ": " + e);
         }
     }
 
-    /**
-     * nginx's lingering close: after a refusal, or an answer that closes the connection, this side is
-     * shut and what the client still sends (the rest of a body it was told it need not send) is read
-     * and dropped, for at most {@link #LINGER_NANOS} in all and until the client closes. Closed at
-     * once, a socket with unread bytes resets the connection, and the reset can destroy the answer
-     * before the client reads it.
-     */
-    private void linger() throws IOException {
-        if (socket instanceof SSLSocket) {
-            return;   // TLS has no half-close: the close_notify ends both ways
-        }
-        if (!socket.isOutputShutdown()) {
-            socket.shutdownOutput();
-        }
-        reads(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
-        byte[] scratch = new byte[8192];
-        try {
-            while (input.read(scratch, 0, scratch.length) >= 0) {
-                // dropped
-            }
-        } catch (IOException enough) {
-            // the moment passed, or the client reset: either way we are done
-        }
-    }
-
     void close() {
         closed = true;
-        closeQuietly(socket);
+        Closing.quietly(socket);
         if (socket != raw) {
-            closeQuietly(raw);
+            Closing.quietly(raw);
         }
     }
 
@@ -285,16 +257,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     InetSocketAddress local() {
         return (InetSocketAddress) raw.getLocalSocketAddress();
-    }
-
-    static void closeQuietly(Closeable c) {
-        try {
-            if (c != null) {
-                c.close();
-            }
-        } catch (IOException ignored) {
-            // closing is all we wanted
-        }
     }
 
     /** For an HTTPS connection, its TLS socket. */

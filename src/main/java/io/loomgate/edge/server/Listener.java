@@ -103,14 +103,14 @@ final class Listener {
         InetAddress from = s.getInetAddress();
         if (limits.maxConnections() > 0 && stats.open.get() >= limits.maxConnections()) {
             stats.refusedAtMax.increment();
-            Connection.closeQuietly(s);
+            Closing.quietly(s);
             return;
         }
         boolean counted = limits.maxPerAddress() > 0 && !limits.unlimited().contains(from);
         if (counted && perAddress.computeIfAbsent(from, a -> new AtomicInteger()).incrementAndGet() > limits.maxPerAddress()) {
             release(from);
             stats.refusedPerAddress.increment();
-            Connection.closeQuietly(s);
+            Closing.quietly(s);
             return;
         }
         Connection c = new Connection(this, s, counted);
@@ -120,7 +120,7 @@ final class Listener {
             Thread.ofVirtual().name("loomgate-connection").start(c);
         } catch (RuntimeException | Error e) {
             closed(c);
-            Connection.closeQuietly(s);
+            Closing.quietly(s);
             throw e;
         }
     }
@@ -151,7 +151,7 @@ final class Listener {
         }
         synchronized (this) {
             stopping = true;
-            Connection.closeQuietly(socket);
+            Closing.quietly(socket);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(delay);
         try {

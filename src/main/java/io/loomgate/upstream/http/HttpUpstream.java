@@ -54,9 +54,7 @@ final class HttpUpstream implements Upstream, Forwarder {
 
     private final UpstreamId id;
     private final HttpSettings settings;
-    private final Fleet<Origin> fleet;
-    private final Optional<Template> hashKey;
-    private final Optional<HealthChecks> health;
+    private final Endpoints endpoints;
     private final Http1Client client;
     private final Forwarding forwarding;
 
@@ -67,11 +65,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     HttpUpstream(UpstreamId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
         this.id = id;
         this.settings = settings;
-        Optional<ClientTls> tls = settings.https() ? Optional.of(trust(settings)) : Optional.empty();
-        this.fleet = new Fleet<>(settings.urls().stream().map(u -> Origin.of(u, tls)).toList(), o -> o.host() + ":" + o.port(),
-                settings.replicas().balance(), settings.replicas().outliers(), System::nanoTime);
-        this.hashKey = settings.replicas().hashKey().map(Template::parse);
-        this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
+        this.endpoints = new Endpoints(id, settings, settings.https() ? Optional.of(trust(settings)) : Optional.empty(), client);
         this.client = client;
         this.forwarding = forwarding;
     }
@@ -118,7 +112,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         }
         headers.addAll(call.headers());
         call.contentType().ifPresent(t -> headers.add("Content-Type", t));
-        Fleet.Member<Origin> endpoint = choose(ctx);
+        Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
         String base = withForwardedQuery(target(ctx, origin), ctx);
         String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
@@ -147,64 +141,23 @@ final class HttpUpstream implements Upstream, Forwarder {
             }
             throw failure(e, ctx, "no complete answer within " + Durations.format(wait), origin);
         } finally {
-            ended(endpoint, endpointFailed);
-        }
-    }
-
-    /**
-     * The endpoint for this try: by the upstream's balance, another one than this request's earlier
-     * tries while there is another (so a retry or a hedge goes to a different replica).
-     */
-    private Fleet.Member<Origin> choose(RequestContext ctx) {
-        if (fleet.members().size() == 1) {
-            return fleet.members().getFirst();   // one url: nothing to choose, nothing to remember
-        }
-        java.util.Set<String> tried = ctx.ledger().touched(id.value());
-        String key = "";
-        if (hashKey.isPresent()) {
-            try {
-                key = hashKey.get().render(p -> Bindings.request(ctx, p), Template.Encoding.TEXT);
-            } catch (UnsafeValue absent) {
-                key = "";   // a request without the key: all such requests share one place on the ring
-            }
-        }
-        Fleet.Member<Origin> m = fleet.pick(tried, key);
-        tried.add(m.key());
-        return m;
-    }
-
-    private void ended(Fleet.Member<Origin> endpoint, Boolean failed) {
-        if (failed == null) {
-            fleet.released(endpoint);
-        } else {
-            fleet.ended(endpoint, failed);
+            endpoints.ended(endpoint, endpointFailed);
         }
     }
 
     @Override
     public void activate() {
-        health.ifPresent(HealthChecks::start);
+        endpoints.startChecks();
     }
 
     @Override
     public void deactivate() {
-        health.ifPresent(HealthChecks::close);
+        endpoints.stopChecks();
     }
 
     @Override
     public List<Map<String, Object>> endpoints() {
-        return fleet.members().stream().map(m -> {
-            Map<String, Object> state = new java.util.LinkedHashMap<>();
-            state.put("endpoint", m.key());
-            state.put("outstanding", (long) m.outstanding());
-            state.put("calls", m.calls());
-            state.put("failures", m.failures());
-            state.put("consecutiveFailures", (long) m.consecutiveFailures());
-            state.put("ejected", fleet.ejected(m));
-            state.put("healthy", m.up());
-            state.put("ejections", (long) m.ejections());
-            return state;
-        }).toList();
+        return endpoints.state();
     }
 
     /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
@@ -224,7 +177,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     /** A request is refused (400) before any call when this upstream's URL cannot be filled in from it. */
     @Override
     public void check(RequestContext ctx) {
-        target(ctx, fleet.members().getFirst().value());
+        target(ctx, endpoints.first());
     }
 
     /** The URL's path and query, its placeholders filled in from the request. */
@@ -251,7 +204,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
-        Fleet.Member<Origin> endpoint = choose(ctx);
+        Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
         String target = target(ctx, origin) + forward.target();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
@@ -264,21 +217,21 @@ final class HttpUpstream implements Upstream, Forwarder {
             if (span != null) {
                 span.answered(response.status());
             }
-            ended(endpoint, response.status() >= 500);   // at the head: the body streams on
+            endpoints.ended(endpoint, response.status() >= 500);   // at the head: the body streams on
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             if (span != null) {
                 span.failed(e, cancelled);
             }
             boolean clientsFault = ClientBody.failed(e);
-            ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE);
+            endpoints.ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE);
             if (clientsFault) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));
             }
             throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
-            ended(endpoint, null);
+            endpoints.ended(endpoint, null);
             throw e;
         }
         response.body().streaming(settings.idleTimeout());

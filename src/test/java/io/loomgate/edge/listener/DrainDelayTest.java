@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
-import io.loomgate.edge.listener.GatewayServer.ShutdownReport;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.TestClient;
