@@ -217,8 +217,8 @@ final class LivePlan implements AdminControl {
             w.field("inFlight", plan.upstreams().calls().inFlight(u.id()));
             u.kind().idleConnections(u.settings()).ifPresent(n -> w.field("idleConnections", n));
             var endpoints = plan.upstreams().endpoints(u.id());
-            if (endpoints.size() > 1) {
-                w.name("endpoints").tree(endpoints);
+            if (!endpoints.isEmpty()) {
+                w.name("endpoints").tree(endpoints.stream().map(io.loomgate.upstream.EndpointState::json).toList());
             }
             var retries = plan.upstreams().retries().get(u.id());
             w.name("retries").beginObject().field("sent", retries.sentCount()).field("refusedByBudget", retries.refusedCount())

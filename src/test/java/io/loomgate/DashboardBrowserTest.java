@@ -124,4 +124,33 @@ class DashboardBrowserTest {
             }
         }
     }
+
+    @Test
+    void theEndpointsOfAnUpstreamWithSeveralAreListedWithTheirState(@TempDir Path dir) throws Exception {
+        try (ApiUpstream a = ApiUpstream.start().answer("/api", "{}"); ApiUpstream b = ApiUpstream.start().answer("/api", "{}")) {
+            String dead = "127.0.0.1:" + io.loomgate.testing.MisbehavingUpstream.refusedPort();
+            Path routes = dir.resolve("routes.json");
+            Files.writeString(routes, """
+                    {"upstreams": [{"id": "api", "kind": "http", "endpoints": ["%s/api", "%s/api", "http://%s/api"],
+                                    "balance": "round-robin", "outliers": {"consecutiveFailures": 1, "baseEjection": "1m"}}],
+                     "routes": [{"path": "/x", "policy": "single", "upstreams": ["api"]}]}
+                    """.formatted(a.url(), b.url(), dead));
+            try (Loomgate fleet = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString()));
+                 TestClient c = new TestClient(fleet.baseUri())) {
+                for (int i = 0; i < 6; i++) {
+                    c.get("/x");
+                }
+                browser.open(fleet.baseUri() + "/dashboard");
+                Object state = browser.await("document.querySelector('#endpoints tr[data-endpoint=\"" + dead
+                        + "\"] td[data-field=state]')?.textContent", Duration.ofSeconds(10));
+                assertEquals("ejected", state);
+                String live = a.url().substring("http://".length());
+                assertEquals("up", browser.eval("document.querySelector('#endpoints tr[data-endpoint=\"" + live
+                        + "\"] td[data-field=state]').textContent"));
+                assertTrue(Integer.parseInt((String) browser.eval("document.querySelector('#endpoints tr[data-endpoint=\"" + live
+                        + "\"] td[data-field=calls]').textContent")) >= 2);
+                assertTrue(browser.errors().isEmpty(), "the page logged errors: " + browser.errors());
+            }
+        }
+    }
 }

@@ -21,7 +21,8 @@ import java.util.Set;
  *   <li>with time left before the request's deadline for the pause and another try;</li>
  *   <li>and a token from the upstream's {@link RetryBudget}, which hedge backups draw on too.</li>
  * </ul>
- * The tries of a retried call are kept for the request's timeline; the budget's refusals are counted.
+ * The tries of a retried call are kept for the request's timeline, and every try to an upstream with
+ * several endpoints, with the endpoint it went to ({@link EndpointNote}); the budget's refusals are counted.
  */
 final class Retrying implements Layered {
 
@@ -33,13 +34,16 @@ final class Retrying implements Layered {
     private final RetrySettings settings;
     private final RetryBudget budget;
     private final RetryStats stats;
+    private final boolean replicated;
 
-    Retrying(UpstreamId id, Layered inner, RetrySettings settings, RetryBudget budget, RetryStats stats) {
+    /** @param replicated the upstream has several endpoints: every try is kept, with the endpoint it went to */
+    Retrying(UpstreamId id, Layered inner, RetrySettings settings, RetryBudget budget, RetryStats stats, boolean replicated) {
         this.id = id;
         this.inner = inner;
         this.settings = settings;
         this.budget = budget;
         this.stats = stats;
+        this.replicated = replicated;
     }
 
     /** One try, whose failure may or may not be worth another. */
@@ -69,11 +73,15 @@ final class Retrying implements Layered {
         String length = forward.request().headers().first("Content-Length");
         boolean bodiless = (length == null || length.strip().equals("0"))
                 && !forward.request().headers().contains("Transfer-Encoding");
-        boolean idempotent = bodiless && IDEMPOTENT.contains(forward.request().method());
+        boolean once = settings.attempts() == 1 || !(bodiless && IDEMPOTENT.contains(forward.request().method()));
         budget.firstTrySent();
-        if (settings.attempts() == 1 || !idempotent) {
+        if (once && !replicated) {
             return inner.forward(forward);
         }
+        return noted(() -> forwarded(forward, once));
+    }
+
+    private Response forwarded(Forward forward, boolean once) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         for (int n = 1; ; n++) {
             long start = System.nanoTime();
@@ -81,19 +89,21 @@ final class Retrying implements Layered {
             try {
                 r = inner.forward(forward);
             } catch (UpstreamFailure f) {
-                failed(ctx, n, start, f);
+                failed(ctx, n, start, f, once);
                 continue;
+            } catch (InterruptedException e) {
+                cancelled(ctx, n, start);
+                throw e;
             }
-            if (RETRIED_STATUSES.contains(r.status()) && r.stream() != null && another(ctx, n)) {
+            if (!once && RETRIED_STATUSES.contains(r.status()) && r.stream() != null && another(ctx, n)) {
                 r.stream().writer().discard();
-                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), Outcome.Kind.FAILED,
-                        id + ": answered HTTP " + r.status()));
+                record(ctx, n, start, Outcome.Kind.FAILED, id + ": answered HTTP " + r.status());
                 pause();
                 continue;
             }
-            if (n > 1) {
-                ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(),
-                        r.status() < 500 ? Outcome.Kind.SUCCESS : Outcome.Kind.FAILED, r.status() < 500 ? "" : id + ": answered HTTP " + r.status()));
+            if (n > 1 || replicated) {
+                record(ctx, n, start, r.status() < 500 ? Outcome.Kind.SUCCESS : Outcome.Kind.FAILED,
+                        r.status() < 500 ? "" : id + ": answered HTTP " + r.status());
             }
             return r;
         }
@@ -106,30 +116,68 @@ final class Retrying implements Layered {
 
     private <T> T retried(Try<T> attempt, boolean idempotent) throws UpstreamFailure, InterruptedException {
         budget.firstTrySent();
-        if (settings.attempts() == 1 || !idempotent) {
+        boolean once = settings.attempts() == 1 || !idempotent;
+        if (once && !replicated) {
             return attempt.run();
         }
+        return noted(() -> tries(attempt, once));
+    }
+
+    private <T> T tries(Try<T> attempt, boolean once) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         for (int n = 1; ; n++) {
             long start = System.nanoTime();
             try {
                 T value = attempt.run();
-                if (n > 1) {
-                    ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), Outcome.Kind.SUCCESS, ""));
+                if (n > 1 || replicated) {
+                    record(ctx, n, start, Outcome.Kind.SUCCESS, "");
                 }
                 return value;
             } catch (UpstreamFailure f) {
-                failed(ctx, n, start, f);
+                failed(ctx, n, start, f, once);
+            } catch (InterruptedException e) {
+                cancelled(ctx, n, start);
+                throw e;
             }
         }
     }
 
-    /** After try {@code n} failed with {@code f}: records it, and returns after the pause when another try goes, else throws. */
-    private void failed(RequestContext ctx, int n, long start, UpstreamFailure f) throws UpstreamFailure, InterruptedException {
-        long end = System.nanoTime();
-        boolean again = retryable(f) && another(ctx, n);
-        if (n > 1 || again) {
-            ctx.attempts().add(new Attempts.Attempt(id, n, start, end, f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED, f.getMessage()));
+    /** Runs {@code work} with a note the upstream writes each try's endpoint in, when it has several. */
+    private <T> T noted(Try<T> work) throws UpstreamFailure, InterruptedException {
+        if (!replicated) {
+            return work.run();
+        }
+        try {
+            return ScopedValue.where(EndpointNote.CURRENT, new EndpointNote()).call(work::run);
+        } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Try {@code n} ended as {@code outcome}: kept for the timeline, with the endpoint it went to. */
+    private void record(RequestContext ctx, int n, long start, Outcome.Kind outcome, String reason) {
+        String endpoint = replicated ? EndpointNote.CURRENT.get().take() : "";
+        ctx.attempts().add(new Attempts.Attempt(id, n, start, System.nanoTime(), outcome, reason, endpoint));
+    }
+
+    /** Try {@code n} was cancelled (a hedge's loser, a sibling failed, the deadline): kept when the upstream has several endpoints. */
+    private void cancelled(RequestContext ctx, int n, long start) {
+        if (replicated) {
+            record(ctx, n, start, Outcome.Kind.CANCELLED, "");
+        }
+    }
+
+    /**
+     * After try {@code n} failed with {@code f}: records it, and returns after the pause when
+     * another try goes (never when {@code once}), else throws.
+     */
+    private void failed(RequestContext ctx, int n, long start, UpstreamFailure f, boolean once)
+            throws UpstreamFailure, InterruptedException {
+        boolean again = !once && retryable(f) && another(ctx, n);
+        if (n > 1 || again || replicated) {
+            record(ctx, n, start, f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED, f.getMessage());
         }
         if (!again) {
             throw n > 1 ? f.with(" (after " + n + " tries)") : f;

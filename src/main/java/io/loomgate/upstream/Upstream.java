@@ -40,13 +40,14 @@ public interface Upstream {
     default void check(RequestContext request) {
     }
 
-    /**
-     * Its endpoints and what is known of each now ({@code endpoint}, {@code outstanding},
-     * {@code consecutiveFailures}, {@code ejected}, {@code ejections}), for the admin API; none for an
-     * upstream that is not a fleet of them.
-     */
-    default java.util.List<java.util.Map<String, Object>> endpoints() {
+    /** Its endpoints and what is known of each now, for the admin API and the metrics; none for an upstream with one. */
+    default java.util.List<EndpointState> endpoints() {
         return java.util.List.of();
+    }
+
+    /** True when its calls go to one of several endpoints (which it notes in {@link EndpointNote}). */
+    default boolean replicated() {
+        return false;
     }
 
     /** Starts what it runs on its own (active health checks), once its plan serves; nothing by default. */

@@ -15,7 +15,7 @@ import java.util.function.BiFunction;
  *   <li>{@code breaker}: counts how tries end and fails them at once while open, for upstreams that
  *       declare one ({@link Breaking});</li>
  *   <li>{@code retry}: retries what is safe to retry, each try through the breaker, spending the
- *       upstream's {@link RetryBudget} ({@link Retrying});</li>
+ *       upstream's {@link RetryBudget}, and keeps the tries for the timeline ({@link Retrying});</li>
  *   <li>{@code record}: the call log sees the call once, however many tries it took ({@link Recorded}).</li>
  * </ol>
  * A retry therefore goes through the breaker (a failing upstream opens it, and an open one is not
@@ -28,9 +28,10 @@ final class UpstreamStack {
      *
      * @param breaker its breaker, when it declares one
      * @param events  where its calls are told: the call log, and whoever else listens
+     * @param replicated the upstream has several endpoints ({@link Upstream#replicated})
      */
     record Parts(UpstreamId id, Faults faults, FailureDice dice, Optional<Breaker> breaker, RetrySettings retry,
-                 RetryBudget budget, RetryStats retries, Events events) {
+                 RetryBudget budget, RetryStats retries, Events events, boolean replicated) {
     }
 
     /** One layer: its name, and how it wraps what is below it. */
@@ -41,7 +42,7 @@ final class UpstreamStack {
     static final List<Layer> LAYERS = List.of(
             new Layer("faults", (inner, p) -> new FaultInjected(p.id(), inner, p.faults(), p.dice())),
             new Layer("breaker", (inner, p) -> p.breaker().<Layered>map(b -> new Breaking(b, inner)).orElse(inner)),
-            new Layer("retry", (inner, p) -> new Retrying(p.id(), inner, p.retry(), p.budget(), p.retries())),
+            new Layer("retry", (inner, p) -> new Retrying(p.id(), inner, p.retry(), p.budget(), p.retries(), p.replicated())),
             new Layer("record", (inner, p) -> new Recorded(p.id(), inner, p.events())));
 
     private UpstreamStack() {

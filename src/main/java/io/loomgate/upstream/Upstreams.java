@@ -83,7 +83,7 @@ public final class Upstreams {
     }
 
     /** The endpoints of {@code id} and their state ({@link Upstream#endpoints}); none for an unknown id. */
-    public List<Map<String, Object>> endpoints(UpstreamId id) {
+    public List<EndpointState> endpoints(UpstreamId id) {
         Upstream u = raw.get(id);
         return u == null ? List.of() : u.endpoints();
     }
@@ -230,7 +230,7 @@ public final class Upstreams {
                 budgets.put(id, budget);
                 retries.put(id, stats);
                 decorated.put(id, UpstreamStack.around(u, new UpstreamStack.Parts(id, faults.get(id), dice, breaker, r,
-                        budget, stats, told)));
+                        budget, stats, told, u.replicated())));
                 forwards.put(id, u instanceof Forwarder);
                 bare.put(id, u);
             });

@@ -43,6 +43,7 @@ public final class Chromium implements AutoCloseable {
     private final Map<Integer, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+    private String targetId;
     private String session;
 
     private Chromium(Process process, Path profile, URI debugger) throws InterruptedException {
@@ -83,10 +84,19 @@ public final class Chromium implements AutoCloseable {
         return new Chromium(p, profile, URI.create("ws://127.0.0.1:" + lines.get(0) + lines.get(1)));
     }
 
-    /** Opens {@code url} in a new tab, with console and log errors collected from its start. */
+    /**
+     * Opens {@code url} in a new tab, with console and log errors collected from its start; the tab
+     * opened before is closed, and its errors forgotten (its server may be gone, and its polling
+     * with it).
+     */
     @SuppressWarnings("unchecked")
     public void open(String url) {
+        if (targetId != null) {
+            call(null, "Target.closeTarget", Map.of("targetId", targetId));
+            errors.clear();
+        }
         Map<String, Object> target = call(null, "Target.createTarget", Map.of("url", "about:blank"));
+        targetId = (String) target.get("targetId");
         Map<String, Object> attached = call(null, "Target.attachToTarget",
                 Map.of("targetId", target.get("targetId"), "flatten", true));
         session = (String) attached.get("sessionId");

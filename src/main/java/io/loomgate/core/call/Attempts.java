@@ -6,9 +6,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The tries of calls that were retried during one request, for its timeline: each attempt's
- * upstream, number, times and how it ended. Nothing is kept for a call that succeeded at once, so
- * most requests never allocate the list. Safe to add to from the request's subtasks.
+ * The tries of calls that were retried during one request, and every try to an upstream with
+ * several endpoints, for its timeline: each attempt's upstream, number, endpoint, times and how it
+ * ended. Nothing is kept for a call to a one-URL upstream that succeeded at once, so most requests
+ * never allocate the list. Safe to add to from the request's subtasks.
  */
 public final class Attempts {
 
@@ -16,14 +17,17 @@ public final class Attempts {
      * One try of a call. Times are {@link System#nanoTime()} values.
      *
      * @param number  1 for the first try, 2 for the first retry, ...
-     * @param outcome how it ended: success, failed or timeout (its own)
-     * @param reason  why it failed; empty for a success
+     * @param outcome  how it ended: success, failed, timeout (its own) or cancelled
+     * @param reason   why it failed; empty for a success
+     * @param endpoint the endpoint it went to ({@code 10.0.0.5:8080}) when its upstream has several; else empty
      */
-    public record Attempt(UpstreamId upstream, int number, long startNanos, long endNanos, Outcome.Kind outcome, String reason) {
+    public record Attempt(UpstreamId upstream, int number, long startNanos, long endNanos, Outcome.Kind outcome, String reason,
+                          String endpoint) {
         public Attempt {
             Objects.requireNonNull(upstream, "upstream");
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(endpoint, "endpoint");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.json.JsonWriter;
+import io.loomgate.upstream.EndpointState;
 
 /**
  * {@code /metrics?format=json}: {@code server}, {@code routes}, {@code services}, {@code jvm},
@@ -39,7 +40,7 @@ final class JsonFormat {
         w.field("accessLogDropped", s.accessLogDropped());
         if (!s.endpoints().isEmpty()) {
             w.name("endpoints").beginObject();
-            s.endpoints().forEach((id, list) -> w.name(id.value()).tree(list));
+            s.endpoints().forEach((id, list) -> w.name(id.value()).tree(list.stream().map(EndpointState::json).toList()));
             w.endObject();
         }
         w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();

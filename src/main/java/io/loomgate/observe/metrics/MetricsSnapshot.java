@@ -3,6 +3,7 @@ package io.loomgate.observe.metrics;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.Breaker;
+import io.loomgate.upstream.EndpointState;
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +25,7 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
                        Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
                        ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
-                       GatewayMetrics.Spans spans, Map<UpstreamId, List<Map<String, Object>>> endpoints) {
+                       GatewayMetrics.Spans spans, Map<UpstreamId, List<EndpointState>> endpoints) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

@@ -2,6 +2,7 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.Upstreams;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,11 +60,11 @@ public final class MetricsSource {
     }
 
     /** The endpoints of each upstream that has several, and their state. */
-    private static Map<UpstreamId, List<Map<String, Object>>> endpoints(Upstreams upstreams) {
-        Map<UpstreamId, List<Map<String, Object>>> e = new LinkedHashMap<>();
+    private static Map<UpstreamId, List<EndpointState>> endpoints(Upstreams upstreams) {
+        Map<UpstreamId, List<EndpointState>> e = new LinkedHashMap<>();
         for (UpstreamId id : upstreams.ids()) {
-            List<Map<String, Object>> of = upstreams.endpoints(id);
-            if (of.size() > 1) {
+            List<EndpointState> of = upstreams.endpoints(id);
+            if (!of.isEmpty()) {
                 e.put(id, of);
             }
         }

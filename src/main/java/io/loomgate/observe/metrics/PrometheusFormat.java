@@ -2,8 +2,10 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.upstream.Breaker;
+import io.loomgate.upstream.EndpointState;
 import java.math.BigDecimal;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Prometheus text exposition format 0.0.4: snake_case names prefixed {@code loomgate_}, {@code _total}
@@ -149,18 +151,27 @@ final class PrometheusFormat {
         if (s.endpoints().isEmpty()) {
             return;
         }
-        String[][] families = {
-            {"loomgate_endpoint_calls_total", "counter", "calls", "Tries sent to each endpoint of an upstream with several, ended."},
-            {"loomgate_endpoint_failures_total", "counter", "failures", "Tries an endpoint failed itself (refused, reset, 5xx, too slow)."},
-            {"loomgate_endpoint_outstanding", "gauge", "outstanding", "Tries each endpoint has now."},
-            {"loomgate_endpoint_ejections_total", "counter", "ejections", "Times an endpoint was ejected by outlier detection."},
-            {"loomgate_endpoint_ejected", "gauge", "ejected", "1 while an endpoint is ejected by outlier detection."},
-            {"loomgate_endpoint_healthy", "gauge", "healthy", "1 while an endpoint's health checks (if any) say it is up."}};
-        for (String[] f : families) {
-            family(f[0], f[1], f[3]);
-            s.endpoints().forEach((id, list) -> list.forEach(e -> sample(f[0], "service", id.value(), "endpoint",
-                    (String) e.get("endpoint"), e.get(f[2]) instanceof Boolean b ? (b ? 1 : 0) : ((Number) e.get(f[2])).doubleValue())));
-        }
+        endpointFamily("loomgate_endpoint_calls_total", "counter", "Tries sent to each endpoint of an upstream with several, ended.",
+                s, EndpointState::calls);
+        endpointFamily("loomgate_endpoint_failures_total", "counter", "Tries an endpoint failed itself (refused, reset, 5xx, too slow).",
+                s, EndpointState::failures);
+        endpointFamily("loomgate_endpoint_outstanding", "gauge", "Tries each endpoint has now.", s, EndpointState::outstanding);
+        endpointFamily("loomgate_endpoint_ejections_total", "counter", "Times an endpoint was ejected by outlier detection.",
+                s, EndpointState::ejections);
+        endpointFamily("loomgate_endpoint_ejected", "gauge", "1 while an endpoint is ejected by outlier detection.",
+                s, e -> e.ejected() ? 1 : 0);
+        endpointFamily("loomgate_endpoint_healthy", "gauge", "1 while an endpoint's health checks (if any) say it is up.",
+                s, e -> e.healthy() ? 1 : 0);
+        String h = "loomgate_endpoint_try_duration_seconds";
+        family(h, "histogram", "How long each endpoint's tries took, from the request sent to the answer's head (cancelled tries not counted).");
+        s.endpoints().forEach((id, list) -> list.forEach(e -> histogram(h, new String[] {"service", id.value(), "endpoint", e.endpoint()},
+                e.latency())));
+    }
+
+    private void endpointFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<EndpointState> value) {
+        family(name, type, help);
+        s.endpoints().forEach((id, list) -> list.forEach(e -> sample(name, "service", id.value(), "endpoint", e.endpoint(),
+                value.applyAsDouble(e))));
     }
 
     private void virtualThreads(VirtualThreads.Snapshot v) {
@@ -194,14 +205,35 @@ final class PrometheusFormat {
     }
 
     private void histogram(String name, String label, String value, HistogramSnapshot h) {
+        histogram(name, new String[] {label, value}, h);
+    }
+
+    /** A histogram's samples; {@code labels} are names and values in turn. */
+    private void histogram(String name, String[] labels, HistogramSnapshot h) {
         long[] cumulative = h.cumulativeExported();
+        String[] withLe = java.util.Arrays.copyOf(labels, labels.length + 2);
+        withLe[labels.length] = "le";
         for (int i = 0; i < cumulative.length; i++) {
-            sample(name + "_bucket", label, value, "le", ExportedBuckets.LABELS[i], cumulative[i]);
+            withLe[labels.length + 1] = ExportedBuckets.LABELS[i];
+            labelled(name + "_bucket", withLe, cumulative[i]);
         }
         long count = cumulative[cumulative.length - 1] + h.exported()[cumulative.length];
-        sample(name + "_bucket", label, value, "le", "+Inf", count);
-        sample(name + "_sum", label, value, h.sumNanos() / 1e9);
-        sample(name + "_count", label, value, count);
+        withLe[labels.length + 1] = "+Inf";
+        labelled(name + "_bucket", withLe, count);
+        labelled(name + "_sum", labels, h.sumNanos() / 1e9);
+        labelled(name + "_count", labels, count);
+    }
+
+    private void labelled(String name, String[] labels, double value) {
+        out.append(name).append('{');
+        for (int i = 0; i < labels.length; i += 2) {
+            if (i > 0) {
+                out.append(',');
+            }
+            label(labels[i], labels[i + 1]);
+        }
+        out.append("} ");
+        number(value);
     }
 
     private void gauge(String name, String help, double value) {

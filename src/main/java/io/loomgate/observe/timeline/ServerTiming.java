@@ -10,6 +10,8 @@ import java.util.List;
  * {@code dur=0}; a hedge's copies say which they were ({@code desc="cancelled, primary"}). A composed
  * route's calls also say when each started, in milliseconds from the request's first byte
  * ({@code user;start=0.4;dur=61.2;desc="success"}), so its critical path can be read off the header.
+ * Each try to an upstream with several endpoints follows, naming its endpoint
+ * ({@code db-try1;dur=51.0;desc="success at 10.0.0.5:8080"}).
  */
 public final class ServerTiming {
 
@@ -17,7 +19,16 @@ public final class ServerTiming {
     }
 
     public static String header(Answer answer) {
-        return header(Timeline.spans(answer), answer.graph());
+        String calls = header(Timeline.spans(answer), answer.graph());
+        StringBuilder sb = new StringBuilder(calls);
+        for (var a : answer.attempts()) {
+            if (!a.endpoint().isEmpty()) {
+                sb.append(", ").append(a.upstream().value()).append("-try").append(a.number())
+                        .append(";dur=").append(Math.round((a.endNanos() - a.startNanos()) / 100_000.0) / 10.0)
+                        .append(";desc=\"").append(a.outcome().wire()).append(" at ").append(a.endpoint()).append('"');
+            }
+        }
+        return sb.toString();
     }
 
     /** The header of {@code spans}; with their starts when {@code graph} (a composed route's calls). */

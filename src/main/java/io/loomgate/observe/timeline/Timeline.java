@@ -24,7 +24,8 @@ import java.util.OptionalDouble;
  * @param answeredMs when the answer was ready to write
  * @param error      what went wrong, for failed and timed-out answers; empty otherwise
  * @param spans      one per part, in the route's order
- * @param attempts   each try of the calls that were retried, in the order they ended; empty when none was
+ * @param attempts   each try of the calls that were retried or went to an upstream with several endpoints, in
+ *                   the order they ended; empty when none was
  * @param clientId   the client's own {@code X-Request-Id} when it was kept beside loomgate's id; empty otherwise
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
@@ -63,7 +64,7 @@ public record Timeline(String id, String route, String policy, String status, in
         long arrivedAt = wallNow - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
         List<AttemptSpan> tries = answer.attempts().stream().map(a -> new AttemptSpan(a.upstream().value(), a.number(),
                 millis(a.startNanos() - answer.arrivalNanos()), millis(a.endNanos() - a.startNanos()), a.outcome().wire(),
-                a.reason())).toList();
+                a.reason(), a.endpoint())).toList();
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
                 arrivedAt, fork, fork + millis(answer.decided().toNanos()), millis(answer.timeout().toNanos()),
                 millis(answer.answerNanos() - answer.arrivalNanos()), answer.error().orElse(""), spans(answer), tries,

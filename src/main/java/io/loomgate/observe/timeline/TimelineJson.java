@@ -50,6 +50,9 @@ public final class TimelineJson {
             for (AttemptSpan a : t.attempts()) {
                 w.beginObject().field("service", a.service()).field("attempt", a.number()).field("outcome", a.outcome())
                         .field("startMs", a.startMs()).field("durationMs", a.durationMs());
+                if (!a.endpoint().isEmpty()) {
+                    w.field("endpoint", a.endpoint());
+                }
                 if (!a.detail().isEmpty()) {
                     w.field("detail", a.detail());
                 }
@@ -104,11 +107,12 @@ public final class TimelineJson {
         }
         int tries = t.spans().size() + 1;
         if (!t.attempts().isEmpty()) {
-            threadName(w, tries, "retried calls");
+            threadName(w, tries, "tries");
         }
         for (AttemptSpan a : t.attempts()) {
             int tid = tries;
-            event(w, "X", a.service() + " try " + a.number(), a.outcome(), tid, base + micros(a.startMs()),
+            String name = a.service() + " try " + a.number() + (a.endpoint().isEmpty() ? "" : " at " + a.endpoint());
+            event(w, "X", name, a.outcome(), tid, base + micros(a.startMs()),
                     Math.max(1, micros(a.durationMs()))).name("args").beginObject().field("outcome", a.outcome())
                     .field("detail", a.detail()).endObject().endObject();
         }

@@ -6,12 +6,15 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.observe.metrics.Histogram;
+import io.loomgate.upstream.EndpointNote;
+import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.balance.Fleet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The endpoints an {@link HttpUpstream} sends its tries to: one {@code url}, or its
@@ -24,6 +27,10 @@ final class Endpoints {
     private final Fleet<Origin> fleet;
     private final Optional<Template> hashKey;
     private final Optional<HealthChecks> health;
+    private final boolean replicated;
+    /** Each endpoint's try latency, by its key. */
+    private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
+    private static final Histogram EMPTY = new Histogram();
 
     Endpoints(UpstreamId id, HttpSettings settings, Optional<ClientTls> tls, Http1Client client) {
         this.id = id;
@@ -31,6 +38,7 @@ final class Endpoints {
                 settings.replicas().balance(), settings.replicas().outliers(), System::nanoTime);
         this.hashKey = settings.replicas().hashKey().map(Template::parse);
         this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
+        this.replicated = settings.urls().size() > 1;
     }
 
     /** The first endpoint: whose URL template checks a request before any try. */
@@ -60,8 +68,28 @@ final class Endpoints {
         return m;
     }
 
-    /** A try on {@code endpoint} ended: {@code failed} by the endpoint itself or not, null when cancelled (nothing learnt). */
-    void ended(Fleet.Member<Origin> endpoint, Boolean failed) {
+    /** True for a fleet ({@code endpoints}): its tries are noted with their endpoint, and it has state to show. */
+    boolean replicated() {
+        return replicated;
+    }
+
+    /** A try on {@code endpoint} starts now; returns its start, for {@link #ended}. */
+    long started(Fleet.Member<Origin> endpoint) {
+        endpoint.started();
+        if (replicated) {
+            EndpointNote.tried(endpoint.key());
+        }
+        return System.nanoTime();
+    }
+
+    /**
+     * A try on {@code endpoint}, started at {@code startNanos}, ended: {@code failed} by the endpoint
+     * itself or not, null when cancelled (nothing learnt, and no latency kept).
+     */
+    void ended(Fleet.Member<Origin> endpoint, Boolean failed, long startNanos) {
+        if (replicated && failed != null) {
+            latency.computeIfAbsent(endpoint.key(), k -> new Histogram()).record(System.nanoTime() - startNanos);
+        }
         if (failed == null) {
             fleet.released(endpoint);
         } else {
@@ -77,19 +105,13 @@ final class Endpoints {
         health.ifPresent(HealthChecks::close);
     }
 
-    /** Each endpoint and what is known of it now, for the admin API and the metrics. */
-    List<Map<String, Object>> state() {
-        return fleet.members().stream().map(m -> {
-            Map<String, Object> state = new LinkedHashMap<>();
-            state.put("endpoint", m.key());
-            state.put("outstanding", (long) m.outstanding());
-            state.put("calls", m.calls());
-            state.put("failures", m.failures());
-            state.put("consecutiveFailures", (long) m.consecutiveFailures());
-            state.put("ejected", fleet.ejected(m));
-            state.put("healthy", m.up());
-            state.put("ejections", (long) m.ejections());
-            return state;
-        }).toList();
+    /** Each endpoint and what is known of it now, for the admin API and the metrics; none for one {@code url}. */
+    List<EndpointState> state() {
+        if (!replicated) {
+            return List.of();
+        }
+        return fleet.members().stream().map(m -> new EndpointState(m.key(), m.outstanding(), m.calls(), m.failures(),
+                m.consecutiveFailures(), fleet.ejected(m), m.up(), m.ejections(),
+                latency.getOrDefault(m.key(), EMPTY).snapshot())).toList();
     }
 }

@@ -18,6 +18,7 @@ import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.upstream.Call;
+import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
@@ -121,7 +122,7 @@ final class HttpUpstream implements Upstream, Forwarder {
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
         AttemptSpan span = AttemptSpan.start(ctx, sent, id, call.method(), origin, target);
         Boolean endpointFailed = null;   // null: nothing learnt of the endpoint (the call was cancelled)
-        endpoint.started();
+        long started = endpoints.started(endpoint);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
             endpointFailed = status >= 500;
@@ -141,7 +142,7 @@ final class HttpUpstream implements Upstream, Forwarder {
             }
             throw failure(e, ctx, "no complete answer within " + Durations.format(wait), origin);
         } finally {
-            endpoints.ended(endpoint, endpointFailed);
+            endpoints.ended(endpoint, endpointFailed, started);
         }
     }
 
@@ -156,8 +157,13 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     @Override
-    public List<Map<String, Object>> endpoints() {
+    public List<EndpointState> endpoints() {
         return endpoints.state();
+    }
+
+    @Override
+    public boolean replicated() {
+        return endpoints.replicated();
     }
 
     /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
@@ -211,27 +217,27 @@ final class HttpUpstream implements Upstream, Forwarder {
                 upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
         AttemptSpan span = AttemptSpan.start(ctx, sent, id, request.method(), origin, target);
         Http1Response response;
-        endpoint.started();
+        long started = endpoints.started(endpoint);
         try {
             response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
             if (span != null) {
                 span.answered(response.status());
             }
-            endpoints.ended(endpoint, response.status() >= 500);   // at the head: the body streams on
+            endpoints.ended(endpoint, response.status() >= 500, started);   // at the head: the body streams on
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             if (span != null) {
                 span.failed(e, cancelled);
             }
             boolean clientsFault = ClientBody.failed(e);
-            endpoints.ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE);
+            endpoints.ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE, started);
             if (clientsFault) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));
             }
             throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
-            endpoints.ended(endpoint, null);
+            endpoints.ended(endpoint, null, started);
             throw e;
         }
         response.body().streaming(settings.idleTimeout());

@@ -65,6 +65,11 @@ class MetricsFormatTest {
         assertEquals(2, p.value("loomgate_trace_spans_dropped_total", Map.of()));
         assertEquals(9, p.value("loomgate_endpoint_calls_total", Map.of("service", "db", "endpoint", "10.0.0.5:80")));
         assertEquals(1, p.value("loomgate_endpoint_ejected", Map.of("service", "db", "endpoint", "10.0.0.6:80")));
+        assertEquals(9, p.value("loomgate_endpoint_try_duration_seconds_count", Map.of("service", "db", "endpoint", "10.0.0.5:80")));
+        assertEquals(9, p.value("loomgate_endpoint_try_duration_seconds_bucket",
+                Map.of("service", "db", "endpoint", "10.0.0.5:80", "le", "0.025")), "20 ms tries fall under 25 ms");
+        assertEquals(0, p.value("loomgate_endpoint_try_duration_seconds_bucket",
+                Map.of("service", "db", "endpoint", "10.0.0.5:80", "le", "0.01")));
         assertEquals(1, p.value("loomgate_requests_total", Map.of("route", WEIRD, "status", "404")));
         assertEquals(0, p.value("loomgate_requests_in_flight", Map.of("route", "/block")));
         assertEquals(2, p.value("loomgate_request_duration_seconds_count", Map.of("route", "/block")));
@@ -149,8 +154,11 @@ class MetricsFormatTest {
         assertEquals(expected, MetricsFormat.negotiate(accept));
     }
 
-    private static Map<String, Object> endpoint(String name, long calls) {
-        return new java.util.LinkedHashMap<>(Map.of("endpoint", name, "outstanding", 0L, "calls", calls, "failures", 1L,
-                "consecutiveFailures", 0L, "ejected", calls < 5, "healthy", true, "ejections", 1L));
+    private static io.loomgate.upstream.EndpointState endpoint(String name, long calls) {
+        Histogram latency = new Histogram();
+        for (int i = 0; i < calls; i++) {
+            latency.record(20_000_000);   // 20 ms each
+        }
+        return new io.loomgate.upstream.EndpointState(name, 0, calls, 1, 0, calls < 5, true, 1, latency.snapshot());
     }
 }

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,6 +67,8 @@ class ReplicasGatewayTest {
             for (String url : urls()) {
                 String endpoint = url.substring("http://".length());
                 assertTrue(metrics.contains("loomgate_endpoint_calls_total{service=\"api\",endpoint=\"" + endpoint + "\"} 10"), metrics);
+                assertTrue(metrics.contains("loomgate_endpoint_try_duration_seconds_count{service=\"api\",endpoint=\"" + endpoint
+                        + "\"} 10"), "each endpoint's latency histogram counts its tries: " + metrics);
             }
         }
     }
@@ -83,6 +86,27 @@ class ReplicasGatewayTest {
             long retries = Long.parseLong(metrics.replaceAll("(?s).*\"api\":\\{\"sent\":(\\d+).*", "$1"));
             assertEquals(2, retries, "two refusals, then the dead replica is ejected and never tried again: " + metrics);
             assertEquals(30, served(0) + served(2));
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theTimelineAndServerTimingNameTheEndpointOfEachTry() throws Exception {
+        String dead = "127.0.0.1:" + MisbehavingUpstream.refusedPort();
+        List<String> urls = List.of("http://" + dead, replicas.get(0).url(), replicas.get(1).url());
+        try (FileGate g = gate(", \"balance\": \"round-robin\", \"retry\": {\"attempts\": 2, \"backoff\": \"1ms\", \"budget\": 1}",
+                "", urls)) {
+            HttpResponse<String> r = g.client().get("/x");   // round-robin starts at the first: the dead one
+            assertEquals(200, r.statusCode(), r.body());
+            String timing = r.headers().firstValue("Server-Timing").orElseThrow();
+            assertTrue(timing.matches(".*api-try1;dur=[0-9.]+;desc=\"failed at " + dead + "\".*"), timing);
+            String second = timing.replaceAll(".*api-try2;dur=[0-9.]+;desc=\"success at ([0-9.:]+)\".*", "$1");
+            assertTrue(List.of(urls.get(1), urls.get(2)).contains("http://" + second), "the retry went to a live replica: " + timing);
+
+            Map<String, Object> timeline = g.client().getJson("/debug/requests/" + r.headers().firstValue("X-Request-Id").orElseThrow());
+            List<Map<String, Object>> tries = (List<Map<String, Object>>) timeline.get("attempts");
+            assertEquals(List.of(dead, second), tries.stream().map(t -> t.get("endpoint")).toList(), timeline.toString());
+            assertEquals(List.of("failed", "success"), tries.stream().map(t -> t.get("outcome")).toList());
         }
     }
 
@@ -124,8 +148,14 @@ class ReplicasGatewayTest {
             var answer = io.loomgate.testing.Background.supply(() -> g.client().get("/x"));
             org.awaitility.Awaitility.await().until(() -> replicas.stream().filter(r -> r.events().contains("start /api")).count() == 2);
             replicas.forEach(r -> r.release("/api"));
-            assertEquals(200, answer.get().statusCode());
-            assertEquals(2, replicas.stream().filter(r -> r.events().contains("start /api")).count(), "two copies, two replicas");
+            HttpResponse<String> r = answer.get();
+            assertEquals(200, r.statusCode());
+            assertEquals(2, replicas.stream().filter(r2 -> r2.events().contains("start /api")).count(), "two copies, two replicas");
+            String timing = r.headers().firstValue("Server-Timing").orElseThrow();
+            List<String> at = java.util.regex.Pattern.compile("api-try1;dur=[0-9.]+;desc=\"\\w+ at ([0-9.:]+)\"").matcher(timing)
+                    .results().map(m -> m.group(1)).toList();
+            assertEquals(2, at.size(), timing);
+            assertTrue(!at.get(0).equals(at.get(1)), "each copy names its own replica: " + timing);
         }
     }
 
@@ -137,7 +167,7 @@ class ReplicasGatewayTest {
                 + " \"unhealthyAfter\": 2, \"healthyAfter\": 2}", "", urls())) {
             var id = io.loomgate.core.call.UpstreamId.of("api");
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-                    .until(() -> g.gate().upstreams().endpoints(id).get(1).get("healthy").equals(false));
+                    .until(() -> g.gate().upstreams().endpoints(id).get(1).healthy() == false);
             int before = served(1);
             for (int i = 0; i < 20; i++) {
                 assertEquals(200, g.client().get("/x").statusCode());
@@ -146,7 +176,7 @@ class ReplicasGatewayTest {
 
             replicas.get(1).answer("/healthz", "{}");
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-                    .until(() -> g.gate().upstreams().endpoints(id).get(1).get("healthy").equals(true));
+                    .until(() -> g.gate().upstreams().endpoints(id).get(1).healthy());
             for (int i = 0; i < 9; i++) {
                 g.client().get("/x");
             }
