@@ -97,6 +97,23 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--replicas")) {
+            Path dir = Path.of(args[1]);
+            List<ReplicasReport.Run> runs = new ArrayList<>();
+            for (String name : List.of("proxy", "fan-out", "nginx")) {
+                Path f = dir.resolve("replicas-" + name + ".json");
+                if (Files.exists(f)) {
+                    runs.add(ReplicasReport.Run.of(name, JsonParser.parseObject(Files.readString(f))));
+                }
+            }
+            ReplicasReport report = new ReplicasReport(runs, machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            Files.writeString(dir.resolve("report.svg"), report.svg());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--buckets")) {
             Path dir = Path.of(args[1]);
             BucketReport report = BucketReport.read(dir, runs(dir), machine(dir));
@@ -115,6 +132,7 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --tls RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --ratelimit RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --abuse RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --replicas RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
