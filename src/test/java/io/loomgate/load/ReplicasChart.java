@@ -68,8 +68,12 @@ final class ReplicasChart {
             s.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n",
                     COLORS[i % COLORS.length], points.toString().strip()));
         }
+        for (int t = 0; t <= seconds; t += 5) {
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%d</text>%n",
+                    LEFT + WIDTH * (double) t / seconds, top + PANEL + 14, t));
+        }
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">seconds</text>%n",
-                LEFT + WIDTH / 2, top + PANEL + 16));
+                LEFT + WIDTH / 2, top + PANEL + 30));
     }
 
     private static String xml(String text) {

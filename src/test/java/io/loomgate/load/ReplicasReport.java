@@ -96,9 +96,11 @@ final class ReplicasReport {
         Optional<Run> nginx = runs.stream().filter(r -> r.name().equals("nginx")).findFirst();
         Optional<Run> proxy = runs.stream().filter(r -> r.name().equals("proxy")).findFirst();
         if (nginx.isPresent() && proxy.isPresent()) {
+            long ours = proxy.get().failed();
+            long theirs = nginx.get().failed();
             targets.add(new LoadReport.Target("fewer failed requests than nginx over the run (the proxy)",
-                    proxy.get().failed() + " failed against nginx's " + nginx.get().failed(),
-                    Optional.of(proxy.get().failed() < nginx.get().failed())));
+                    ours + " failed against nginx's " + theirs + (ours == 0 && theirs == 0 ? " (neither failed one: fewer cannot be)" : ""),
+                    Optional.of(ours < theirs)));
         } else {
             targets.add(new LoadReport.Target("fewer failed requests than nginx over the run", "no nginx run", Optional.empty()));
         }

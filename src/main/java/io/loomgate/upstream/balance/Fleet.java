@@ -1,11 +1,14 @@
 package io.loomgate.upstream.balance;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -92,29 +95,55 @@ public final class Fleet<T> {
         }
     }
 
-    private final List<Member<T>> members;
+    /** The members now, and their ring for {@link Balance#HASH}: replaced together, read together. */
+    private record View<T>(List<Member<T>> members, HashRing ring) {
+    }
+
+    private final Function<T, String> key;
     private final Balance balance;
     private final Outliers outliers;
     private final LongSupplier clock;
-    private final HashRing ring;
     private final AtomicInteger next = new AtomicInteger();
+    private volatile View<T> view;
 
-    public Fleet(List<T> endpoints, java.util.function.Function<T, String> key, Balance balance, Outliers outliers,
-                 LongSupplier nanoClock) {
-        if (endpoints.isEmpty()) {
-            throw new IllegalArgumentException("a fleet needs an endpoint");
-        }
-        List<Member<T>> m = new ArrayList<>();
-        endpoints.forEach(e -> m.add(new Member<>(e, key.apply(e))));
-        this.members = List.copyOf(m);
+    public Fleet(List<T> endpoints, Function<T, String> key, Balance balance, Outliers outliers, LongSupplier nanoClock) {
+        this.key = Objects.requireNonNull(key, "key");
         this.balance = Objects.requireNonNull(balance, "balance");
         this.outliers = Objects.requireNonNull(outliers, "outliers");
         this.clock = nanoClock;
-        this.ring = balance == Balance.HASH ? new HashRing(members.stream().map(Member::key).toList()) : null;
+        this.view = view(endpoints.stream().map(e -> new Member<>(e, key.apply(e))).toList());
     }
 
+    private View<T> view(List<Member<T>> members) {
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("a fleet needs an endpoint");
+        }
+        return new View<>(List.copyOf(members), balance == Balance.HASH ? new HashRing(members.stream().map(Member::key).toList()) : null);
+    }
+
+    /** Its endpoints now. */
     public List<Member<T>> members() {
-        return members;
+        return view.members();
+    }
+
+    /**
+     * Makes {@code endpoints} the fleet (a host name resolved again): an endpoint it had keeps its
+     * member, and with it its calls outstanding, failures and ejection; a new one starts afresh.
+     * Calls already on a removed member end as usual. Returns the members removed.
+     *
+     * @throws IllegalArgumentException when {@code endpoints} is empty
+     */
+    public synchronized List<Member<T>> replace(List<T> endpoints) {
+        Map<String, Member<T>> had = new LinkedHashMap<>();
+        view.members().forEach(m -> had.put(m.key, m));
+        Map<String, Member<T>> now = new LinkedHashMap<>();
+        for (T e : endpoints) {
+            String k = key.apply(e);
+            now.putIfAbsent(k, had.containsKey(k) ? had.get(k) : new Member<>(e, k));
+        }
+        this.view = view(List.copyOf(now.values()));
+        had.keySet().removeAll(now.keySet());
+        return List.copyOf(had.values());
     }
 
     /** True when {@code m} is ejected now. */
@@ -132,19 +161,21 @@ public final class Fleet<T> {
      * @param hashKey for {@link Balance#HASH}, the request's key; ignored otherwise
      */
     public Member<T> pick(Set<String> avoid, String hashKey) {
+        View<T> v = view;
+        List<Member<T>> members = v.members();
         if (members.size() == 1) {
             return members.getFirst();
         }
-        List<Integer> usable = usable(avoid);
+        List<Integer> usable = usable(members, avoid);
         return switch (balance) {
             case ROUND_ROBIN -> members.get(usable.get(Math.floorMod(next.getAndIncrement(), usable.size())));
-            case LEAST_REQUEST -> leastOfTwo(usable);
-            case HASH -> members.get(ring.owner(hashKey, usable::contains));
+            case LEAST_REQUEST -> leastOfTwo(members, usable);
+            case HASH -> members.get(v.ring().owner(hashKey, usable::contains));
         };
     }
 
     /** Healthy and not yet used by the request; else healthy; else every one (panic). */
-    private List<Integer> usable(Set<String> avoid) {
+    private List<Integer> usable(List<Member<T>> members, Set<String> avoid) {
         List<Integer> healthy = new ArrayList<>();
         List<Integer> fresh = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
@@ -169,7 +200,7 @@ public final class Fleet<T> {
         return all;
     }
 
-    private Member<T> leastOfTwo(List<Integer> usable) {
+    private Member<T> leastOfTwo(List<Member<T>> members, List<Integer> usable) {
         if (usable.size() == 1) {
             return members.get(usable.getFirst());
         }
@@ -198,7 +229,7 @@ public final class Fleet<T> {
             m.failures.set(0);
             return;
         }
-        if (m.failures.incrementAndGet() >= outliers.consecutiveFailures() && members.size() > 1) {
+        if (m.failures.incrementAndGet() >= outliers.consecutiveFailures() && view.members().size() > 1) {
             eject(m);
         }
     }
@@ -210,7 +241,8 @@ public final class Fleet<T> {
     }
 
     private synchronized void eject(Member<T> m) {
-        if (ejected(m)) {
+        List<Member<T>> members = view.members();
+        if (ejected(m) || !members.contains(m)) {
             return;
         }
         long ejectedNow = members.stream().filter(this::ejected).count();

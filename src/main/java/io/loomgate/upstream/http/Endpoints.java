@@ -28,17 +28,38 @@ final class Endpoints {
     private final Optional<Template> hashKey;
     private final Optional<HealthChecks> health;
     private final boolean replicated;
+    private final Resolution resolution;
+    private final Http1Client client;
     /** Each endpoint's try latency, by its key. */
     private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
     private static final Histogram EMPTY = new Histogram();
 
     Endpoints(UpstreamId id, HttpSettings settings, Optional<ClientTls> tls, Http1Client client) {
         this.id = id;
-        this.fleet = new Fleet<>(settings.urls().stream().map(u -> Origin.of(u, tls)).toList(), o -> o.host() + ":" + o.port(),
-                settings.replicas().balance(), settings.replicas().outliers(), System::nanoTime);
+        this.client = client;
+        List<Origin> declared = settings.urls().stream().map(u -> Origin.of(u, tls)).toList();
+        this.fleet = new Fleet<>(declared, Origin::endpointName, settings.replicas().balance(), settings.replicas().outliers(),
+                System::nanoTime);
         this.hashKey = settings.replicas().hashKey().map(Template::parse);
         this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
-        this.replicated = settings.urls().size() > 1;
+        this.replicated = !settings.replicas().endpoints().isEmpty();
+        this.resolution = new Resolution(id.value(), replicated ? declared : List.of(), settings.replicas().resolveEvery(),
+                this::resolved);
+    }
+
+    /**
+     * A host name resolved to other addresses: the fleet becomes {@code now}; connections to an
+     * address that went away close once idle (in-flight exchanges end as usual), and each endpoint
+     * of the new fleet is health-checked.
+     */
+    private void resolved(List<Origin> now) {
+        for (Origin o : now) {
+            client.unretire(o.key());
+        }
+        for (Fleet.Member<Origin> gone : fleet.replace(now)) {
+            client.retire(gone.value().key());
+        }
+        health.ifPresent(HealthChecks::sync);
     }
 
     /** The first endpoint: whose URL template checks a request before any try. */
@@ -97,11 +118,14 @@ final class Endpoints {
         }
     }
 
+    /** Starts the health checks and the resolving of host names, once its plan serves. */
     void startChecks() {
         health.ifPresent(HealthChecks::start);
+        resolution.start();
     }
 
     void stopChecks() {
+        resolution.close();
         health.ifPresent(HealthChecks::close);
     }
 

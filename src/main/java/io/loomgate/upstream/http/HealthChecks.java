@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -35,7 +37,8 @@ final class HealthChecks implements AutoCloseable {
     private final Settings settings;
     private final Fleet<Origin> fleet;
     private final Http1Client client;
-    private final List<Thread> threads = new ArrayList<>();
+    /** The thread checking each endpoint, by its key. */
+    private final Map<String, Thread> threads = new HashMap<>();
     private boolean started;
     private volatile boolean closed;
 
@@ -51,15 +54,33 @@ final class HealthChecks implements AutoCloseable {
             return;
         }
         started = true;
-        for (Fleet.Member<Origin> m : fleet.members()) {
-            threads.add(Thread.ofVirtual().name("health-" + upstream + "-" + m.key()).start(() -> run(m)));
+        sync();
+    }
+
+    /** The fleet changed (a host name resolved again): checks start for its new endpoints and stop for those it lost. */
+    synchronized void sync() {
+        if (!started || closed) {
+            return;
         }
+        List<Fleet.Member<Origin>> now = fleet.members();
+        Set<String> keys = new HashSet<>();
+        for (Fleet.Member<Origin> m : now) {
+            keys.add(m.key());
+            threads.computeIfAbsent(m.key(), k -> Thread.ofVirtual().name("health-" + upstream + "-" + k).start(() -> run(m)));
+        }
+        threads.entrySet().removeIf(e -> {
+            if (keys.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().interrupt();
+            return true;
+        });
     }
 
     private void run(Fleet.Member<Origin> m) {
         int good = 0;
         int bad = 0;
-        while (!closed) {
+        while (!closed && !Thread.currentThread().isInterrupted()) {
             try {
                 long jitter = settings.every().toMillis() / 10;
                 Thread.sleep(settings.every().toMillis() - jitter + (jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(2 * jitter)));
@@ -99,6 +120,6 @@ final class HealthChecks implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        threads.forEach(Thread::interrupt);
+        threads.values().forEach(Thread::interrupt);
     }
 }

@@ -40,6 +40,8 @@ final class Http1Client implements AutoCloseable {
     private static final long KEEP_ALIVE_MARGIN_NANOS = Duration.ofSeconds(1).toNanos();
     private static final int MAX_IDLE_PER_HOST = 4096;
 
+    /** Pool keys whose address went away: their connections are closed, not pooled. */
+    private final java.util.Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final int connectTimeoutMs;
     private final WriteWatchdog watchdog = new WriteWatchdog();
     private final Map<String, Pool> idle = new ConcurrentHashMap<>();
@@ -142,7 +144,7 @@ final class Http1Client implements AutoCloseable {
     }
 
     private void finished(Http1Connection c, boolean reusable) {
-        if (!reusable || closed || !c.isOpen()) {
+        if (!reusable || closed || !c.isOpen() || retired.contains(c.key)) {
             c.close();
             return;
         }
@@ -160,6 +162,20 @@ final class Http1Client implements AutoCloseable {
     int pooled(String key) {
         Pool pool = idle.get(key);
         return pool == null ? 0 : pool.size().get();
+    }
+
+    /**
+     * {@code key}'s address went away (its name no longer resolves to it): its idle connections
+     * close now, and those in use when their exchange ends, until {@link #unretire}.
+     */
+    void retire(String key) {
+        retired.add(key);
+        closeIdle(key);
+    }
+
+    /** {@code key}'s address is back: its connections are pooled again. */
+    void unretire(String key) {
+        retired.remove(key);
     }
 
     /** Closes the idle connections to {@code key}; one in use goes back to the pool when its exchange ends. */

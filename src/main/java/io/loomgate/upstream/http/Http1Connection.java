@@ -80,7 +80,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
         SocketChannel ch = SocketChannel.open();
         try {
             ch.socket().setTcpNoDelay(true);
-            ch.socket().connect(new InetSocketAddress(origin.host(), origin.port()), connectTimeoutMs);
+            ch.socket().connect(origin.socketAddress(), connectTimeoutMs);
             SSLSocket tls = origin.tls().isEmpty() ? null
                     : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
             return new Http1Connection(ch, tls, origin.key(), watchdog);

@@ -56,7 +56,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "forwardQuery", "forwardHeaders", "timeout",
+        return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "forwardQuery", "forwardHeaders", "timeout",
                 "maxBodyBytes", "idleTimeout", "caFile");
     }
 

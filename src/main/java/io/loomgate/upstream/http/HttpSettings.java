@@ -33,12 +33,14 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
 
     /**
      * Several endpoints: every URL (the first is {@code url}), the balance, the hash key's template
-     * for {@code hash}, and when an endpoint is ejected. {@link #ONE} for a plain {@code url}.
+     * for {@code hash}, when an endpoint is ejected, its health checks, and how often a host name
+     * among them is resolved again. {@link #ONE} for a plain {@code url}.
      */
     record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers,
-                    Optional<HealthChecks.Settings> health) {
+                    Optional<HealthChecks.Settings> health, Duration resolveEvery) {
+        static final Duration DEFAULT_RESOLVE_EVERY = Duration.ofSeconds(30);
         static final Replicas ONE = new Replicas(List.of(), Balance.LEAST_REQUEST, Optional.empty(), Outliers.DEFAULT,
-                Optional.empty());
+                Optional.empty(), DEFAULT_RESOLVE_EVERY);
 
         Replicas {
             endpoints = List.copyOf(endpoints);
@@ -46,6 +48,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             Objects.requireNonNull(hashKey, "hashKey");
             Objects.requireNonNull(outliers, "outliers");
             Objects.requireNonNull(health, "health");
+            Objects.requireNonNull(resolveEvery, "resolveEvery");
         }
     }
 
@@ -79,7 +82,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             w.name("endpoints").beginArray();
             replicas.endpoints().forEach(w::value);
             w.endArray();
-            w.field("balance", replicas.balance().wire());
+            w.field("balance", replicas.balance().wire()).field("resolveEvery", Durations.format(replicas.resolveEvery()));
             replicas.hashKey().ifPresent(k -> w.field("hashKey", k));
             w.name("outliers").beginObject().field("consecutiveFailures", replicas.outliers().consecutiveFailures())
                     .field("baseEjection", Durations.format(replicas.outliers().baseEjection()))

@@ -2,6 +2,8 @@ package io.loomgate.upstream.http;
 
 import io.loomgate.core.template.Template;
 import io.loomgate.edge.tls.ClientTls;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Optional;
 
@@ -10,10 +12,13 @@ import java.util.Optional;
  * {@code https://} the TLS to speak. Worked out once from the upstream's URL, so no request has to
  * parse a URI.
  *
- * @param target the URL's raw path and query ({@code /api/?x=1}), what requests extend; it may hold
- *               placeholders ({@code /users/{id}}), filled in per request
+ * @param target  the URL's raw path and query ({@code /api/?x=1}), what requests extend; it may hold
+ *                placeholders ({@code /users/{id}}), filled in per request
+ * @param address the one address of {@code host} its connections go to, when its host name was
+ *                resolved into several endpoints; empty: each connection resolves {@code host}
  */
-record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls) {
+record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls,
+              Optional<InetAddress> address) {
 
     /** A plain {@code http://} origin. */
     static Origin of(String url) {
@@ -35,7 +40,31 @@ record Origin(String host, int port, String authority, String key, Template targ
         int pathStart = url.indexOf('/', url.indexOf("//") + 2);
         String target = pathStart < 0 ? "/" : url.substring(pathStart);
         String key = (https ? "https://" : "") + uri.getHost() + ":" + port + tls.map(t -> " trusting " + t.trust()).orElse("");
-        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls);
+        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls, Optional.empty());
+    }
+
+    /**
+     * This origin at one address of its host: connections go there, and are pooled apart from the
+     * other addresses', while the {@code Host} header and TLS (its name and certificate checks) keep the host name.
+     */
+    Origin at(InetAddress a) {
+        return new Origin(host, port, authority, key + "@" + a.getHostAddress(), target, tls, Optional.of(a));
+    }
+
+    /** True when {@code host} is an IP address written out, not a name to resolve. */
+    boolean literal() {
+        return host.startsWith("[") || host.chars().allMatch(c -> Character.isDigit(c) || c == '.') || host.indexOf(':') >= 0;
+    }
+
+    /** Where a connection goes: the resolved address, or the host name (resolved by the connection). */
+    InetSocketAddress socketAddress() {
+        return address.map(a -> new InetSocketAddress(a, port)).orElseGet(() -> new InetSocketAddress(host, port));
+    }
+
+    /** How the balance names it: {@code 10.0.0.5:8080}, or {@code orders.svc:8080} before its name is resolved. */
+    String endpointName() {
+        String name = address.map(InetAddress::getHostAddress).orElse(host);
+        return (name.indexOf(':') >= 0 && !name.startsWith("[") ? "[" + name + "]" : name) + ":" + port;
     }
 
     /** True when the URL's host part holds a placeholder, which is refused. */

@@ -16,9 +16,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads an http upstream's replicas: {@code "endpoints"} (instead of {@code url}: two or more URLs of
- * one scheme, no two the same), {@code "balance"}, {@code "hashKey"} for {@code hash} (a template of
- * the request: {@code {header.X-User}}, {@code {id}}, {@code {query.NAME}}), and {@code "outliers"}.
+ * Reads an http upstream's replicas: {@code "endpoints"} (instead of {@code url}: URLs of one scheme,
+ * no two on one host and port; a host name may stand for several addresses), {@code "balance"},
+ * {@code "hashKey"} for {@code hash} (a template of the request: {@code {header.X-User}}, {@code {id}},
+ * {@code {query.NAME}}), {@code "outliers"}, {@code "health"} and {@code "resolveEvery"}.
  */
 final class Replicas {
 
@@ -33,7 +34,7 @@ final class Replicas {
     static HttpSettings.Replicas read(Fields f, UrlCheck check) throws RouteFileException {
         Optional<Object> given = f.optionalValue("endpoints");
         if (given.isEmpty()) {
-            for (String only : List.of("balance", "hashKey", "outliers", "health")) {
+            for (String only : List.of("balance", "hashKey", "outliers", "health", "resolveEvery")) {
                 if (f.optionalValue(only).isPresent()) {
                     throw f.bad(only, "is for an upstream with \"endpoints\"", f.optionalValue(only).get());
                 }
@@ -86,7 +87,9 @@ final class Replicas {
                 }
             }
         }
-        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f), health(f));
+        Duration resolveEvery = f.optionalDuration("resolveEvery", Duration.ofSeconds(1), Duration.ofDays(1))
+                .orElse(HttpSettings.Replicas.DEFAULT_RESOLVE_EVERY);
+        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f), health(f), resolveEvery);
     }
 
     private static Optional<HealthChecks.Settings> health(Fields f) throws RouteFileException {
