@@ -125,4 +125,27 @@ class FleetTest {
             f.ended(started(m), true);
         }
     }
+
+    @Test
+    void aReplacedFleetKeepsTheMembersItStillHasWithWhatIsKnownOfThem() {
+        Fleet<String> f = fleet(Balance.HASH, "a", "b", "c");
+        Fleet.Member<String> b = f.members().get(1);
+        b.started();
+        for (int i = 0; i < 3; i++) {
+            b.started();
+            f.ended(b, true);   // three failures in a row: b is ejected
+        }
+        assertTrue(f.ejected(b));
+
+        List<Fleet.Member<String>> removed = f.replace(List.of("b", "c", "d"));
+        assertEquals(List.of("a"), removed.stream().map(Fleet.Member::key).toList());
+        assertEquals(List.of("b", "c", "d"), f.members().stream().map(Fleet.Member::key).toList());
+        assertTrue(f.members().getFirst() == b, "b keeps its member");
+        assertEquals(1, b.outstanding(), "and its call in flight");
+        assertTrue(f.ejected(b), "and its ejection");
+        for (int i = 0; i < 50; i++) {
+            String k = f.pick(Set.of(), "key-" + i).key();
+            assertTrue(Set.of("c", "d").contains(k), "the ring is the new fleet's, without the ejected b: " + k);
+        }
+    }
 }
