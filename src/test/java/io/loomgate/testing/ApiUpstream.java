@@ -52,6 +52,7 @@ public final class ApiUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     private final Map<String, CountDownLatch> holds = new ConcurrentHashMap<>();
+    private final Map<String, java.time.Duration> delays = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
@@ -115,6 +116,12 @@ public final class ApiUpstream implements AutoCloseable {
     public static final int DROP = 0;
     /** For {@link #failFirst}: answer nothing until the connection is closed. */
     public static final int HANG = -1;
+
+    /** Answers to {@code path} (exactly) wait {@code delay} first: a slow replica. */
+    public ApiUpstream delay(String path, java.time.Duration delay) {
+        delays.put(path, delay);
+        return this;
+    }
 
     /** Requests to {@code path} get no answer: the connection is closed as soon as the request is read. */
     public ApiUpstream drop(String path) {
@@ -209,6 +216,10 @@ public final class ApiUpstream implements AutoCloseable {
                     if (a.status() == 0) {
                         events.add("dropped " + r.target());
                         return;
+                    }
+                    java.time.Duration delay = delays.get(path);
+                    if (delay != null) {
+                        Thread.sleep(delay);
                     }
                     byte[] body = a.json().getBytes(StandardCharsets.UTF_8);
                     events.add("end " + r.target());

@@ -63,11 +63,38 @@ class RetryBudgetTest {
     }
 
     @Test
-    void savedCreditIsCapped() {
+    void savedCreditStandsForTheLastTenSecondsOfFirstTriesAndNoMore() {
         RetryBudget b = new RetryBudget(1, 0, now::get);
-        for (int i = 0; i < 5 * RetryBudget.REMEMBERED; i++) {
+        for (int second = 0; second < 15; second++) {
+            for (int i = 0; i < 100; i++) {
+                b.firstTrySent();
+            }
+            now.addAndGet(1_000_000_000L);
+        }
+        now.addAndGet(-500_000_000L);   // back within the 15th second
+        assertEquals(10 * 100, spendAll(b), "the last ten seconds' 1,000 first tries, not all 1,500");
+    }
+
+    @Test
+    void aQuietSpellForgetsTheCreditOfBusyOne() {
+        RetryBudget b = new RetryBudget(1, 0, now::get);
+        for (int i = 0; i < 500; i++) {
             b.firstTrySent();
         }
-        assertEquals(RetryBudget.REMEMBERED, spendAll(b));
+        now.addAndGet(60_000_000_000L);   // a quiet minute
+        b.firstTrySent();
+        assertEquals(1, spendAll(b), "one first try in the window: one copy, not 501");
+    }
+
+    @Test
+    void aBurstOfFailuresAsLargeAsTheLastSecondsAllowIsRetried() {
+        RetryBudget b = new RetryBudget(0.2, 0, now::get);
+        for (int second = 0; second < 10; second++) {
+            for (int i = 0; i < 3000; i++) {   // 3,000 first tries a second
+                b.firstTrySent();
+            }
+            now.addAndGet(999_000_000L);
+        }
+        assertEquals(6000, spendAll(b), "a replica dying with hundreds of calls in flight: 20% of ten seconds of them");
     }
 }

@@ -146,6 +146,11 @@ public final class Fleet<T> {
         return List.copyOf(had.values());
     }
 
+    /** True when every endpoint is ejected or down by its health checks: calls go to all of them (panic). */
+    public boolean allOut() {
+        return members().stream().noneMatch(m -> m.up() && !ejected(m));
+    }
+
     /** True when {@code m} is ejected now. */
     public boolean ejected(Member<T> m) {
         if (m.ejected && clock.getAsLong() - m.ejectedUntil >= 0) {

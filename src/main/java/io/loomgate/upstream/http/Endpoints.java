@@ -118,6 +118,11 @@ final class Endpoints {
         }
     }
 
+    /** True for several endpoints all of which are ejected or failing their health checks. */
+    boolean allDown() {
+        return replicated && fleet.allOut();
+    }
+
     /** Starts the health checks and the resolving of host names, once its plan serves. */
     void startChecks() {
         health.ifPresent(HealthChecks::start);

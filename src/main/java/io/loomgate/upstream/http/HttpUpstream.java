@@ -263,7 +263,8 @@ final class HttpUpstream implements Upstream, Forwarder {
             return UpstreamFailure.malformed(id, e.getMessage());
         }
         LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
-        return new UpstreamFailure(id, NetworkErrors.reason(e, origin));
+        String down = endpoints.allDown() ? "every endpoint is down (ejected or failing its health checks); " : "";
+        return new UpstreamFailure(id, down + NetworkErrors.reason(e, origin));
     }
 
     /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */

@@ -223,4 +223,49 @@ class ReplicasGatewayTest {
             }
         }
     }
+
+    @Test
+    void anUpstreamWhoseEveryEndpointIsDownAnswersA502ThatSaysSo() throws Exception {
+        int a = MisbehavingUpstream.refusedPort();
+        int b = MisbehavingUpstream.refusedPort();
+        org.junit.jupiter.api.Assumptions.assumeTrue(a != b, "two free ports");
+        List<String> urls = List.of("http://127.0.0.1:" + a, "http://127.0.0.1:" + b);
+        try (FileGate g = gate(", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\", \"unhealthyAfter\": 1}", "", urls)) {
+            var id = io.loomgate.core.call.UpstreamId.of("api");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> g.gate().upstreams().endpoints(id).stream().noneMatch(io.loomgate.upstream.EndpointState::healthy));
+            HttpResponse<String> r = g.client().get("/x");
+            assertEquals(502, r.statusCode(), r.body());
+            assertTrue(r.body().contains("every endpoint is down (ejected or failing its health checks); connection refused by 127.0.0.1:"),
+                    r.body());
+        }
+    }
+
+    @Test
+    void leastRequestSendsASlowReplicaASmallShare() throws Exception {
+        replicas.get(0).delay("/api", java.time.Duration.ofMillis(200));
+        replicas.get(1).delay("/api", java.time.Duration.ofMillis(10));
+        replicas.get(2).delay("/api", java.time.Duration.ofMillis(10));
+        try (FileGate g = gate("", "", urls())) {   // least-request is the default
+            List<java.util.concurrent.Future<Integer>> clients = new ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int c = 0; c < 6; c++) {
+                    clients.add(pool.submit(() -> {
+                        int ok = 0;
+                        for (int i = 0; i < 25; i++) {
+                            ok += g.client().get("/x").statusCode() == 200 ? 1 : 0;
+                        }
+                        return ok;
+                    }));
+                }
+                for (var c : clients) {
+                    assertEquals(25, c.get());
+                }
+            }
+            int slow = served(0);
+            assertEquals(150, slow + served(1) + served(2));
+            assertTrue(slow < 150 / 6, "a replica 20 times slower holds its calls longer, so it is chosen less: "
+                    + List.of(served(0), served(1), served(2)));
+        }
+    }
 }
