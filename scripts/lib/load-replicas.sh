@@ -11,8 +11,9 @@
 
 # Loomgate's proxy path climbs for 15 to 40 s of load before it levels off (the JIT shares 2 cores
 # with the load and the backends), so it warms for 30 s: the p99 "before the kill" is then its own.
-replicas_c=1000; replicas_s=30; kill_at=5; back_at=15; warm_s=30
-[ "$quick" = 1 ] && { replicas_c=300; replicas_s=12; kill_at=3; back_at=7; warm_s=3; }
+# The load client warms its own JIT for client_warm seconds (counted nowhere) before its 30.
+replicas_c=1000; replicas_s=30; kill_at=5; back_at=15; warm_s=30; client_warm=5
+[ "$quick" = 1 ] && { replicas_c=300; replicas_s=12; kill_at=3; back_at=7; warm_s=3; client_warm=1; }
 
 ports=()
 for i in 1 2 3; do
@@ -85,8 +86,9 @@ one() {
   wrk -t"$threads" -c"$replicas_c" -d"${warm_s}s" --timeout 10s "$target" >/dev/null 2>&1 || true
   settle gateway
   "$JAVA_HOME/bin/java" --enable-preview -cp "$LOOMGATE_TOOLS_CP" io.loomgate.load.SecondsLoad \
-    "$target" "$replicas_c" "$replicas_s" "$dir/replicas-$name.json" &
+    "$target" "$replicas_c" "$replicas_s" "$dir/replicas-$name.json" "$client_warm" >"$work/seconds.out" &
   local load=$!
+  for _ in $(seq 600); do grep -q recording "$work/seconds.out" 2>/dev/null && break; sleep 0.1; done
   sleep "$kill_at"
   kill -KILL "${pid[backend2]}"
   sleep $((back_at - kill_at))

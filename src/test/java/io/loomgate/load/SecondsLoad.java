@@ -25,8 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  * while a replica is killed and restarted. Loopback only; bounded by its seconds.
  *
  * <pre>{@code
- * java -cp target/test-classes:target/classes io.loomgate.load.SecondsLoad http://127.0.0.1:8080/api/data 1000 30 out.json
+ * java -cp target/test-classes:target/classes io.loomgate.load.SecondsLoad http://127.0.0.1:8080/api/data 1000 30 out.json 5
  * }</pre>
+ * The last argument is a warm-up in seconds (default 0): the same load, counted nowhere, so that the
+ * client's own JIT is done before the first counted second. It prints {@code recording} when the
+ * counted seconds begin.
  */
 public final class SecondsLoad {
 
@@ -42,11 +45,14 @@ public final class SecondsLoad {
 
     private final URI url;
     private final Second[] seconds;
-    private final long startNanos = System.nanoTime();
+    private final long warmEndNanos;
+    private final long startNanos;
     private final long endNanos;
     private final byte[] request;
 
-    private SecondsLoad(URI url, int seconds) {
+    private SecondsLoad(URI url, int seconds, int warmup) {
+        this.warmEndNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmup);
+        this.startNanos = warmEndNanos;
         this.url = url;
         this.seconds = new Second[seconds + 1];
         for (int i = 0; i < this.seconds.length; i++) {
@@ -58,8 +64,8 @@ public final class SecondsLoad {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: SecondsLoad URL CONNECTIONS SECONDS OUT.json");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: SecondsLoad URL CONNECTIONS SECONDS OUT.json [WARMUP_SECONDS]");
             System.exit(2);
         }
         URI url = URI.create(args[0]);
@@ -68,7 +74,8 @@ public final class SecondsLoad {
         }
         int connections = Math.min(Integer.parseInt(args[1]), 10_000);
         int seconds = Math.min(Integer.parseInt(args[2]), MAX_SECONDS);
-        SecondsLoad load = new SecondsLoad(url, seconds);
+        int warmup = args.length == 5 ? Math.min(Integer.parseInt(args[4]), 60) : 0;
+        SecondsLoad load = new SecondsLoad(url, seconds, warmup);
         CountDownLatch done = new CountDownLatch(connections);
         for (int i = 0; i < connections; i++) {
             Thread.ofVirtual().start(() -> {
@@ -79,6 +86,12 @@ public final class SecondsLoad {
                 }
             });
         }
+        long toStart = load.warmEndNanos - System.nanoTime();
+        if (toStart > 0) {
+            TimeUnit.NANOSECONDS.sleep(toStart);
+        }
+        System.out.println("recording");
+        System.out.flush();
         done.await(seconds + 30L, TimeUnit.SECONDS);
         Files.writeString(Path.of(args[3]), load.json(connections));
     }
@@ -98,13 +111,19 @@ public final class SecondsLoad {
                     out.write(request);
                     out.flush();
                     Answer a = Answer.read(in);
+                    if (start < warmEndNanos) {
+                        open = !a.close();
+                        continue;   // the warm-up counts nothing
+                    }
                     Second sec = second(System.nanoTime());
                     (a.status() / 100 == 2 ? sec.ok : sec.notOk).increment();
                     sec.latency.record(System.nanoTime() - start);
                     open = !a.close();
                 }
             } catch (IOException e) {
-                second(System.nanoTime()).errors.increment();
+                if (System.nanoTime() >= warmEndNanos) {
+                    second(System.nanoTime()).errors.increment();
+                }
                 try {
                     Thread.sleep(10);   // a refused connection is not retried in a spin
                 } catch (InterruptedException stop) {
