@@ -1,6 +1,6 @@
 package io.loomgate.upstream;
 
-import io.loomgate.observe.metrics.HistogramSnapshot;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

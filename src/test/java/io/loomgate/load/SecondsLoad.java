@@ -1,7 +1,7 @@
 package io.loomgate.load;
 
-import io.loomgate.observe.metrics.Histogram;
-import io.loomgate.observe.metrics.HistogramSnapshot;
+import io.loomgate.observe.histogram.Histogram;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

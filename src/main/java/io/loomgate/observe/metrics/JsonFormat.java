@@ -1,6 +1,7 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.json.JsonWriter;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.EndpointState;
 
 /**

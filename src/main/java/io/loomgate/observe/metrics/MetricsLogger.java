@@ -1,5 +1,6 @@
 package io.loomgate.observe.metrics;
 
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -2,6 +2,7 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.Breaker;
 import io.loomgate.upstream.EndpointState;
 import java.util.List;

@@ -1,6 +1,8 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.histogram.ExportedBuckets;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.Breaker;
 import io.loomgate.upstream.EndpointState;
 import java.math.BigDecimal;

@@ -1,5 +1,8 @@
 package io.loomgate.observe.metrics;
 
+import io.loomgate.observe.histogram.LastMinute;
+import io.loomgate.observe.histogram.Histogram;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;

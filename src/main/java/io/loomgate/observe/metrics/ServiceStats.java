@@ -1,6 +1,8 @@
 package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.Outcome;
+import io.loomgate.observe.histogram.Histogram;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -2,6 +2,7 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.Outcome;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.util.Map;
 import java.util.stream.Collectors;
 

@@ -6,7 +6,7 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.edge.tls.ClientTls;
-import io.loomgate.observe.metrics.Histogram;
+import io.loomgate.observe.histogram.Histogram;
 import io.loomgate.upstream.EndpointNote;
 import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.balance.Fleet;

@@ -1,4 +1,4 @@
-package io.loomgate.observe.metrics;
+package io.loomgate.observe.histogram;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -20,12 +20,12 @@ import java.util.List;
  * <p>The old boundaries doubled (50 µs, 100 µs, ... 52 s): a steady 300 ms latency then read as
  * 408 ms, because the whole 204.8 to 409.6 ms bucket was interpolated over.
  */
-final class ExportedBuckets {
+public final class ExportedBuckets {
 
     /** Upper bounds, in nanoseconds, ascending. */
     static final long[] BOUNDS = bounds();
     /** The {@code le} label of each bound, in seconds: {@code 0.105}. */
-    static final String[] LABELS = labels();
+    public static final String[] LABELS = labels();
 
     private ExportedBuckets() {
     }

@@ -1,5 +1,8 @@
-package io.loomgate.observe.metrics;
+package io.loomgate.observe.histogram;
 
+import io.loomgate.observe.histogram.ExportedBuckets;
+import io.loomgate.observe.histogram.Histogram;
+import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
@@ -11,7 +14,7 @@ import java.util.function.LongSupplier;
  * except for the first record of each ten seconds, which clears its slot; a record racing that
  * clear may be lost, which a dashboard can afford.
  */
-final class LastMinute {
+public final class LastMinute {
 
     static final int SLOTS = 6;
     static final long SLOT_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -19,7 +22,7 @@ final class LastMinute {
     private final Slot[] slots = new Slot[SLOTS];
     private final LongSupplier clock;
 
-    LastMinute() {
+    public LastMinute() {
         this(System::nanoTime);
     }
 
@@ -32,7 +35,7 @@ final class LastMinute {
     }
 
     /** Records one request; {@code error} for a 5xx answer. */
-    void record(long nanos, boolean error) {
+    public void record(long nanos, boolean error) {
         long epoch = Math.floorDiv(clock.getAsLong(), SLOT_NANOS);
         Slot slot = slots[(int) Math.floorMod(epoch, SLOTS)];
         if (slot.epoch != epoch) {
@@ -45,7 +48,7 @@ final class LastMinute {
     }
 
     /** The window's latencies (no sum or max kept) and its count of errors. */
-    Window snapshot() {
+    public Window snapshot() {
         long now = Math.floorDiv(clock.getAsLong(), SLOT_NANOS);
         long[] counts = new long[Histogram.BUCKETS];
         long errors = 0;
@@ -65,7 +68,7 @@ final class LastMinute {
      * @param latency the last minute's latencies; count and percentiles only
      * @param errors  5xx answers in the last minute
      */
-    record Window(HistogramSnapshot latency, long errors) {
+    public record Window(HistogramSnapshot latency, long errors) {
     }
 
     private static final class Slot {

@@ -1,4 +1,4 @@
-package io.loomgate.observe.metrics;
+package io.loomgate.observe.histogram;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.loomgate.observe.metrics;
+package io.loomgate.observe.histogram;
 
 import java.util.Arrays;
 
