@@ -174,6 +174,8 @@ class RouteFileTest {
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "health": {"path": "healthz"}} | routes.json: upstreams[0].health.path must start with / and hold no space or control character; got 'healthz'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "health": {"path": "/h", "expect": [99]}} | routes.json: upstreams[0].health.expect[0] must be a status from 100 to 599; got 99
             {"id": "h", "kind": "http", "url": "http://a:1", "health": {"path": "/h"}} | routes.json: upstreams[0].health is for an upstream with "endpoints"; got an object
+            {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"failOn": ["connect", "4xx"]}} | routes.json: upstreams[0].outliers.failOn[1] must be connect, timeout, 5xx or gateway; got '4xx'
+            {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"failOn": []}} | routes.json: upstreams[0].outliers.failOn must be a non-empty array of connect, timeout, 5xx and gateway; got an array
             {"id": "h", "kind": "http", "url": "http://a:1", "resolveEvery": "5s"} | routes.json: upstreams[0].resolveEvery is for an upstream with "endpoints"; got '5s'
             {"id": "h", "kind": "http", "endpoints": ["http://a.svc:1"], "resolveEvery": "10ms"} | routes.json: upstreams[0].resolveEvery must be a duration from 1s to 24h such as 300ms, 1.5s, 2m or 1h; got '10ms'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"consecutiveFailures": 0}} | routes.json: upstreams[0].outliers.consecutiveFailures must be a whole number from 1 to 1000; got 0

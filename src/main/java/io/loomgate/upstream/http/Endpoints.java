@@ -10,6 +10,7 @@ import io.loomgate.observe.histogram.Histogram;
 import io.loomgate.upstream.EndpointNote;
 import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.balance.Fleet;
+import io.loomgate.upstream.balance.Outliers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,7 @@ final class Endpoints {
     private final Optional<Template> hashKey;
     private final Optional<HealthChecks> health;
     private final boolean replicated;
+    private final Outliers outliers;
     private final Resolution resolution;
     private final Http1Client client;
     /** Each endpoint's try latency, by its key. */
@@ -43,6 +45,7 @@ final class Endpoints {
         this.hashKey = settings.replicas().hashKey().map(Template::parse);
         this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
         this.replicated = !settings.replicas().endpoints().isEmpty();
+        this.outliers = settings.replicas().outliers();
         this.resolution = new Resolution(id.value(), replicated ? declared : List.of(), settings.replicas().resolveEvery(),
                 this::resolved);
     }
@@ -101,6 +104,23 @@ final class Endpoints {
             EndpointNote.tried(endpoint.key());
         }
         return System.nanoTime();
+    }
+
+    /** Whether an answer with {@code status} is the endpoint's own failure, as {@code outliers.failOn} counts them. */
+    boolean failedBy(int status) {
+        return outliers.counts(status);
+    }
+
+    /**
+     * Whether {@code e} ended a try by the endpoint's own failure, as {@code outliers.failOn} counts
+     * them; null when the try was cancelled or the client's body failed (nothing learnt of the endpoint).
+     */
+    Boolean failedBy(java.io.IOException e, boolean cancelled) {
+        if (cancelled || ClientBody.failed(e)) {
+            return null;
+        }
+        boolean timeout = e instanceof java.net.SocketTimeoutException || e instanceof Http1Connection.IdleTimeout;
+        return outliers.counts(timeout ? Outliers.Fault.TIMEOUT : Outliers.Fault.CONNECT);
     }
 
     /**

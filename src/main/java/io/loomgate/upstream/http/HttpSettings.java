@@ -86,7 +86,10 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             replicas.hashKey().ifPresent(k -> w.field("hashKey", k));
             w.name("outliers").beginObject().field("consecutiveFailures", replicas.outliers().consecutiveFailures())
                     .field("baseEjection", Durations.format(replicas.outliers().baseEjection()))
-                    .field("maxEjectedPercent", replicas.outliers().maxEjectedPercent()).endObject();
+                    .field("maxEjectedPercent", replicas.outliers().maxEjectedPercent());
+            w.name("failOn").beginArray();
+            replicas.outliers().failOn().stream().sorted().forEach(k -> w.value(k.wire()));
+            w.endArray().endObject();
             replicas.health().ifPresent(h -> {
                 w.name("health").beginObject().field("path", h.path()).field("every", Durations.format(h.every()))
                         .field("timeout", Durations.format(h.timeout())).field("unhealthyAfter", h.unhealthyAfter())

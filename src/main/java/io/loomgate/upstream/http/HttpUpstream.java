@@ -125,7 +125,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         long started = endpoints.started(endpoint);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
-            endpointFailed = status >= 500;
+            endpointFailed = endpoints.failedBy(status);
             if (span != null) {
                 span.answered(status);
             }
@@ -136,7 +136,7 @@ final class HttpUpstream implements Upstream, Forwarder {
             return ResponseBodies.value(id, response.header("content-type"), answer, status);
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
-            endpointFailed = cancelled ? null : Boolean.TRUE;
+            endpointFailed = endpoints.failedBy(e, cancelled);
             if (span != null) {
                 span.failed(e, cancelled);
             }
@@ -223,14 +223,14 @@ final class HttpUpstream implements Upstream, Forwarder {
             if (span != null) {
                 span.answered(response.status());
             }
-            endpoints.ended(endpoint, response.status() >= 500, started);   // at the head: the body streams on
+            endpoints.ended(endpoint, endpoints.failedBy(response.status()), started);   // at the head: the body streams on
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             if (span != null) {
                 span.failed(e, cancelled);
             }
             boolean clientsFault = ClientBody.failed(e);
-            endpoints.ended(endpoint, cancelled || clientsFault ? null : Boolean.TRUE, started);
+            endpoints.ended(endpoint, endpoints.failedBy(e, cancelled), started);
             if (clientsFault) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));

@@ -135,8 +135,22 @@ final class Replicas {
         Duration base = of.optionalDuration("baseEjection", Duration.ofMillis(1), Duration.ofHours(1))
                 .orElse(Outliers.DEFAULT.baseEjection());
         int percent = of.optionalInteger("maxEjectedPercent", 0, 100).orElse((long) Outliers.DEFAULT.maxEjectedPercent()).intValue();
-        of.finish("outliers", List.of("consecutiveFailures", "baseEjection", "maxEjectedPercent"));
-        return new Outliers(failures, base, percent);
+        Set<Outliers.Fault> failOn = new HashSet<>();
+        Object kinds = of.optionalValue("failOn").orElse(null);
+        if (kinds != null) {
+            if (!(kinds instanceof List<?> list) || list.isEmpty()) {
+                throw of.bad("failOn", "must be a non-empty array of connect, timeout, 5xx and gateway", kinds);
+            }
+            for (int i = 0; i < list.size(); i++) {
+                Optional<Outliers.Fault> kind = list.get(i) instanceof String s ? Outliers.Fault.fromWire(s) : Optional.empty();
+                if (kind.isEmpty()) {
+                    throw of.bad("failOn[" + i + "]", "must be connect, timeout, 5xx or gateway", list.get(i));
+                }
+                failOn.add(kind.get());
+            }
+        }
+        of.finish("outliers", List.of("consecutiveFailures", "baseEjection", "maxEjectedPercent", "failOn"));
+        return new Outliers(failures, base, percent, failOn.isEmpty() ? Outliers.DEFAULT_FAIL_ON : failOn);
     }
 
     private static String hostAndPort(String url) {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class FleetTest {
 
     private final AtomicLong now = new AtomicLong(1_000);
-    private static final Outliers THREE = new Outliers(3, Duration.ofSeconds(10), 50);
+    private static final Outliers THREE = new Outliers(3, Duration.ofSeconds(10), 50, Outliers.DEFAULT_FAIL_ON);
 
     private Fleet<String> fleet(Balance b, String... keys) {
         return new Fleet<>(List.of(keys), k -> k, b, THREE, now::get);
@@ -107,7 +107,7 @@ class FleetTest {
 
     @Test
     void whenEveryEndpointIsEjectedItBalancesOverAllOfThem() {
-        Fleet<String> f = new Fleet<>(List.of("a", "b"), k -> k, Balance.ROUND_ROBIN, new Outliers(1, Duration.ofSeconds(10), 100),
+        Fleet<String> f = new Fleet<>(List.of("a", "b"), k -> k, Balance.ROUND_ROBIN, new Outliers(1, Duration.ofSeconds(10), 100, Outliers.DEFAULT_FAIL_ON),
                 now::get);
         fail(f, f.members().get(0), 1);
         fail(f, f.members().get(1), 1);

@@ -268,4 +268,24 @@ class ReplicasGatewayTest {
                     + List.of(served(0), served(1), served(2)));
         }
     }
+
+    @Test
+    void failOnSaysWhichFailuresCountTowardsAnEjection() throws Exception {
+        replicas.get(1).answer("/api", 500, "{\"error\":\"broken\"}");
+        try (FileGate g = gate(", \"balance\": \"round-robin\", \"outliers\": {\"consecutiveFailures\": 2, \"failOn\": [\"connect\", \"gateway\"]}",
+                "", urls())) {
+            for (int i = 0; i < 30; i++) {
+                g.client().get("/x");
+            }
+            assertEquals(10, served(1), "a 500 is not a gateway failure: the replica keeps its share");
+        }
+        int before = served(1);
+        try (FileGate g = gate(", \"balance\": \"round-robin\", \"outliers\": {\"consecutiveFailures\": 2, \"failOn\": [\"5xx\"]}",
+                "", urls())) {
+            for (int i = 0; i < 30; i++) {
+                g.client().get("/x");
+            }
+            assertEquals(2, served(1) - before, "two 500s in a row eject it");
+        }
+    }
 }
