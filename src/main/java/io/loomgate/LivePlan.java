@@ -206,6 +206,16 @@ final class LivePlan implements AdminControl {
     }
 
     @Override
+    public java.util.OptionalInt purgeCache(String upstream, java.util.Optional<String> key) {
+        var cache = current.plan().upstreams().ids().stream().filter(id -> id.value().equals(upstream)).findFirst()
+                .flatMap(id -> current.plan().upstreams().cache(id));
+        if (cache.isEmpty()) {
+            return java.util.OptionalInt.empty();
+        }
+        return java.util.OptionalInt.of(key.map(k -> cache.get().purge("GET " + k)).orElseGet(() -> cache.get().purgeAll()));
+    }
+
+    @Override
     public void writeUpstreams(JsonWriter w) {
         ServingPlan plan = current.plan();
         var breakers = plan.upstreams().breakers();
@@ -220,6 +230,8 @@ final class LivePlan implements AdminControl {
             if (!endpoints.isEmpty()) {
                 w.name("endpoints").tree(endpoints.stream().map(io.loomgate.upstream.EndpointState::json).toList());
             }
+            plan.upstreams().cache(u.id()).map(io.loomgate.upstream.cache.CachedCalls::stats).ifPresent(c -> w.name("cache").beginObject()
+                    .field("entries", c.entries()).field("bytes", c.bytes()).field("maxBytes", c.maxBytes()).endObject());
             var retries = plan.upstreams().retries().get(u.id());
             w.name("retries").beginObject().field("sent", retries.sentCount()).field("refusedByBudget", retries.refusedCount())
                     .endObject();

@@ -28,4 +28,11 @@ public interface AdminControl {
 
     /** Each upstream's state now: breaker, calls in flight, idle pooled connections, retries, recent errors. */
     void writeUpstreams(JsonWriter w);
+
+    /**
+     * Removes the answers {@code upstream}'s cache holds: all of them, or those of one {@code key}
+     * (the call's path and query, {@code /items/7?lang=en}); how many went, or empty when no
+     * upstream of that id has a cache.
+     */
+    java.util.OptionalInt purgeCache(String upstream, java.util.Optional<String> key);
 }

@@ -16,6 +16,7 @@ public final class AdminEndpoints {
     public static final String CONFIG = "/admin/config";
     public static final String UPSTREAMS = "/admin/upstreams";
     public static final String RELOAD = "/admin/reload";
+    public static final String CACHE = "/admin/cache/{upstream}";
 
     private AdminEndpoints() {
     }
@@ -24,13 +25,25 @@ public final class AdminEndpoints {
         return List.of(
                 Route.operator(CONFIG, request -> json(control::writeConfig)),
                 Route.operator(UPSTREAMS, request -> json(control::writeUpstreams)),
-                new Route("POST", RELOAD, request -> reload(control), true));
+                new Route("POST", RELOAD, request -> reload(control), true),
+                new Route("DELETE", CACHE, request -> purge(control, request), true));
     }
 
     private static Response json(java.util.function.Consumer<JsonWriter> body) {
         JsonWriter w = new JsonWriter(1024);
         body.accept(w);
         return Response.json(200, w);
+    }
+
+    /** 200 with how many answers went, or 404 for an upstream without a cache. */
+    private static Response purge(AdminControl control, io.loomgate.http.Request request) {
+        String upstream = request.params().get("upstream");
+        java.util.Optional<String> key = request.query().first("key");
+        var n = control.purgeCache(upstream, key);
+        if (n.isEmpty()) {
+            throw new HttpError(404, "no_cache", "no upstream of that id has a cache");
+        }
+        return Response.json(200, new JsonWriter(64).beginObject().field("purged", n.getAsInt()).endObject());
     }
 
     /** 200 with what changed, or 400 with the error, the running plan kept. */

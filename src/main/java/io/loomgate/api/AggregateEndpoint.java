@@ -5,12 +5,12 @@ import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.fanout.Aggregation;
 import io.loomgate.core.fanout.Aggregator;
+import io.loomgate.edge.routing.Handler;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.observe.Answer;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.timeline.ServerTiming;
-import io.loomgate.edge.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.time.Duration;
 
@@ -53,6 +53,8 @@ final class AggregateEndpoint implements Handler {
                 response.status(), aggregation.parts(), aggregation.hedge().isPresent(), aggregation.error(),
                 aggregation.duration(), timeout, request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
         events.answered(answer);
-        return response.withHeader("Server-Timing", ServerTiming.header(answer));
+        response = response.withHeader("Server-Timing", ServerTiming.header(answer));
+        String cache = ctx.ledger().cacheStatus();
+        return cache.isEmpty() ? response : response.withHeader("Cache-Status", cache);
     }
 }

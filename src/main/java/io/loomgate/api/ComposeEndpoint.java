@@ -6,13 +6,13 @@ import io.loomgate.core.compose.CallResult;
 import io.loomgate.core.compose.ComposeAnswer;
 import io.loomgate.core.compose.Composer;
 import io.loomgate.core.compose.Composition;
+import io.loomgate.edge.routing.Handler;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.observe.Answer;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.timeline.ServerTiming;
-import io.loomgate.edge.routing.Handler;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,7 +64,9 @@ final class ComposeEndpoint implements Handler {
                 error.isEmpty() ? Optional.empty() : Optional.of(error), c.took(), timeout, request.arrivalNanos(), fork,
                 System.nanoTime(), ctx.attempts().all());
         events.answered(answer);
-        return response.withHeader("Server-Timing", ServerTiming.header(answer));
+        response = response.withHeader("Server-Timing", ServerTiming.header(answer));
+        String cache = ctx.ledger().cacheStatus();
+        return cache.isEmpty() ? response : response.withHeader("Cache-Status", cache);
     }
 
     private static byte[] body(InputStream in) {

@@ -33,6 +33,18 @@ public final class RequestLedger {
         return touched.computeIfAbsent(upstream, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 
+    private final java.util.Queue<String> cacheStatuses = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A call to {@code upstream} went through its cache and was served as {@code status} (RFC 9211's words: {@code hit}, {@code fwd=miss; stored}). */
+    public void cacheStatus(String upstream, String status) {
+        cacheStatuses.add("loomgate/" + upstream + "; " + status);
+    }
+
+    /** The {@code Cache-Status} field of the request's answer: one member per cached call, in the order they ended; empty when none. */
+    public String cacheStatus() {
+        return String.join(", ", cacheStatuses);
+    }
+
     /** One upstream call (however many tries it took) ran {@code nanos}. */
     public void upstream(long nanos) {
         upstreamNanos.add(nanos);

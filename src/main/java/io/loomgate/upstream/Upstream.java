@@ -45,6 +45,11 @@ public interface Upstream {
         return java.util.List.of();
     }
 
+    /** Its cache of answers ({@code "cache"}), when it has one. */
+    default java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache() {
+        return java.util.Optional.empty();
+    }
+
     /** True when its calls go to one of several endpoints (which it notes in {@link EndpointNote}). */
     default boolean replicated() {
         return false;

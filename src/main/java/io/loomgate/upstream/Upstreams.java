@@ -88,6 +88,12 @@ public final class Upstreams {
         return u == null ? List.of() : u.endpoints();
     }
 
+    /** The cache of {@code id} ({@link Upstream#cache}); none for an unknown id or one without. */
+    public java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache(UpstreamId id) {
+        Upstream u = raw.get(id);
+        return u == null ? java.util.Optional.empty() : u.cache();
+    }
+
     /** Starts what each upstream runs on its own (health checks); idempotent, so a kept upstream is not started twice. */
     public void activate() {
         raw.values().forEach(Upstream::activate);

@@ -44,6 +44,14 @@ final class JsonFormat {
             s.endpoints().forEach((id, list) -> w.name(id.value()).tree(list.stream().map(EndpointState::json).toList()));
             w.endObject();
         }
+        if (!s.caches().isEmpty()) {
+            w.name("caches").beginObject();
+            s.caches().forEach((id, c) -> w.name(id.value()).beginObject().field("hits", c.hits()).field("misses", c.misses())
+                    .field("staleServed", c.staleServed()).field("revalidations", c.revalidations()).field("coalesced", c.coalesced())
+                    .field("evictions", c.evictions()).field("bytes", c.bytes()).field("entries", c.entries())
+                    .field("maxBytes", c.maxBytes()).endObject());
+            w.endObject();
+        }
         w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();
         w.endObject();
 

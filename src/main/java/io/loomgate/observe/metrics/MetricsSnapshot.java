@@ -5,6 +5,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.Breaker;
 import io.loomgate.upstream.EndpointState;
+import io.loomgate.upstream.cache.CachedCalls;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +27,8 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
                        Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
                        ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
-                       GatewayMetrics.Spans spans, Map<UpstreamId, List<EndpointState>> endpoints) {
+                       GatewayMetrics.Spans spans, Map<UpstreamId, List<EndpointState>> endpoints,
+                       Map<UpstreamId, CachedCalls.Stats> caches) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

@@ -56,7 +56,16 @@ public final class MetricsSource {
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
                 JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
                 limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
-                metrics.spans(), endpoints(now));
+                metrics.spans(), endpoints(now), caches(now));
+    }
+
+    /** The caches of the upstreams that have one. */
+    private static Map<UpstreamId, io.loomgate.upstream.cache.CachedCalls.Stats> caches(Upstreams upstreams) {
+        Map<UpstreamId, io.loomgate.upstream.cache.CachedCalls.Stats> c = new LinkedHashMap<>();
+        for (UpstreamId id : upstreams.ids()) {
+            upstreams.cache(id).ifPresent(cache -> c.put(id, cache.stats()));
+        }
+        return c;
     }
 
     /** The endpoints of each upstream that has several, and their state. */

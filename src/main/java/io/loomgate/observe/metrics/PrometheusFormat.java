@@ -5,6 +5,7 @@ import io.loomgate.observe.histogram.ExportedBuckets;
 import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.Breaker;
 import io.loomgate.upstream.EndpointState;
+import io.loomgate.upstream.cache.CachedCalls;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
@@ -30,6 +31,7 @@ final class PrometheusFormat {
         p.services(s);
         p.breakers(s);
         p.endpoints(s);
+        p.caches(s);
         p.retries(s);
         p.limits(s);
         p.virtualThreads(s.virtualThreads());
@@ -168,6 +170,32 @@ final class PrometheusFormat {
         family(h, "histogram", "How long each endpoint's tries took, from the request sent to the answer's head (cancelled tries not counted).");
         s.endpoints().forEach((id, list) -> list.forEach(e -> histogram(h, new String[] {"service", id.value(), "endpoint", e.endpoint()},
                 e.latency())));
+    }
+
+    /** Each upstream's cache ({@code "cache"}). */
+    private void caches(MetricsSnapshot s) {
+        if (s.caches().isEmpty()) {
+            return;
+        }
+        cacheFamily("loomgate_cache_hits_total", "counter", "Calls served fresh from an upstream's cache.", s, CachedCalls.Stats::hits);
+        cacheFamily("loomgate_cache_misses_total", "counter", "Calls that found nothing in the cache (joined or started a call).", s,
+                CachedCalls.Stats::misses);
+        cacheFamily("loomgate_cache_stale_served_total", "counter",
+                "Stale answers served: while a refresh ran, or because the upstream failed.", s, CachedCalls.Stats::staleServed);
+        cacheFamily("loomgate_cache_revalidations_total", "counter", "Stale answers asked again with their validators.", s,
+                CachedCalls.Stats::revalidations);
+        cacheFamily("loomgate_cache_coalesced_total", "counter", "Calls that joined an identical call in flight instead of making their own.",
+                s, CachedCalls.Stats::coalesced);
+        cacheFamily("loomgate_cache_evictions_total", "counter", "Answers evicted, least recently used first, to stay within maxBytes.", s,
+                CachedCalls.Stats::evictions);
+        cacheFamily("loomgate_cache_bytes", "gauge", "Bytes the cache holds: bodies, fields and keys.", s, CachedCalls.Stats::bytes);
+        cacheFamily("loomgate_cache_entries", "gauge", "Answers the cache holds.", s, CachedCalls.Stats::entries);
+        cacheFamily("loomgate_cache_max_bytes", "gauge", "The cache's maxBytes.", s, CachedCalls.Stats::maxBytes);
+    }
+
+    private void cacheFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<CachedCalls.Stats> value) {
+        family(name, type, help);
+        s.caches().forEach((id, c) -> sample(name, "service", id.value(), value.applyAsDouble(c)));
     }
 
     private void endpointFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<EndpointState> value) {

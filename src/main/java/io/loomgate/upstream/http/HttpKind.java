@@ -1,6 +1,5 @@
 package io.loomgate.upstream.http;
 
-import java.util.OptionalInt;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;
@@ -12,12 +11,14 @@ import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.UpstreamKind;
+import io.loomgate.upstream.cache.CacheSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * {@code "kind": "http"}: an upstream reached over HTTP/1.1. One client, with pooled keep-alive
@@ -57,7 +58,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     @Override
     public List<String> fields() {
         return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "forwardQuery", "forwardHeaders", "timeout",
-                "maxBodyBytes", "idleTimeout", "caFile");
+                "maxBodyBytes", "idleTimeout", "caFile", "cache");
     }
 
     @Override
@@ -85,7 +86,8 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 throw fields.bad("caFile", "must be a readable PEM file of CA certificates: " + e.getMessage(), caFile.get());
             }
         }
-        return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file), replicas);
+        return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file), replicas,
+                CacheSettings.read(fields));
     }
 
     @Override

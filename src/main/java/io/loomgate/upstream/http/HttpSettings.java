@@ -5,9 +5,10 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.json.JsonWriter;
+import io.loomgate.upstream.UpstreamKind;
 import io.loomgate.upstream.balance.Balance;
 import io.loomgate.upstream.balance.Outliers;
-import io.loomgate.upstream.UpstreamKind;
+import io.loomgate.upstream.cache.CacheSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,9 +27,10 @@ import java.util.Optional;
  * @param idleTimeout    the longest wait for any one read or write; between two bytes of a proxied body
  * @param caFile         for an {@code https://} URL: PEM certificates to trust instead of the JDK's
  * @param replicas       its endpoints when it has several ({@code "endpoints"}), and how calls spread over them
+ * @param cache          its {@code "cache"}, when it has one
  */
 record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
-                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas)
+                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas, Optional<CacheSettings> cache)
         implements UpstreamKind.Settings {
 
     /**
@@ -68,6 +70,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(caFile, "caFile");
         Objects.requireNonNull(replicas, "replicas");
+        Objects.requireNonNull(cache, "cache");
     }
 
     boolean https() {
@@ -112,6 +115,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
         timeout.ifPresent(t -> w.field("timeout", Durations.format(t)));
         w.field("maxBodyBytes", maxBodyBytes).field("idleTimeout", Durations.format(idleTimeout));
         caFile.ifPresent(f -> w.field("caFile", f.toString()));
+        cache.ifPresent(c -> c.print(w));
     }
 
     /** The path parameters its URL needs from every route that calls it. */

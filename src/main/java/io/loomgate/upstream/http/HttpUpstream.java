@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.upstream.cache.CachedCalls;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.Propagation;
@@ -58,6 +59,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     private final Endpoints endpoints;
     private final Http1Client client;
     private final Forwarding forwarding;
+    private final Optional<UpstreamCache> cached;
 
     /** What a proxy route needs to know about the listener its requests came in on. */
     record Forwarding(AddressRanges trusted, String scheme) {
@@ -69,6 +71,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         this.endpoints = new Endpoints(id, settings, settings.https() ? Optional.of(trust(settings)) : Optional.empty(), client);
         this.client = client;
         this.forwarding = forwarding;
+        this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
     }
 
     /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */
@@ -113,15 +116,30 @@ final class HttpUpstream implements Upstream, Forwarder {
         }
         headers.addAll(call.headers());
         call.contentType().ifPresent(t -> headers.add("Content-Type", t));
+        Headers fields = headers.build();
+        if (cached.isPresent() && call.method().equals("GET") && call.body() == null) {
+            return cached.get().call(this, ctx, call, fields, sent, wait);
+        }
+        CachedCalls.Fetched f = exchange(ctx, call, fields, sent, wait, Headers.EMPTY);
+        return answer(f.status(), f.headers(), f.body());
+    }
+
+    /**
+     * One try: to the endpoint the balance gives, with {@code conditions} (a revalidation's) added,
+     * the answer read whole (a 2xx body up to {@code maxBodyBytes}; an error body past it is left
+     * out). May run on a cache's shared-call thread, with the request's context passed in.
+     */
+    CachedCalls.Fetched exchange(RequestContext ctx, Call call, Headers fields, TraceParent sent, Duration wait, Headers conditions)
+            throws UpstreamFailure, InterruptedException {
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
-        String base = withForwardedQuery(target(ctx, origin), ctx);
-        String target = call.target().isEmpty() ? base : Origin.below(base, call.target());
+        String target = callTarget(ctx, origin, call);
         byte[] body = call.body();
-        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, headers.build(),
+        OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, conditions.isEmpty() ? fields : fields.plus(conditions),
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
         AttemptSpan span = AttemptSpan.start(ctx, sent, id, call.method(), origin, target);
         Boolean endpointFailed = null;   // null: nothing learnt of the endpoint (the call was cancelled)
+        long asked = System.currentTimeMillis();
         long started = endpoints.started(endpoint);
         try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
@@ -129,11 +147,16 @@ final class HttpUpstream implements Upstream, Forwarder {
             if (span != null) {
                 span.answered(status);
             }
-            if (status < 200 || status > 299) {
-                throw notOk(response, status);
+            byte[] answer;
+            try {
+                answer = read(response.body(), settings.maxBodyBytes(), status);
+            } catch (UpstreamFailure tooLarge) {
+                if (status >= 200 && status <= 299) {
+                    throw tooLarge;
+                }
+                answer = null;   // an error body over the limit is not passed on; the status still is
             }
-            byte[] answer = read(response.body(), settings.maxBodyBytes(), status);
-            return ResponseBodies.value(id, response.header("content-type"), answer, status);
+            return new CachedCalls.Fetched(status, ResponseBodies.headers(response.head()), answer, asked, System.currentTimeMillis());
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             endpointFailed = endpoints.failedBy(e, cancelled);
@@ -144,6 +167,32 @@ final class HttpUpstream implements Upstream, Forwarder {
         } finally {
             endpoints.ended(endpoint, endpointFailed, started);
         }
+    }
+
+    /** A call's path and query at {@code origin}: the URL's, filled in, with the forwarded query and the call's own below it. */
+    String callTarget(RequestContext ctx, Origin origin, Call call) {
+        String base = withForwardedQuery(target(ctx, origin), ctx);
+        return call.target().isEmpty() ? base : Origin.below(base, call.target());
+    }
+
+    /** The call's value, or, for an answer that is not a 2xx, a failure that carries the status (and a JSON body a route may pass on). */
+    Value answer(int status, Headers headers, byte[] body) throws UpstreamFailure {
+        Optional<String> contentType = Optional.ofNullable(headers.first("content-type"));
+        if (status >= 200 && status <= 299) {
+            return ResponseBodies.value(id, contentType, body, status);
+        }
+        String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
+        Optional<String> json = body != null && ResponseBodies.isJson(contentType) ? ResponseBodies.json(body) : Optional.empty();
+        throw new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status), json);
+    }
+
+    /** The first endpoint, whose URL names the answers a cache keeps. */
+    Origin first() {
+        return endpoints.first();
+    }
+
+    UpstreamId id() {
+        return id;
     }
 
     @Override
@@ -162,22 +211,13 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     @Override
-    public boolean replicated() {
-        return endpoints.replicated();
+    public Optional<io.loomgate.upstream.cache.CachedCalls> cache() {
+        return cached.map(UpstreamCache::calls);
     }
 
-    /** A non-2xx answer: a failure that carries the status, and the body when it is JSON a route may pass on. */
-    private UpstreamFailure notOk(Http1Response response, int status) throws IOException {
-        String why = status >= 300 && status < 400 ? " (redirects are not followed)" : "";
-        Optional<String> json = Optional.empty();
-        if (ResponseBodies.isJson(response.header("content-type"))) {
-            try {
-                json = ResponseBodies.json(read(response.body(), settings.maxBodyBytes(), status));
-            } catch (UpstreamFailure tooLarge) {
-                // an error body over the limit is not passed on; the status still is
-            }
-        }
-        return new UpstreamFailure(id, "answered HTTP " + status + why, OptionalInt.of(status), json);
+    @Override
+    public boolean replicated() {
+        return endpoints.replicated();
     }
 
     /** A request is refused (400) before any call when this upstream's URL cannot be filled in from it. */

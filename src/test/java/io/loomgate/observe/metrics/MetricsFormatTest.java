@@ -49,7 +49,8 @@ class MetricsFormatTest {
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)),
                 new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7,
-                new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))));
+                new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))),
+                Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20)));
     }
 
     @Test
@@ -66,6 +67,9 @@ class MetricsFormatTest {
         assertEquals(2, p.value("loomgate_trace_spans_dropped_total", Map.of()));
         assertEquals(9, p.value("loomgate_endpoint_calls_total", Map.of("service", "db", "endpoint", "10.0.0.5:80")));
         assertEquals(1, p.value("loomgate_endpoint_ejected", Map.of("service", "db", "endpoint", "10.0.0.6:80")));
+        assertEquals(40, p.value("loomgate_cache_hits_total", Map.of("service", "db")));
+        assertEquals(7, p.value("loomgate_cache_coalesced_total", Map.of("service", "db")));
+        assertEquals(5_000, p.value("loomgate_cache_bytes", Map.of("service", "db")));
         assertEquals(9, p.value("loomgate_endpoint_try_duration_seconds_count", Map.of("service", "db", "endpoint", "10.0.0.5:80")));
         assertEquals(9, p.value("loomgate_endpoint_try_duration_seconds_bucket",
                 Map.of("service", "db", "endpoint", "10.0.0.5:80", "le", "0.025")), "20 ms tries fall under 25 ms");

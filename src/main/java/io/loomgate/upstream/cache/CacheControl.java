@@ -1,0 +1,84 @@
+package io.loomgate.upstream.cache;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The {@code Cache-Control} directives a shared cache acts on (RFC 9111 section 5.2, RFC 5861),
+ * read from every {@code Cache-Control} field line of a response. A directive this does not know is
+ * ignored, as the RFC asks; a malformed number makes its directive count as absent, except that a
+ * malformed {@code max-age} or {@code s-maxage} makes the answer stale (section 4.2.1: treat it as
+ * expired).
+ *
+ * @param maxAge               {@code max-age}
+ * @param sMaxAge              {@code s-maxage}: a shared cache's own, before {@code max-age}
+ * @param noStore              {@code no-store}: never stored
+ * @param noCache              {@code no-cache}: stored, but revalidated before every use
+ * @param isPrivate            {@code private}: for one user's cache, never a shared one
+ * @param isPublic             {@code public}
+ * @param mustRevalidate       {@code must-revalidate} or {@code proxy-revalidate}: never served stale
+ * @param staleWhileRevalidate {@code stale-while-revalidate} (RFC 5861)
+ * @param staleIfError         {@code stale-if-error} (RFC 5861)
+ */
+public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge, boolean noStore, boolean noCache,
+                           boolean isPrivate, boolean isPublic, boolean mustRevalidate,
+                           Optional<Duration> staleWhileRevalidate, Optional<Duration> staleIfError) {
+
+    public static final CacheControl NONE = new CacheControl(Optional.empty(), Optional.empty(), false, false, false, false,
+            false, Optional.empty(), Optional.empty());
+
+    /** A zero lifetime: what a malformed {@code max-age} means. */
+    private static final Optional<Duration> EXPIRED = Optional.of(Duration.ZERO);
+
+    /** The directives of {@code lines}, the values of every {@code Cache-Control} field of one message. */
+    public static CacheControl parse(List<String> lines) {
+        Optional<Duration> maxAge = Optional.empty();
+        Optional<Duration> sMaxAge = Optional.empty();
+        Optional<Duration> swr = Optional.empty();
+        Optional<Duration> sie = Optional.empty();
+        boolean noStore = false;
+        boolean noCache = false;
+        boolean isPrivate = false;
+        boolean isPublic = false;
+        boolean mustRevalidate = false;
+        for (String line : lines) {
+            for (String part : line.split(",")) {
+                String d = part.strip();
+                int eq = d.indexOf('=');
+                String name = (eq < 0 ? d : d.substring(0, eq)).strip().toLowerCase(Locale.ROOT);
+                String value = eq < 0 ? null : unquote(d.substring(eq + 1).strip());
+                switch (name) {
+                    case "max-age" -> maxAge = seconds(value).or(() -> EXPIRED);
+                    case "s-maxage" -> sMaxAge = seconds(value).or(() -> EXPIRED);
+                    case "stale-while-revalidate" -> swr = seconds(value);
+                    case "stale-if-error" -> sie = seconds(value);
+                    case "no-store" -> noStore = true;
+                    // no-cache="field" only forbids reusing those fields; stricter, and simpler, to revalidate
+                    case "no-cache" -> noCache = true;
+                    case "private" -> isPrivate = true;
+                    case "public" -> isPublic = true;
+                    case "must-revalidate", "proxy-revalidate" -> mustRevalidate = true;
+                    default -> {
+                        // an extension this cache does not know: ignored (RFC 9111 section 5.2.3)
+                    }
+                }
+            }
+        }
+        return new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie);
+    }
+
+    /** A delta-seconds value (digits only); a value past 2^31 seconds is 2^31 (section 1.2.2). */
+    private static Optional<Duration> seconds(String value) {
+        if (value == null || value.isEmpty() || value.chars().anyMatch(c -> c < '0' || c > '9')) {
+            return Optional.empty();
+        }
+        long s = value.length() > 10 ? Integer.MAX_VALUE + 1L : Math.min(Long.parseLong(value), Integer.MAX_VALUE + 1L);
+        return Optional.of(Duration.ofSeconds(s));
+    }
+
+    private static String unquote(String v) {
+        return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
+    }
+}

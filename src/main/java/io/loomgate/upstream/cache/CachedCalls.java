@@ -1,0 +1,181 @@
+package io.loomgate.upstream.cache;
+
+import io.loomgate.http.Headers;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * An upstream's {@code GET}s through its cache: a fresh answer is served from it; a stale one is
+ * served while one refresh runs (within {@code staleWhileRevalidate}), else revalidated with its
+ * {@code ETag} or {@code Last-Modified} (a {@code 304} refreshes it); a miss is fetched once however
+ * many identical calls wait for it ({@link Flights}); and when the upstream fails, a stale answer
+ * within {@code staleIfError} is served instead. What can be stored follows {@link CachePolicy}.
+ * Each call says how it was served in RFC 9211's words ({@code hit}, {@code fwd=miss; stored}, ...).
+ */
+public final class CachedCalls {
+
+    /** An upstream's answer read whole, with when it was asked for and when it came (wall-clock ms). */
+    public record Fetched(int status, Headers headers, byte[] body, long requestMillis, long responseMillis) {
+    }
+
+    /** One exchange with the upstream, with extra request fields (a revalidation's conditions). */
+    @FunctionalInterface
+    public interface Fetch {
+        Fetched run(Headers conditions) throws Exception;
+    }
+
+    /** What a call got, and how the cache served it ({@code hit}, {@code fwd=miss; stored}, ...). */
+    public record Served(int status, Headers headers, byte[] body, String cacheStatus) {
+    }
+
+    /** A fetch as it landed: what came, whether it was stored, and the request fields its {@code Vary} names. */
+    private record Landed(Fetched fetched, boolean stored, List<String> varyValues, String how) {
+    }
+
+    /** What one request brings to the cache: its key, its fields, and whether it is personal. */
+    public record Ask(String primary, Headers fields, boolean personal, String caller, long deadlineNanos) {
+    }
+
+    private final CacheSettings settings;
+    private final AnswerCache cache;
+    private final Flights<Landed> flights;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder staleServed = new LongAdder();
+    private final LongAdder revalidations = new LongAdder();
+
+    public CachedCalls(String upstream, CacheSettings settings) {
+        this.settings = settings;
+        this.cache = new AnswerCache(settings.maxBytes());
+        this.flights = new Flights<>("cache-" + upstream);
+    }
+
+    /** The answer to {@code ask}, from the cache or through {@code fetch}. */
+    public Served get(Ask ask, Fetch fetch) throws Exception {
+        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+        boolean personal = ask.personal() && !settings.byCaller();
+        long now = System.currentTimeMillis();
+        StoredAnswer stored = cache.get(primary, n -> ask.fields().first(n)).orElse(null);
+        if (stored != null) {
+            CacheControl cc = stored.cacheControl();
+            if (!cc.noCache() && stored.fresh(now, settings.defaultTtl())) {
+                hits.increment();
+                long ttl = stored.lifetime(settings.defaultTtl()).minus(stored.age(now)).toSeconds();
+                return served(stored, now, "hit; ttl=" + ttl);
+            }
+            Duration stale = stored.staleness(now, settings.defaultTtl());
+            if (!cc.noCache() && stale.compareTo(CachePolicy.whileRevalidating(stored, settings.staleWhileRevalidate())) <= 0) {
+                staleServed.increment();
+                StoredAnswer old = stored;
+                flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, old, ask, personal, fetch));
+                return served(stored, now, "hit; fwd=stale; detail=stale-while-revalidate");
+            }
+            boolean mayServeStale = stale.compareTo(CachePolicy.ifError(stored, settings.staleIfError())) <= 0;
+            try {
+                Landed l = flights.await(flightKey(primary, ask, personal), () -> revalidate(primary, stored, ask, personal, fetch),
+                        ask.deadlineNanos());
+                int got = l.fetched().status();
+                if (mayServeStale && (got == 500 || got == 502 || got == 503 || got == 504)) {   // errors, as RFC 5861 counts them
+                    staleServed.increment();
+                    return served(stored, System.currentTimeMillis(), "fwd=stale; fwd-status=" + got + "; detail=stale-if-error");
+                }
+                return landed(l, "fwd=stale");
+            } catch (ExecutionException | TimeoutException failed) {
+                if (mayServeStale) {
+                    staleServed.increment();
+                    return served(stored, System.currentTimeMillis(), "fwd=stale; detail=stale-if-error");
+                }
+                throw unwrapped(failed);
+            }
+        }
+        misses.increment();
+        try {
+            Landed l = flights.await(flightKey(primary, ask, personal), () -> fill(primary, ask, personal, fetch), ask.deadlineNanos());
+            if (!l.varyValues().equals(AnswerCache.values(StoredAnswer.varyOf(l.fetched().headers()), n -> ask.fields().first(n)))) {
+                // the shared answer varies on a field this request has another value of: it fetches its own
+                Landed own = fill(primary, ask, personal, fetch);
+                return landed(own, "fwd=vary-miss");
+            }
+            return landed(l, "fwd=miss");
+        } catch (ExecutionException | TimeoutException failed) {
+            throw unwrapped(failed);
+        }
+    }
+
+    /** A miss: fetched, and stored when the policy allows. Runs on the shared call's thread. */
+    private Landed fill(String primary, Ask ask, boolean personal, Fetch fetch) throws Exception {
+        Fetched f = fetch.run(Headers.EMPTY);
+        return store(primary, ask, personal, f, "");
+    }
+
+    /** A stale answer asked again with its validators; a 304 refreshes it. Runs on the shared call's thread. */
+    private Landed revalidate(String primary, StoredAnswer old, Ask ask, boolean personal, Fetch fetch) throws Exception {
+        revalidations.increment();
+        Headers.Builder conditions = Headers.builder();
+        old.etag().ifPresent(e -> conditions.add("If-None-Match", e));
+        old.lastModified().ifPresent(m -> conditions.add("If-Modified-Since", m));
+        Fetched f = fetch.run(conditions.build());
+        if (f.status() == 304) {
+            StoredAnswer refreshed = old.refreshedBy(f.headers(), f.requestMillis(), f.responseMillis());
+            boolean stored = cache.put(primary, refreshed);
+            return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), f.requestMillis(),
+                    f.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
+        }
+        return store(primary, ask, personal, f, "; fwd-status=" + f.status());
+    }
+
+    private Landed store(String primary, Ask ask, boolean personal, Fetched f, String how) {
+        List<String> vary = AnswerCache.values(StoredAnswer.varyOf(f.headers()), n -> ask.fields().first(n));
+        boolean stored = f.status() >= 200 && f.status() <= 299   // negative caching is off: only 2xx answers are kept
+                && CachePolicy.refusal(ask.fields(), personal, f.status(), f.headers()).isEmpty()
+                && cache.put(primary, new StoredAnswer(f.status(), f.headers(), f.body(), f.requestMillis(), f.responseMillis(), vary));
+        return new Landed(f, stored, vary, how);
+    }
+
+    /** Requests from different callers never share a call when the answer may be personal. */
+    private static String flightKey(String primary, Ask ask, boolean personal) {
+        return personal ? primary + "\u0002" + ask.caller() : primary;
+    }
+
+    private Served landed(Landed l, String fwd) {
+        Fetched f = l.fetched();
+        return new Served(f.status(), f.headers(), f.body(), fwd + l.how() + (l.stored() ? "; stored" : ""));
+    }
+
+    private static Served served(StoredAnswer a, long now, String status) {
+        Headers h = a.headers().without(n -> n.equalsIgnoreCase("Age")).plus("Age", Long.toString(a.age(now).toSeconds()));
+        return new Served(a.status(), h, a.body(), status);
+    }
+
+    private static Exception unwrapped(Exception e) {
+        if (e instanceof ExecutionException x && x.getCause() instanceof Exception cause) {
+            return cause;
+        }
+        if (e instanceof TimeoutException) {
+            return new java.net.SocketTimeoutException("no answer from the shared call within this request's time");
+        }
+        return e;
+    }
+
+    /** Removes {@code primary}'s answers (every caller's, with {@code keyBy}); how many there were. */
+    public int purge(String primary) {
+        return cache.purge(primary);
+    }
+
+    public int purgeAll() {
+        return cache.purgeAll();
+    }
+
+    /** The counts {@code /metrics} shows. */
+    public record Stats(long hits, long misses, long staleServed, long revalidations, long coalesced, long evictions, long bytes,
+                        int entries, long maxBytes) {
+    }
+
+    public Stats stats() {
+        return new Stats(hits.sum(), misses.sum(), staleServed.sum(), revalidations.sum(), flights.coalesced(), cache.evictions(),
+                cache.bytes(), cache.size(), cache.maxBytes());
+    }
+}

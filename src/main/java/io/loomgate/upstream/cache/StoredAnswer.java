@@ -1,0 +1,139 @@
+package io.loomgate.upstream.cache;
+
+import io.loomgate.http.Headers;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One answer as the cache holds it: its status, its end-to-end header fields, its body, and when it
+ * was asked for and came (wall-clock milliseconds, as RFC 9111's age arithmetic uses), with what its
+ * fields say about freshness worked out once.
+ *
+ * @param requestMillis  when the request that brought it was sent
+ * @param responseMillis when it came
+ * @param varyValues     the values of the request fields its {@code Vary} names, in order, from the
+ *                       request that brought it
+ */
+public record StoredAnswer(int status, Headers headers, byte[] body, long requestMillis, long responseMillis,
+                           List<String> varyValues) {
+
+    public StoredAnswer {
+        Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(body, "body");
+        varyValues = List.copyOf(varyValues);
+    }
+
+    public CacheControl cacheControl() {
+        return CacheControl.parse(headers.all("Cache-Control"));
+    }
+
+    /** The request fields its {@code Vary} names, lower-case, in order; {@code *} when it varies on everything. */
+    public List<String> vary() {
+        return varyOf(headers);
+    }
+
+    /** The field names {@code Vary} lists in {@code headers}, lower-case, in order. */
+    public static List<String> varyOf(Headers headers) {
+        return headers.all("Vary").stream().flatMap(v -> Arrays.stream(v.split(","))).map(String::strip)
+                .filter(s -> !s.isEmpty()).map(s -> s.toLowerCase(Locale.ROOT)).distinct().toList();
+    }
+
+    public Optional<String> etag() {
+        return Optional.ofNullable(headers.first("ETag"));
+    }
+
+    public Optional<String> lastModified() {
+        return Optional.ofNullable(headers.first("Last-Modified"));
+    }
+
+    /** How many bytes it holds: body, fields and the bookkeeping, near enough for a byte bound. */
+    public long bytes() {
+        long[] n = {body.length + 64};
+        headers.forEach((name, value) -> n[0] += name.length() + value.length() + 32);
+        varyValues.forEach(v -> n[0] += v.length() + 16);
+        return n[0];
+    }
+
+    /**
+     * How long it is fresh for, as a shared cache counts (RFC 9111 section 4.2.1): {@code s-maxage},
+     * else {@code max-age}, else {@code Expires} less {@code Date}, else {@code heuristic} (the
+     * route file's {@code defaultTtl}) for a status that may be cached without one.
+     */
+    public Duration lifetime(Duration heuristic) {
+        CacheControl cc = cacheControl();
+        if (cc.sMaxAge().isPresent()) {
+            return cc.sMaxAge().get();
+        }
+        if (cc.maxAge().isPresent()) {
+            return cc.maxAge().get();
+        }
+        String expires = headers.first("Expires");
+        if (expires != null) {
+            Optional<Long> at = date(expires);
+            if (at.isEmpty()) {
+                return Duration.ZERO;   // an invalid Expires ("0" among them) is a time in the past
+            }
+            long from = date(headers.first("Date")).orElse(responseMillis);
+            return Duration.ofMillis(Math.max(0, at.get() - from));
+        }
+        return CachePolicy.HEURISTIC_STATUSES.contains(status) ? heuristic : Duration.ZERO;
+    }
+
+    /** Its age at {@code nowMillis} (RFC 9111 section 4.2.3), what the {@code Age} field says when it is served. */
+    public Duration age(long nowMillis) {
+        long dateValue = date(headers.first("Date")).orElse(responseMillis);
+        long apparent = Math.max(0, responseMillis - dateValue);
+        long ageValue = 0;
+        String age = headers.first("Age");
+        if (age != null && !age.isBlank() && age.strip().chars().allMatch(c -> c >= '0' && c <= '9') && age.strip().length() < 11) {
+            ageValue = Long.parseLong(age.strip()) * 1000;
+        }
+        long correctedAge = ageValue + (responseMillis - requestMillis);
+        long initial = Math.max(apparent, correctedAge);
+        return Duration.ofMillis(initial + Math.max(0, nowMillis - responseMillis));
+    }
+
+    /** True while it is fresh at {@code nowMillis}. */
+    public boolean fresh(long nowMillis, Duration heuristic) {
+        return lifetime(heuristic).compareTo(age(nowMillis)) > 0;
+    }
+
+    /** How long past its freshness it is at {@code nowMillis}; zero or negative while fresh. */
+    public Duration staleness(long nowMillis, Duration heuristic) {
+        return age(nowMillis).minus(lifetime(heuristic));
+    }
+
+    /** This answer refreshed by a {@code 304}: the 304's fields replace its own of the same name (RFC 9111 section 4.3.4). */
+    public StoredAnswer refreshedBy(Headers notModified, long requestAt, long responseAt) {
+        Headers merged = headers;
+        for (String name : notModified.names()) {
+            if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")) {
+                continue;
+            }
+            merged = merged.without(n -> n.equalsIgnoreCase(name));
+            for (String v : notModified.all(name)) {
+                merged = merged.plus(name, v);
+            }
+        }
+        return new StoredAnswer(status, merged, body, requestAt, responseAt, varyValues);
+    }
+
+    /** An HTTP date (IMF-fixdate and the other RFC 1123 forms), in epoch milliseconds; empty when it is not one. */
+    static Optional<Long> date(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ZonedDateTime.parse(value.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli());
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}
