@@ -51,10 +51,10 @@ final class AggregateEndpoint implements Handler {
         String policy = route.engine().executor().isPresent() ? route.engine().name() : aggregation.policy();
         Answer answer = new Answer(request.id(), request.clientId(), route.path(), policy, false, aggregation.status(),
                 response.status(), aggregation.parts(), aggregation.hedge().isPresent(), aggregation.error(),
-                aggregation.duration(), timeout, request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all());
+                aggregation.duration(), timeout, request.arrivalNanos(), fork, System.nanoTime(), ctx.attempts().all(),
+                ctx.ledger().cacheStatuses());
         events.answered(answer);
         response = response.withHeader("Server-Timing", ServerTiming.header(answer));
-        String cache = ctx.ledger().cacheStatus();
-        return cache.isEmpty() ? response : response.withHeader("Cache-Status", cache);
+        return answer.cache().isEmpty() ? response : response.withHeader("Cache-Status", String.join(", ", answer.cache()));
     }
 }

@@ -62,11 +62,10 @@ final class ComposeEndpoint implements Handler {
         Answer answer = new Answer(request.id(), request.clientId(), route.path(), "compose", true, c.status(),
                 response.status(), c.calls().stream().map(CallResult::call).toList(), false,
                 error.isEmpty() ? Optional.empty() : Optional.of(error), c.took(), timeout, request.arrivalNanos(), fork,
-                System.nanoTime(), ctx.attempts().all());
+                System.nanoTime(), ctx.attempts().all(), ctx.ledger().cacheStatuses());
         events.answered(answer);
         response = response.withHeader("Server-Timing", ServerTiming.header(answer));
-        String cache = ctx.ledger().cacheStatus();
-        return cache.isEmpty() ? response : response.withHeader("Cache-Status", cache);
+        return answer.cache().isEmpty() ? response : response.withHeader("Cache-Status", String.join(", ", answer.cache()));
     }
 
     private static byte[] body(InputStream in) {

@@ -40,9 +40,9 @@ public final class RequestLedger {
         cacheStatuses.add("loomgate/" + upstream + "; " + status);
     }
 
-    /** The {@code Cache-Status} field of the request's answer: one member per cached call, in the order they ended; empty when none. */
-    public String cacheStatus() {
-        return String.join(", ", cacheStatuses);
+    /** How each call through a cache was served, one {@code Cache-Status} member each, in the order they ended. */
+    public java.util.List<String> cacheStatuses() {
+        return java.util.List.copyOf(cacheStatuses);
     }
 
     /** One upstream call (however many tries it took) ran {@code nanos}. */

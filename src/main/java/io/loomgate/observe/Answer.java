@@ -28,10 +28,20 @@ import java.util.Optional;
  * @param forkNanos    when its calls began
  * @param answerNanos  when its answer was ready
  * @param attempts     each try of its retried calls
+ * @param cache        how each call through a cache was served ({@code loomgate/db; hit}), in the order they ended
  */
 public record Answer(String requestId, String clientId, String route, String label, boolean graph, Status status,
                      int httpStatus, List<FinishedCall> calls, boolean hedge, Optional<String> error, Duration decided,
-                     Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts) {
+                     Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts,
+                     List<String> cache) {
+
+    /** An answer none of whose calls went through a cache. */
+    public Answer(String requestId, String clientId, String route, String label, boolean graph, Status status,
+                  int httpStatus, List<FinishedCall> calls, boolean hedge, Optional<String> error, Duration decided,
+                  Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts) {
+        this(requestId, clientId, route, label, graph, status, httpStatus, calls, hedge, error, decided, timeout, arrivalNanos,
+                forkNanos, answerNanos, attempts, List.of());
+    }
 
     public Answer {
         Objects.requireNonNull(requestId, "requestId");
@@ -44,5 +54,6 @@ public record Answer(String requestId, String clientId, String route, String lab
         Objects.requireNonNull(decided, "decided");
         Objects.requireNonNull(timeout, "timeout");
         attempts = List.copyOf(attempts);
+        cache = List.copyOf(cache);
     }
 }

@@ -27,10 +27,11 @@ import java.util.OptionalDouble;
  * @param attempts   each try of the calls that were retried or went to an upstream with several endpoints, in
  *                   the order they ended; empty when none was
  * @param clientId   the client's own {@code X-Request-Id} when it was kept beside loomgate's id; empty otherwise
+ * @param cache      how each call through a cache was served ({@code loomgate/db; hit}); empty when none was
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
                        double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
-                       List<Span> spans, List<AttemptSpan> attempts, String clientId) {
+                       List<Span> spans, List<AttemptSpan> attempts, String clientId, List<String> cache) {
 
     public Timeline {
         Objects.requireNonNull(id, "id");
@@ -42,19 +43,20 @@ public record Timeline(String id, String route, String policy, String status, in
         spans = List.copyOf(spans);
         attempts = List.copyOf(attempts);
         Objects.requireNonNull(clientId, "clientId");
+        cache = List.copyOf(cache);
     }
 
     /** A timeline without retried calls. */
     public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
                     double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
         this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
-                List.of(), "");
+                List.of(), "", List.of());
     }
 
     /** This timeline, with the client's own request id beside loomgate's. */
     public Timeline withClientId(String client) {
         return new Timeline(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs,
-                error, spans, attempts, client);
+                error, spans, attempts, client, cache);
     }
 
     /** The timeline of {@code answer}. */
@@ -68,7 +70,7 @@ public record Timeline(String id, String route, String policy, String status, in
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
                 arrivedAt, fork, fork + millis(answer.decided().toNanos()), millis(answer.timeout().toNanos()),
                 millis(answer.answerNanos() - answer.arrivalNanos()), answer.error().orElse(""), spans(answer), tries,
-                answer.clientId());
+                answer.clientId(), answer.cache());
     }
 
     /** One span per call of {@code answer}, in milliseconds from its arrival. */

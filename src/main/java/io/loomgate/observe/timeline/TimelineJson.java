@@ -45,6 +45,11 @@ public final class TimelineJson {
             w.endObject();
         }
         w.endArray();
+        if (!t.cache().isEmpty()) {
+            w.name("cache").beginArray();
+            t.cache().forEach(w::value);
+            w.endArray();
+        }
         if (!t.attempts().isEmpty()) {
             w.name("attempts").beginArray();
             for (AttemptSpan a : t.attempts()) {

@@ -75,14 +75,15 @@ public final class CachedCalls {
             }
             boolean mayServeStale = stale.compareTo(CachePolicy.ifError(stored, settings.staleIfError())) <= 0;
             try {
-                Landed l = flights.await(flightKey(primary, ask, personal), () -> revalidate(primary, stored, ask, personal, fetch),
-                        ask.deadlineNanos());
+                Flights.Result<Landed> r = flights.await(flightKey(primary, ask, personal),
+                        () -> revalidate(primary, stored, ask, personal, fetch), ask.deadlineNanos());
+                Landed l = r.value();
                 int got = l.fetched().status();
                 if (mayServeStale && (got == 500 || got == 502 || got == 503 || got == 504)) {   // errors, as RFC 5861 counts them
                     staleServed.increment();
                     return served(stored, System.currentTimeMillis(), "fwd=stale; fwd-status=" + got + "; detail=stale-if-error");
                 }
-                return landed(l, "fwd=stale");
+                return landed(l, "fwd=stale", r.joined());
             } catch (ExecutionException | TimeoutException failed) {
                 if (mayServeStale) {
                     staleServed.increment();
@@ -93,13 +94,15 @@ public final class CachedCalls {
         }
         misses.increment();
         try {
-            Landed l = flights.await(flightKey(primary, ask, personal), () -> fill(primary, ask, personal, fetch), ask.deadlineNanos());
+            Flights.Result<Landed> r = flights.await(flightKey(primary, ask, personal), () -> fill(primary, ask, personal, fetch),
+                    ask.deadlineNanos());
+            Landed l = r.value();
             if (!l.varyValues().equals(AnswerCache.values(StoredAnswer.varyOf(l.fetched().headers()), n -> ask.fields().first(n)))) {
                 // the shared answer varies on a field this request has another value of: it fetches its own
                 Landed own = fill(primary, ask, personal, fetch);
-                return landed(own, "fwd=vary-miss");
+                return landed(own, "fwd=vary-miss", false);
             }
-            return landed(l, "fwd=miss");
+            return landed(l, "fwd=miss", r.joined());
         } catch (ExecutionException | TimeoutException failed) {
             throw unwrapped(failed);
         }
@@ -140,9 +143,10 @@ public final class CachedCalls {
         return personal ? primary + "\u0002" + ask.caller() : primary;
     }
 
-    private Served landed(Landed l, String fwd) {
+    /** {@code collapsed}: this call joined one another request started (RFC 9211). */
+    private Served landed(Landed l, String fwd, boolean collapsed) {
         Fetched f = l.fetched();
-        return new Served(f.status(), f.headers(), f.body(), fwd + l.how() + (l.stored() ? "; stored" : ""));
+        return new Served(f.status(), f.headers(), f.body(), fwd + l.how() + (l.stored() ? "; stored" : "") + (collapsed ? "; collapsed" : ""));
     }
 
     private static Served served(StoredAnswer a, long now, String status) {

@@ -44,14 +44,22 @@ public final class Flights<T> {
         Flight(String key, boolean detached) {
             this.key = key;
             this.detached = detached;
+            this.claimed = detached;   // a refresh is started by no waiter: whoever comes joins it
         }
 
-        synchronized boolean join() {
+        private boolean claimed;
+
+        /** -1: it ended, or was abandoned, as we came; 0: we are its first waiter, who starts it; 1: we joined it. */
+        synchronized int join() {
             if (closed) {
-                return false;
+                return -1;
             }
             waiters++;
-            return true;
+            if (claimed) {
+                return 1;
+            }
+            claimed = true;
+            return 0;
         }
 
         synchronized void startOnce(Callable<T> work) {
@@ -87,6 +95,10 @@ public final class Flights<T> {
         }
     }
 
+    /** A shared call's result, and whether this waiter joined a call another started ({@code collapsed}, RFC 9211 says). */
+    public record Result<T>(T value, boolean joined) {
+    }
+
     /**
      * The result of {@code key}'s call, started with {@code work} unless one is in flight.
      *
@@ -94,11 +106,24 @@ public final class Flights<T> {
      * @throws InterruptedException when this waiter is cancelled; the same
      * @throws ExecutionException   with the call's own failure
      */
-    public T await(String key, Callable<T> work, long deadlineNanos) throws InterruptedException, TimeoutException, ExecutionException {
-        Flight f = enter(key, false);
+    public Result<T> await(String key, Callable<T> work, long deadlineNanos)
+            throws InterruptedException, TimeoutException, ExecutionException {
+        Flight f;
+        int joined;
+        while (true) {
+            f = flying.computeIfAbsent(key, k -> new Flight(k, false));
+            joined = f.join();
+            if (joined >= 0) {
+                break;
+            }
+            flying.remove(key, f);   // it ended (or was abandoned) as we came: start or join another
+        }
+        if (joined == 1) {
+            this.joined.increment();
+        }
         try {
             f.startOnce(work);
-            return f.result.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return new Result<>(f.result.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS), joined == 1);
         } catch (java.util.concurrent.CancellationException e) {
             throw new InterruptedException("the shared call was cancelled");
         } finally {
@@ -111,23 +136,6 @@ public final class Flights<T> {
         Flight f = new Flight(key, true);
         if (flying.putIfAbsent(key, f) == null) {
             f.startOnce(work);
-        }
-    }
-
-    private Flight enter(String key, boolean detached) {
-        while (true) {
-            Flight f = flying.computeIfAbsent(key, k -> new Flight(k, detached));
-            boolean first;
-            synchronized (f) {
-                first = f.waiters == 0 && f.thread == null;
-            }
-            if (f.join()) {
-                if (!first) {
-                    joined.increment();
-                }
-                return f;
-            }
-            flying.remove(key, f);   // it ended (or was abandoned) as we came: start or join another
         }
     }
 

@@ -48,9 +48,12 @@ class CacheCoalescingTest {
             }
             Awaitility.await().atMost(Duration.ofSeconds(25)).until(() -> coalesced(g) == 999);
             api.release("/item");
+            int collapsed = 0;
             for (var r : all) {
                 assertEquals(200, r.get().statusCode(), r.get().body());
+                collapsed += r.get().headers().firstValue("Cache-Status").orElse("").endsWith("; collapsed") ? 1 : 0;
             }
+            assertEquals(999, collapsed, "each answer says whether it joined another's call");
             assertEquals(1, api.events().stream().filter(e -> e.equals("start /item")).count(), "one upstream call for 1,000");
         }
     }

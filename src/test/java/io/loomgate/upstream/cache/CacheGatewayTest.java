@@ -122,6 +122,8 @@ class CacheGatewayTest {
                 assertTrue(cacheStatus(r).matches("loomgate/item; hit; ttl=(59|60)"), cacheStatus(r));
             }
             assertEquals(1, calls.get());
+            var timeline = g.client().getJson("/debug/requests/" + first.headers().firstValue("X-Request-Id").orElseThrow());
+            assertEquals(List.of("loomgate/item; fwd=miss; stored"), timeline.get("cache"), "the timeline says how the call was served");
         }
     }
 
@@ -215,6 +217,43 @@ class CacheGatewayTest {
             get(g, "Authorization", "Bearer alice");
             get(g, "Authorization", "Bearer bob");
             assertEquals(1, calls.get(), "public: shared");
+        }
+    }
+
+    @Test
+    void theAdminPortPurgesACacheAndShowsItsSize() throws Exception {
+        fields = Map.of("Cache-Control", "max-age=60");
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"item\", \"kind\": \"http\", \"url\": \"" + url() + "\", \"cache\": {\"maxBytes\": \"1MB\"}}",
+                List.of("{\"path\": \"/x\", \"policy\": \"single\", \"upstreams\": [\"item\"]}"), "--admin-port", "0");
+             io.loomgate.testing.TestClient admin = new io.loomgate.testing.TestClient(g.gate().adminUri(""))) {
+            get(g);
+            get(g);
+            assertEquals(1, calls.get());
+            String upstreams = admin.get("/admin/upstreams").body();
+            assertTrue(upstreams.matches("(?s).*\"cache\":\\{\"entries\":1,\"bytes\":\\d+,\"maxBytes\":1048576}.*"), upstreams);
+            String metrics = admin.get("/metrics?format=prometheus").body();   // the operator pages move to the admin port
+            assertTrue(metrics.contains("loomgate_cache_hits_total{service=\"item\"} 1"), metrics);
+            assertTrue(metrics.contains("loomgate_cache_misses_total{service=\"item\"} 1"), metrics);
+
+            HttpResponse<String> other = admin.http().send(HttpRequest.newBuilder(g.gate().adminUri("/admin/cache/item?key=/elsewhere"))
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("{\"purged\":0}", other.body());
+            HttpResponse<String> one = admin.http().send(HttpRequest.newBuilder(g.gate().adminUri("/admin/cache/item?key=/item"))
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, one.statusCode(), one.body());
+            assertEquals("{\"purged\":1}", one.body());
+            get(g);
+            assertEquals(2, calls.get(), "purged: asked again");
+            HttpResponse<String> all = admin.http().send(HttpRequest.newBuilder(g.gate().adminUri("/admin/cache/item")).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals("{\"purged\":1}", all.body());
+            HttpResponse<String> none = admin.http().send(HttpRequest.newBuilder(g.gate().adminUri("/admin/cache/nope")).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, none.statusCode());
+            assertTrue(!none.body().contains("nope"), "a hostile id is never echoed: " + none.body());
+            int onPublicPort = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/admin/cache/item")).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode();
+            assertTrue(onPublicPort == 404 || onPublicPort == 405, "the admin API is on the admin port only: " + onPublicPort);
         }
     }
 }

@@ -35,7 +35,7 @@ class FlightsTest {
                     calls.incrementAndGet();
                     release.await();
                     return "v";
-                }, in(Duration.ofSeconds(30)))));
+                }, in(Duration.ofSeconds(30))).value()));
             }
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> flights.coalesced() == 99);
             release.countDown();
@@ -98,7 +98,9 @@ class FlightsTest {
                     throw new IllegalStateException("upstream down");
                 }, in(Duration.ofSeconds(10))));
         assertEquals("upstream down", e.getCause().getMessage());
-        assertEquals("again", flights.await("k", () -> "again", in(Duration.ofSeconds(10))));
+        Flights.Result<String> again = flights.await("k", () -> "again", in(Duration.ofSeconds(10)));
+        assertEquals("again", again.value());
+        assertTrue(!again.joined(), "it started its own");
     }
 
     @Test
