@@ -1,6 +1,5 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.upstream.cache.CachedCalls;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.Propagation;
@@ -16,7 +15,6 @@ import io.loomgate.edge.tls.ClientTls;
 import io.loomgate.edge.tls.TlsException;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
-import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.upstream.Call;
 import io.loomgate.upstream.EndpointState;
@@ -24,6 +22,7 @@ import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.balance.Fleet;
+import io.loomgate.upstream.cache.CachedCalls;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +33,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
@@ -60,6 +58,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     private final Http1Client client;
     private final Forwarding forwarding;
     private final Optional<UpstreamCache> cached;
+    private final ProxyExchange proxy;
 
     /** What a proxy route needs to know about the listener its requests came in on. */
     record Forwarding(AddressRanges trusted, String scheme) {
@@ -72,6 +71,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         this.client = client;
         this.forwarding = forwarding;
         this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
+        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding);
     }
 
     /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */
@@ -227,7 +227,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     /** The URL's path and query, its placeholders filled in from the request. */
-    private String target(RequestContext ctx, Origin origin) {
+    String target(RequestContext ctx, Origin origin) {
         try {
             return origin.target().url(p -> Bindings.request(ctx, p));
         } catch (UnsafeValue e) {
@@ -236,59 +236,16 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     /**
-     * Sends the client's method, headers ({@link ForwardedHeaders}) and body to this upstream's URL
-     * followed by {@code target}; the answer's head must come within the request's deadline, and
-     * then its body streams with no more than the idle timeout between bytes.
+     * Sends the client's request on to this upstream, as {@link ProxyExchange} does: its method,
+     * headers and body, the answer's head within the request's deadline, then its body streamed.
      */
     @Override
     public Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
-        RequestContext ctx = RequestContext.current();
-        Request request = forward.request();
-        String length = request.headers().first("Content-Length");
-        long n = length == null ? -1 : Long.parseLong(length.strip());
-        boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
-        boolean upgrade = Tunnel.requested(request);
-        TraceParent sent = ctx.trace().get().child();
-        Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
-        Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
-        Origin origin = endpoint.value();
-        String target = target(ctx, origin) + forward.target();
-        OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
-                upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
-        AttemptSpan span = AttemptSpan.start(ctx, sent, id, request.method(), origin, target);
-        Http1Response response;
-        long started = endpoints.started(endpoint);
-        try {
-            response = client.send(out, ctx.deadlineNanos(), settings.idleTimeout());
-            if (span != null) {
-                span.answered(response.status());
-            }
-            endpoints.ended(endpoint, endpoints.failedBy(response.status()), started);   // at the head: the body streams on
-        } catch (IOException e) {
-            boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
-            if (span != null) {
-                span.failed(e, cancelled);
-            }
-            boolean clientsFault = ClientBody.failed(e);
-            endpoints.ended(endpoint, endpoints.failedBy(e, cancelled), started);
-            if (clientsFault) {
-                throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
-                        Map.of(), Map.of("Connection", "close"));
-            }
-            throw failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
-        } catch (RuntimeException e) {
-            endpoints.ended(endpoint, null, started);
-            throw e;
-        }
-        response.body().streaming(settings.idleTimeout());
-        if (response.status() == 101) {
-            return Response.streamed(101, Tunnel.of(response, request.body()));
-        }
-        return Response.streamed(response.status(), ProxiedBody.of(response));
+        return proxy.forward(forward);
     }
 
     /** What a failed exchange means: cancelled, too late, or a reason a client may read. */
-    private UpstreamFailure failure(IOException e, RequestContext ctx, String late, Origin origin) throws InterruptedException {
+    UpstreamFailure failure(IOException e, RequestContext ctx, String late, Origin origin) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("cancelled during the exchange");
         }
