@@ -97,6 +97,19 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--cache")) {
+            Path dir = Path.of(args[1]);
+            Map<String, Map<String, Object>> cpu = new java.util.LinkedHashMap<>();
+            for (Map<String, Object> c : jsonFiles(dir, "cpu-.*\\.json")) {
+                cpu.put((String) c.get("mode"), c);
+            }
+            CacheReport report = new CacheReport(runs(dir), cpu, machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--replicas")) {
             Path dir = Path.of(args[1]);
             List<ReplicasReport.Run> runs = new ArrayList<>();
@@ -133,6 +146,7 @@ public final class ReportMain {
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --ratelimit RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --abuse RESULTS_DIR");
             System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --replicas RESULTS_DIR");
+            System.err.println("       java -cp loomgate.jar io.loomgate.load.ReportMain --cache RESULTS_DIR");
             System.exit(2);
         }
         LoadReport report = write(Path.of(args[0]));
