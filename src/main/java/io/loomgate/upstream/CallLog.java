@@ -1,5 +1,7 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.call.Value;
+import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.CallRecord;
 import io.loomgate.observe.Events;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the upstream stack's events ({@link Recorded} tells them); the metrics read calls in flight from
  * here, and tests read the records to see cancellation happen rather than infer it (an interrupted
  * call ends early, as {@code cancelled} or {@code timeout}, at the moment it stopped). Keeps the
- * last {@value #KEPT} finished calls.
+ * last {@value #KEPT} finished calls, without the values they gave.
  */
 public final class CallLog implements Events {
 
@@ -40,9 +42,18 @@ public final class CallLog implements Events {
         inFlight.get(upstream).increment();
     }
 
+    /**
+     * What a kept success says: that it succeeded, not what it gave. The value itself is never kept:
+     * {@value #KEPT} answers of up to an upstream's {@code maxBodyBytes} each would hold gigabytes
+     * after they were served.
+     */
+    static final Outcome.Success SUCCEEDED = new Outcome.Success(Value.text(""));
+
     @Override
     public void callEnded(CallRecord call) {
-        recent.set((int) (written.getAndIncrement() % KEPT), call);
+        CallRecord kept = call.outcome() instanceof Outcome.Success
+                ? new CallRecord(call.upstream(), call.requestId(), call.startNanos(), call.endNanos(), SUCCEEDED) : call;
+        recent.set((int) (written.getAndIncrement() % KEPT), kept);
         inFlight.get(call.upstream()).decrement();
     }
 
