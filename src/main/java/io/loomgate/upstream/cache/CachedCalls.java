@@ -108,6 +108,35 @@ public final class CachedCalls {
         }
     }
 
+    /**
+     * For a proxied request, which streams its own answer: a fresh stored answer, counted as a hit;
+     * empty (a miss) otherwise. Stale answers are not served to proxied requests.
+     */
+    public java.util.Optional<Served> fresh(Ask ask) {
+        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+        long now = System.currentTimeMillis();
+        java.util.Optional<StoredAnswer> stored = cache.get(primary, n -> ask.fields().first(n))
+                .filter(a -> !a.cacheControl().noCache() && a.fresh(now, settings.defaultTtl()));
+        if (stored.isEmpty()) {
+            misses.increment();
+            return java.util.Optional.empty();
+        }
+        hits.increment();
+        long ttl = stored.get().lifetime(settings.defaultTtl()).minus(stored.get().age(now)).toSeconds();
+        return java.util.Optional.of(served(stored.get(), now, "hit; ttl=" + ttl));
+    }
+
+    /** A proxied answer, read whole as it streamed: stored when the policy allows; true when it was. */
+    public boolean offer(Ask ask, Fetched f) {
+        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+        return store(primary, ask, ask.personal() && !settings.byCaller(), f, "").stored();
+    }
+
+    /** The largest answer the cache stores: a tenth of {@code maxBytes}; a proxied answer past it streams on unstored. */
+    public long largestStored() {
+        return settings.maxBytes() / 10;
+    }
+
     /** A miss: fetched, and stored when the policy allows. Runs on the shared call's thread. */
     private Landed fill(String primary, Ask ask, boolean personal, Fetch fetch) throws Exception {
         Fetched f = fetch.run(Headers.EMPTY);

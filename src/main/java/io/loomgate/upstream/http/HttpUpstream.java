@@ -71,7 +71,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         this.client = client;
         this.forwarding = forwarding;
         this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
-        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding);
+        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding, cached.map(UpstreamCache::calls));
     }
 
     /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */

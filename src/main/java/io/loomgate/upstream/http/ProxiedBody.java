@@ -3,9 +3,11 @@ package io.loomgate.upstream.http;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * An upstream's answer as a proxy route passes it on: its headers less the hop-by-hop ones (and
@@ -32,7 +34,16 @@ final class ProxiedBody {
     }
 
     static Response.Stream of(Http1Response response) {
-        Headers.Builder headers = Headers.builder().addAll(endToEnd(response));
+        return of(response, Headers.EMPTY, 0, body -> { });
+    }
+
+    /**
+     * The answer with {@code more} headers; while it streams, its first {@code keep} bytes are kept,
+     * and when the whole body came and was no longer than that, {@code whole} is given it (a cache
+     * stores it). 0 keeps nothing.
+     */
+    static Response.Stream of(Http1Response response, Headers more, long keep, Consumer<byte[]> whole) {
+        Headers.Builder headers = Headers.builder().addAll(endToEnd(response)).addAll(more);
         Http1Body body = response.body();
         long length = response.framing().length();
         return new Response.Stream(headers.build(), length, new Response.Writer() {
@@ -42,7 +53,11 @@ final class ProxiedBody {
                     if (!body.hasBufferedBytes()) {
                         out.flush();  // the head goes now, not with the first bytes of a body still to come
                     }
-                    copy(body, out, length);
+                    ByteArrayOutputStream kept = keep > 0 && length <= keep ? new ByteArrayOutputStream() : null;
+                    copy(body, out, length, kept, keep);
+                    if (kept != null && kept.size() <= keep) {
+                        whole.accept(kept.toByteArray());
+                    }
                 }
             }
 
@@ -53,7 +68,8 @@ final class ProxiedBody {
         });
     }
 
-    private static void copy(Http1Body in, OutputStream out, long length) throws IOException {
+    /** Copies {@code in} to {@code out}; also into {@code kept} while it holds no more than {@code keep} bytes. */
+    private static void copy(Http1Body in, OutputStream out, long length, ByteArrayOutputStream kept, long keep) throws IOException {
         byte[] buf = new byte[length > 0 && length < 16 * 1024 ? (int) length : 16 * 1024];
         while (true) {
             int n;
@@ -68,6 +84,9 @@ final class ProxiedBody {
             }
             out.write(buf, 0, n);
             out.flush();
+            if (kept != null && kept.size() <= keep) {
+                kept.write(buf, 0, (int) Math.min(n, keep + 1 - kept.size()));   // one byte past the limit marks it too long
+            }
         }
     }
 }

@@ -10,9 +10,12 @@ import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.balance.Fleet;
+import io.loomgate.upstream.cache.CacheControl;
+import io.loomgate.upstream.cache.CachedCalls;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A proxy route's request sent on to an {@link HttpUpstream}: to the endpoint its balance gives,
@@ -25,9 +28,11 @@ final class ProxyExchange {
     private final Http1Client client;
     private final Duration idleTimeout;
     private final HttpUpstream.Forwarding forwarding;
+    private final Optional<CachedCalls> cache;
 
     ProxyExchange(HttpUpstream upstream, Endpoints endpoints, Http1Client client, Duration idleTimeout,
-                  HttpUpstream.Forwarding forwarding) {
+                  HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
+        this.cache = cache;
         this.upstream = upstream;
         this.endpoints = endpoints;
         this.client = client;
@@ -49,9 +54,21 @@ final class ProxyExchange {
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
+        CachedCalls.Ask ask = null;
+        if (cache.isPresent() && request.method().equals("GET") && !hasBody && !upgrade) {
+            CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
+            if (!asked.noCache() && !asked.noStore()) {   // the client asks for the upstream's own answer
+                ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
+                Optional<CachedCalls.Served> hit = cache.get().fresh(ask);
+                if (hit.isPresent()) {
+                    return stored(hit.get());
+                }
+            }
+        }
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
         String target = upstream.target(ctx, origin) + forward.target();
+        long sentAt = System.currentTimeMillis();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
                 upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
         AttemptSpan span = AttemptSpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
@@ -83,7 +100,32 @@ final class ProxyExchange {
         if (response.status() == 101) {
             return Response.streamed(101, Tunnel.of(response, request.body()));
         }
-        return Response.streamed(response.status(), ProxiedBody.of(response));
+        if (ask == null) {
+            return Response.streamed(response.status(), ProxiedBody.of(response));
+        }
+        CachedCalls.Ask kept = ask;
+        long cameAt = System.currentTimeMillis();
+        Headers more = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=miss");
+        return Response.streamed(response.status(), ProxiedBody.of(response, more, cache.get().largestStored(),
+                body -> cache.get().offer(kept, new CachedCalls.Fetched(response.status(), ProxiedBody.endToEnd(response), body, sentAt,
+                        cameAt))));
+    }
+
+    /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */
+    private Response stored(CachedCalls.Served hit) {
+        Headers headers = hit.headers().plus("Cache-Status", "loomgate/" + upstream.id().value() + "; " + hit.cacheStatus());
+        byte[] body = hit.body();
+        return Response.streamed(hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
+            @Override
+            public void writeTo(java.io.OutputStream out) throws IOException {
+                out.write(body);
+            }
+
+            @Override
+            public void discard() {
+                // nothing held open
+            }
+        }));
     }
 
 }

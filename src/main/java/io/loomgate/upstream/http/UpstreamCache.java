@@ -37,13 +37,17 @@ final class UpstreamCache {
         return calls;
     }
 
-    Value call(HttpUpstream upstream, RequestContext ctx, Call call, Headers fields, TraceParent sent, Duration wait)
-            throws UpstreamFailure, InterruptedException {
+    /** What a request brings to the cache: its {@code target} (path and query as sent), its fields, who it is for. */
+    static CachedCalls.Ask ask(RequestContext ctx, String target, Headers fields, long deadlineNanos) {
         String authorization = fields.first("Authorization");
         boolean personal = authorization != null || ctx.caller().name().isPresent();
         String caller = personal ? digest((authorization == null ? "" : authorization) + "\n" + ctx.caller().name().orElse("")) : "";
-        CachedCalls.Ask ask = new CachedCalls.Ask("GET " + upstream.callTarget(ctx, upstream.first(), call), fields, personal, caller,
-                System.nanoTime() + wait.toNanos());
+        return new CachedCalls.Ask("GET " + target, fields, personal, caller, deadlineNanos);
+    }
+
+    Value call(HttpUpstream upstream, RequestContext ctx, Call call, Headers fields, TraceParent sent, Duration wait)
+            throws UpstreamFailure, InterruptedException {
+        CachedCalls.Ask ask = ask(ctx, upstream.callTarget(ctx, upstream.first(), call), fields, System.nanoTime() + wait.toNanos());
         CachedCalls.Served served;
         try {
             served = calls.get(ask, conditions -> upstream.exchange(ctx, call, fields, sent, sharedWait, conditions));

@@ -1,0 +1,96 @@
+package io.loomgate.upstream.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.loomgate.testing.FileGate;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A proxy route through an upstream's cache: fresh answers served from it, what streams past a tenth of maxBytes never stored. */
+class CacheProxyTest {
+
+    @TempDir
+    Path dir;
+    private HttpServer upstream;
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        upstream.createContext("/api/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            calls.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+            int size = path.endsWith("/big") ? 200 * 1024 : 1000;
+            byte[] body = "x".repeat(size).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Cache-Control", "max-age=60");
+            exchange.getResponseHeaders().set("Content-Type", "text/plain");
+            exchange.sendResponseHeaders(200, path.endsWith("/chunked") ? 0 : body.length);   // 0: chunked
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        upstream.start();
+    }
+
+    @AfterEach
+    void stop() {
+        upstream.stop(0);
+    }
+
+    private FileGate gate() throws Exception {
+        return FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + upstream.getAddress().getPort()
+                + "/api/\", \"cache\": {\"maxBytes\": \"1MB\"}}", List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"));
+    }
+
+    private static HttpResponse<String> get(FileGate g, String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(g.gate().uri(path));
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return g.client().http().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aFreshProxiedAnswerIsServedFromTheCache() throws Exception {
+        try (FileGate g = gate()) {
+            HttpResponse<String> first = get(g, "/p/item");
+            assertEquals(200, first.statusCode());
+            assertEquals("loomgate/api; fwd=miss", first.headers().firstValue("Cache-Status").orElse(""));
+            HttpResponse<String> second = get(g, "/p/item");
+            assertEquals(200, second.statusCode());
+            assertEquals(first.body(), second.body());
+            assertTrue(second.headers().firstValue("Cache-Status").orElse("").matches("loomgate/api; hit; ttl=(59|60)"),
+                    second.headers().map().toString());
+            assertTrue(second.headers().firstValue("Age").isPresent());
+            assertEquals("max-age=60", second.headers().firstValue("Cache-Control").orElse(""));
+            assertEquals(1, calls.get("/api/item").get());
+            get(g, "/p/item", "Cache-Control", "no-cache");
+            assertEquals(2, calls.get("/api/item").get(), "a client's no-cache goes to the upstream");
+        }
+    }
+
+    @Test
+    void aChunkedAnswerIsStoredAndOnePastATenthOfMaxBytesStreamsUnstored() throws Exception {
+        try (FileGate g = gate()) {
+            assertEquals(1000, get(g, "/p/chunked").body().length());
+            assertEquals(1000, get(g, "/p/chunked").body().length());
+            assertEquals(1, calls.get("/api/chunked").get(), "stored while it streamed");
+            assertEquals(200 * 1024, get(g, "/p/big").body().length());
+            assertEquals(200 * 1024, get(g, "/p/big").body().length());
+            assertEquals(2, calls.get("/api/big").get(), "over a tenth of maxBytes: streamed, never stored");
+        }
+    }
+}
