@@ -91,10 +91,9 @@ class HostileInputTest {
     void veryLongTargetsAreTooLongAndAbsurdOnesAreCutOff() {
         assertJsonError(RawHttp.send(address, get("/block?x=" + "a".repeat(9_000))), 414, "uri_too_long");
         Answer absurd = RawHttp.send(address, get("/block?x=" + "a".repeat(100_000)));
-        if (ours()) {
+        if (ours() || !absurd.closedWithoutAnswer()) {
+            // The JDK's server may answer, or close with the rest unread (a reset that can beat the answer): both refuse it
             assertJsonError(absurd, 414, "uri_too_long");
-        } else {
-            assertTrue(absurd.closedWithoutAnswer(), absurd.text());
         }
     }
 
@@ -107,10 +106,9 @@ class HostileInputTest {
         }
         assertJsonError(RawHttp.send(address, get("/health", many)), 431, "header_fields_too_large");
         Answer absurd = RawHttp.send(address, get("/health", "X-Big: " + "b".repeat(100_000)));
-        if (ours()) {
+        if (ours() || !absurd.closedWithoutAnswer()) {
+            // The JDK's server may answer, or close with the rest unread (a reset that can beat the answer): both refuse it
             assertJsonError(absurd, 431, "header_fields_too_large");
-        } else {
-            assertTrue(absurd.closedWithoutAnswer(), absurd.text());
         }
     }
 
