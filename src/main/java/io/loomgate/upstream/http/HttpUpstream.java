@@ -211,7 +211,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     }
 
     @Override
-    public Optional<io.loomgate.upstream.cache.CachedCalls> cache() {
+    public Optional<CachedCalls> cache() {
         return cached.map(UpstreamCache::calls);
     }
 

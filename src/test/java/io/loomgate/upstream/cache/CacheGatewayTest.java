@@ -256,4 +256,18 @@ class CacheGatewayTest {
             assertTrue(onPublicPort == 404 || onPublicPort == 405, "the admin API is on the admin port only: " + onPublicPort);
         }
     }
+
+    @Test
+    void keyedByCallerEachCallerHasAnswersOfItsOwn() throws Exception {
+        fields = Map.of("Cache-Control", "max-age=60");   // personal (no public): shared with no one
+        try (FileGate g = gate("{\"maxBytes\": \"1MB\", \"keyBy\": \"caller\"}", ", \"forwardHeaders\": [\"Authorization\"]")) {
+            get(g, "Authorization", "Bearer alice");
+            HttpResponse<String> again = get(g, "Authorization", "Bearer alice");
+            assertTrue(cacheStatus(again).startsWith("loomgate/item; hit"), cacheStatus(again));
+            get(g, "Authorization", "Bearer bob");
+            assertEquals(2, calls.get(), "alice's answer is kept for alice, and bob gets his own");
+            assertTrue(cacheStatus(get(g, "Authorization", "Bearer bob")).startsWith("loomgate/item; hit"));
+            assertEquals(2, calls.get());
+        }
+    }
 }
