@@ -3,6 +3,7 @@ package io.loomgate.upstream.cache;
 import io.loomgate.http.Headers;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -55,7 +56,7 @@ public final class CachedCalls {
 
     /** The answer to {@code ask}, from the cache or through {@code fetch}. */
     public Served get(Ask ask, Fetch fetch) throws Exception {
-        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+        String primary = primary(ask);
         boolean personal = ask.personal() && !settings.byCaller();
         long now = System.currentTimeMillis();
         StoredAnswer stored = cache.get(primary, n -> ask.fields().first(n)).orElse(null);
@@ -112,29 +113,34 @@ public final class CachedCalls {
      * For a proxied request, which streams its own answer: a fresh stored answer, counted as a hit;
      * empty (a miss) otherwise. Stale answers are not served to proxied requests.
      */
-    public java.util.Optional<Served> fresh(Ask ask) {
-        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+    public Optional<Served> fresh(Ask ask) {
+        String primary = primary(ask);
         long now = System.currentTimeMillis();
-        java.util.Optional<StoredAnswer> stored = cache.get(primary, n -> ask.fields().first(n))
+        Optional<StoredAnswer> stored = cache.get(primary, n -> ask.fields().first(n))
                 .filter(a -> !a.cacheControl().noCache() && a.fresh(now, settings.defaultTtl()));
         if (stored.isEmpty()) {
             misses.increment();
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         hits.increment();
         long ttl = stored.get().lifetime(settings.defaultTtl()).minus(stored.get().age(now)).toSeconds();
-        return java.util.Optional.of(served(stored.get(), now, "hit; ttl=" + ttl));
+        return Optional.of(served(stored.get(), now, "hit; ttl=" + ttl));
     }
 
     /** A proxied answer, read whole as it streamed: stored when the policy allows; true when it was. */
     public boolean offer(Ask ask, Fetched f) {
-        String primary = settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
+        String primary = primary(ask);
         return store(primary, ask, ask.personal() && !settings.byCaller(), f, "").stored();
     }
 
     /** The largest answer the cache stores: a tenth of {@code maxBytes}; a proxied answer past it streams on unstored. */
     public long largestStored() {
         return settings.maxBytes() / 10;
+    }
+
+    /** Where {@code ask}'s answers are kept: its URL, and its caller's digest when each caller has answers of its own. */
+    private String primary(Ask ask) {
+        return settings.byCaller() ? ask.primary() + "\u0001" + ask.caller() : ask.primary();
     }
 
     /** A miss: fetched, and stored when the policy allows. Runs on the shared call's thread. */
