@@ -110,21 +110,46 @@ public final class CachedCalls {
     }
 
     /**
-     * For a proxied request, which streams its own answer: a fresh stored answer, counted as a hit;
-     * empty (a miss) otherwise. Stale answers are not served to proxied requests.
+     * What the cache has for a proxied request, which streams its own answer when it goes upstream.
+     *
+     * @param fresh              a fresh answer, counted as a hit
+     * @param stale              a stale one
+     * @param whileRevalidating  it may be served now while one refresh runs
+     * @param ifError            it may be served if the upstream fails
      */
-    public Optional<Served> fresh(Ask ask) {
-        String primary = primary(ask);
+    public record Lookup(Optional<Served> fresh, Optional<StoredAnswer> stale, boolean whileRevalidating, boolean ifError) {
+    }
+
+    /** What the cache has for a proxied request ({@link Lookup}); anything but a fresh answer counts as a miss. */
+    public Lookup lookup(Ask ask) {
         long now = System.currentTimeMillis();
-        Optional<StoredAnswer> stored = cache.get(primary, n -> ask.fields().first(n))
-                .filter(a -> !a.cacheControl().noCache() && a.fresh(now, settings.defaultTtl()));
-        if (stored.isEmpty()) {
-            misses.increment();
-            return Optional.empty();
+        Optional<StoredAnswer> stored = cache.get(primary(ask), n -> ask.fields().first(n));
+        if (stored.isPresent() && !stored.get().cacheControl().noCache() && stored.get().fresh(now, settings.defaultTtl())) {
+            hits.increment();
+            long ttl = stored.get().lifetime(settings.defaultTtl()).minus(stored.get().age(now)).toSeconds();
+            return new Lookup(Optional.of(served(stored.get(), now, "hit; ttl=" + ttl)), Optional.empty(), false, false);
         }
-        hits.increment();
-        long ttl = stored.get().lifetime(settings.defaultTtl()).minus(stored.get().age(now)).toSeconds();
-        return Optional.of(served(stored.get(), now, "hit; ttl=" + ttl));
+        misses.increment();
+        if (stored.isEmpty() || stored.get().cacheControl().noCache()) {
+            return new Lookup(Optional.empty(), Optional.empty(), false, false);
+        }
+        Duration stale = stored.get().staleness(now, settings.defaultTtl());
+        return new Lookup(Optional.empty(), stored,
+                stale.compareTo(CachePolicy.whileRevalidating(stored.get(), settings.staleWhileRevalidate())) <= 0,
+                stale.compareTo(CachePolicy.ifError(stored.get(), settings.staleIfError())) <= 0);
+    }
+
+    /** {@code a}, served stale as {@code status} says ({@code hit; fwd=stale; detail=stale-while-revalidate}). */
+    public Served stale(StoredAnswer a, String status) {
+        staleServed.increment();
+        return served(a, System.currentTimeMillis(), status);
+    }
+
+    /** Refreshes {@code old} in the background with {@code fetch}, unless a call for it is in flight already. */
+    public void refresh(Ask ask, StoredAnswer old, Fetch fetch) {
+        String primary = primary(ask);
+        boolean personal = ask.personal() && !settings.byCaller();
+        flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, old, ask, personal, fetch));
     }
 
     /** A proxied answer, read whole as it streamed: stored when the policy allows; true when it was. */

@@ -12,6 +12,7 @@ import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.balance.Fleet;
 import io.loomgate.upstream.cache.CacheControl;
 import io.loomgate.upstream.cache.CachedCalls;
+import io.loomgate.upstream.cache.StoredAnswer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class ProxyExchange {
     private final Duration idleTimeout;
     private final HttpUpstream.Forwarding forwarding;
     private final Optional<CachedCalls> cache;
+    /** How long a background refresh of a proxied answer may take. */
+    private static final Duration REFRESH_LIMIT = Duration.ofSeconds(30);
 
     ProxyExchange(HttpUpstream upstream, Endpoints endpoints, Http1Client client, Duration idleTimeout,
                   HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
@@ -55,14 +58,21 @@ final class ProxyExchange {
         TraceParent sent = ctx.trace().get().child();
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
         CachedCalls.Ask ask = null;
+        Optional<StoredAnswer> ifError = Optional.empty();
         if (cache.isPresent() && request.method().equals("GET") && !hasBody && !upgrade) {
             CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
             if (!asked.noCache() && !asked.noStore()) {   // the client asks for the upstream's own answer
                 ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
-                Optional<CachedCalls.Served> hit = cache.get().fresh(ask);
-                if (hit.isPresent()) {
-                    return stored(hit.get());
+                CachedCalls.Lookup found = cache.get().lookup(ask);
+                if (found.fresh().isPresent()) {
+                    return stored(found.fresh().get());
                 }
+                if (found.whileRevalidating()) {
+                    String below = forward.target();
+                    cache.get().refresh(ask, found.stale().get(), conditions -> whole(ctx, below, forwarded, conditions));
+                    return stored(cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"));
+                }
+                ifError = found.ifError() ? found.stale() : Optional.empty();
             }
         }
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
@@ -91,10 +101,18 @@ final class ProxyExchange {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));
             }
+            if (ifError.isPresent() && !cancelled) {
+                return stored(cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"));
+            }
             throw upstream.failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
             endpoints.ended(endpoint, null, started);
             throw e;
+        }
+        int status = response.status();
+        if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
+            response.body().close();
+            return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"));
         }
         response.body().streaming(idleTimeout);
         if (response.status() == 101) {
@@ -109,6 +127,34 @@ final class ProxyExchange {
         return Response.streamed(response.status(), ProxiedBody.of(response, more, cache.get().largestStored(),
                 body -> cache.get().offer(kept, new CachedCalls.Fetched(response.status(), ProxiedBody.endToEnd(response), body, sentAt,
                         cameAt))));
+    }
+
+    /**
+     * The answer to a proxied {@code GET} read whole, for a background refresh: at most the cache's
+     * largest answer, else it is not stored (and the refresh gives up). Runs on the refresh's thread.
+     */
+    private CachedCalls.Fetched whole(RequestContext ctx, String below, Headers forwarded, Headers conditions) throws IOException {
+        Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
+        Origin origin = endpoint.value();
+        OutgoingRequest out = new OutgoingRequest("GET", origin, upstream.target(ctx, origin) + below,
+                conditions.isEmpty() ? forwarded : forwarded.plus(conditions), null, 0);
+        Boolean failed = null;
+        long asked = System.currentTimeMillis();
+        long started = endpoints.started(endpoint);
+        try (Http1Response r = client.send(out, System.nanoTime() + REFRESH_LIMIT.toNanos(), idleTimeout)) {
+            failed = endpoints.failedBy(r.status());
+            long largest = cache.orElseThrow().largestStored();
+            byte[] body = r.body().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, largest + 1));
+            if (body.length > largest) {
+                throw new IOException("the answer is larger than the cache stores");
+            }
+            return new CachedCalls.Fetched(r.status(), ProxiedBody.endToEnd(r), body, asked, System.currentTimeMillis());
+        } catch (IOException e) {
+            failed = failed != null ? failed : endpoints.failedBy(e, Thread.currentThread().isInterrupted());
+            throw e;
+        } finally {
+            endpoints.ended(endpoint, failed, started);
+        }
     }
 
     /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */

@@ -27,6 +27,7 @@ class CacheProxyTest {
     Path dir;
     private HttpServer upstream;
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private volatile int status = 200;
 
     @BeforeEach
     void start() throws IOException {
@@ -37,8 +38,11 @@ class CacheProxyTest {
             int size = path.endsWith("/big") ? 200 * 1024 : 1000;
             byte[] body = "x".repeat(size).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Cache-Control", "max-age=60");
+            if (path.endsWith("/stale")) {
+                exchange.getResponseHeaders().set("Age", "75");   // stale on arrival, by 15 s
+            }
             exchange.getResponseHeaders().set("Content-Type", "text/plain");
-            exchange.sendResponseHeaders(200, path.endsWith("/chunked") ? 0 : body.length);   // 0: chunked
+            exchange.sendResponseHeaders(status, path.endsWith("/chunked") ? 0 : body.length);   // 0: chunked
             exchange.getResponseBody().write(body);
             exchange.close();
         });
@@ -51,8 +55,16 @@ class CacheProxyTest {
     }
 
     private FileGate gate() throws Exception {
+        return gate("{\"maxBytes\": \"1MB\"}");
+    }
+
+    private FileGate gate(String cache) throws Exception {
         return FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + upstream.getAddress().getPort()
-                + "/api/\", \"cache\": {\"maxBytes\": \"1MB\"}}", List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"));
+                + "/api/\", \"cache\": " + cache + "}", List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"));
+    }
+
+    private static String cacheStatus(HttpResponse<String> r) {
+        return r.headers().firstValue("Cache-Status").orElse("");
     }
 
     private static HttpResponse<String> get(FileGate g, String path, String... headers) throws Exception {
@@ -72,7 +84,7 @@ class CacheProxyTest {
             HttpResponse<String> second = get(g, "/p/item");
             assertEquals(200, second.statusCode());
             assertEquals(first.body(), second.body());
-            assertTrue(second.headers().firstValue("Cache-Status").orElse("").matches("loomgate/api; hit; ttl=(59|60)"),
+            assertTrue(second.headers().firstValue("Cache-Status").orElse("").matches("loomgate/api; hit; ttl=(5[0-9]|60)"),
                     second.headers().map().toString());
             assertTrue(second.headers().firstValue("Age").isPresent());
             assertEquals("max-age=60", second.headers().firstValue("Cache-Control").orElse(""));
@@ -91,6 +103,34 @@ class CacheProxyTest {
             assertEquals(200 * 1024, get(g, "/p/big").body().length());
             assertEquals(200 * 1024, get(g, "/p/big").body().length());
             assertEquals(2, calls.get("/api/big").get(), "over a tenth of maxBytes: streamed, never stored");
+        }
+    }
+
+    @Test
+    void withinStaleWhileRevalidateAProxiedRequestGetsTheStaleAnswerAndOneRefreshRuns() throws Exception {
+        try (FileGate g = gate("{\"maxBytes\": \"1MB\", \"staleWhileRevalidate\": \"60s\"}")) {
+            assertEquals("loomgate/api; fwd=miss", cacheStatus(get(g, "/p/stale")));
+            HttpResponse<String> r = get(g, "/p/stale");
+            assertEquals(200, r.statusCode());
+            assertEquals(1000, r.body().length());
+            assertEquals("loomgate/api; hit; fwd=stale; detail=stale-while-revalidate", cacheStatus(r));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> calls.get("/api/stale").get() == 2);
+        }
+    }
+
+    @Test
+    void whenTheUpstreamFailsAProxiedRequestGetsAStaleAnswerWithinStaleIfError() throws Exception {
+        try (FileGate g = gate("{\"maxBytes\": \"1MB\", \"staleIfError\": \"60s\"}")) {
+            assertEquals(200, get(g, "/p/stale").statusCode());
+            status = 503;
+            HttpResponse<String> r = get(g, "/p/stale");
+            assertEquals(200, r.statusCode());
+            assertEquals(1000, r.body().length());
+            assertEquals("loomgate/api; fwd=stale; fwd-status=503; detail=stale-if-error", cacheStatus(r));
+            upstream.stop(0);
+            HttpResponse<String> gone = get(g, "/p/stale");
+            assertEquals(200, gone.statusCode(), gone.body());
+            assertEquals("loomgate/api; fwd=stale; detail=stale-if-error", cacheStatus(gone));
         }
     }
 }
