@@ -59,18 +59,23 @@ final class ProxyExchange {
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
         CachedCalls.Ask ask = null;
         Optional<StoredAnswer> ifError = Optional.empty();
-        if (cache.isPresent() && request.method().equals("GET") && !hasBody && !upgrade) {
+        boolean head = request.method().equals("HEAD");
+        if (cache.isPresent() && (head || request.method().equals("GET")) && !hasBody && !upgrade) {
             CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
             if (!asked.noCache() && !asked.noStore()) {   // the client asks for the upstream's own answer
                 ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
                 CachedCalls.Lookup found = cache.get().lookup(ask);
                 if (found.fresh().isPresent()) {
-                    return stored(found.fresh().get());
+                    return stored(found.fresh().get(), request);   // a HEAD gets a stored GET's head
+                }
+                if (head) {
+                    ask = null;   // a HEAD's own answer has no body to store
+                    found = new CachedCalls.Lookup(Optional.empty(), Optional.empty(), false, false);
                 }
                 if (found.whileRevalidating()) {
                     String below = forward.target();
                     cache.get().refresh(ask, found.stale().get(), conditions -> whole(ctx, below, forwarded, conditions));
-                    return stored(cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"));
+                    return stored(cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"), request);
                 }
                 ifError = found.ifError() ? found.stale() : Optional.empty();
             }
@@ -102,7 +107,7 @@ final class ProxyExchange {
                         Map.of(), Map.of("Connection", "close"));
             }
             if (ifError.isPresent() && !cancelled) {
-                return stored(cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"));
+                return stored(cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"), request);
             }
             throw upstream.failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
@@ -112,7 +117,7 @@ final class ProxyExchange {
         int status = response.status();
         if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
-            return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"));
+            return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
         }
         response.body().streaming(idleTimeout);
         if (response.status() == 101) {
@@ -157,11 +162,33 @@ final class ProxyExchange {
         }
     }
 
+    /**
+     * True when the client's {@code If-None-Match} names {@code etag} (or says {@code *}): the
+     * client has the stored answer already, and gets a 304. Weak comparison, as RFC 9110 asks for
+     * {@code If-None-Match}.
+     */
+    static boolean notModified(java.util.List<String> ifNoneMatch, String etag) {
+        if (etag == null || ifNoneMatch.isEmpty()) {
+            return false;
+        }
+        String ours = etag.strip().startsWith("W/") ? etag.strip().substring(2) : etag.strip();
+        for (String line : ifNoneMatch) {
+            for (String tag : line.split(",")) {
+                String t = tag.strip();
+                if (t.equals("*") || (t.startsWith("W/") ? t.substring(2) : t).equals(ours)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */
-    private Response stored(CachedCalls.Served hit) {
+    private Response stored(CachedCalls.Served hit, Request request) {
         Headers headers = hit.headers().plus("Cache-Status", "loomgate/" + upstream.id().value() + "; " + hit.cacheStatus());
-        byte[] body = hit.body();
-        return Response.streamed(hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
+        boolean unchanged = notModified(request.headers().all("If-None-Match"), hit.headers().first("ETag"));
+        byte[] body = unchanged ? new byte[0] : hit.body();
+        return Response.streamed(unchanged ? 304 : hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
             @Override
             public void writeTo(java.io.OutputStream out) throws IOException {
                 out.write(body);

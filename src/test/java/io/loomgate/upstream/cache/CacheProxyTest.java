@@ -38,6 +38,7 @@ class CacheProxyTest {
             int size = path.endsWith("/big") ? 200 * 1024 : 1000;
             byte[] body = "x".repeat(size).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Cache-Control", "max-age=60");
+            exchange.getResponseHeaders().set("ETag", "\"v1\"");
             if (path.endsWith("/stale")) {
                 exchange.getResponseHeaders().set("Age", "75");   // stale on arrival, by 15 s
             }
@@ -131,6 +132,25 @@ class CacheProxyTest {
             HttpResponse<String> gone = get(g, "/p/stale");
             assertEquals(200, gone.statusCode(), gone.body());
             assertEquals("loomgate/api; fwd=stale; detail=stale-if-error", cacheStatus(gone));
+        }
+    }
+
+    @Test
+    void aHeadGetsAStoredAnswersHeadAndAMatchingIfNoneMatchA304() throws Exception {
+        try (FileGate g = gate()) {
+            assertEquals(200, get(g, "/p/item").statusCode());
+            HttpResponse<String> head = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/item"))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, head.statusCode());
+            assertEquals("", head.body());
+            assertEquals("1000", head.headers().firstValue("Content-Length").orElse(""));
+            assertTrue(cacheStatus(head).startsWith("loomgate/api; hit"), cacheStatus(head));
+            HttpResponse<String> unchanged = get(g, "/p/item", "If-None-Match", "\"v0\", W/\"v1\"");
+            assertEquals(304, unchanged.statusCode());
+            assertEquals("", unchanged.body());
+            assertEquals("\"v1\"", unchanged.headers().firstValue("ETag").orElse(""));
+            assertEquals(200, get(g, "/p/item", "If-None-Match", "\"v0\"").statusCode(), "another tag: the answer");
+            assertEquals(1, calls.get("/api/item").get(), "all from the cache");
         }
     }
 }
