@@ -2,11 +2,9 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.histogram.ExportedBuckets;
-import io.loomgate.observe.histogram.HistogramSnapshot;
 import io.loomgate.upstream.Breaker;
 import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.cache.CachedCalls;
-import java.math.BigDecimal;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
@@ -19,7 +17,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class PrometheusFormat {
 
-    private final StringBuilder out = new StringBuilder(16 * 1024);
+    private final PrometheusWriter w = new PrometheusWriter();
 
     private PrometheusFormat() {
     }
@@ -39,84 +37,84 @@ final class PrometheusFormat {
         if (s.pool() != null) {
             p.pool(s.pool());
         }
-        return p.out.toString();
+        return p.w.toString();
     }
 
     private void server(MetricsSnapshot s) {
-        family("loomgate_info", "gauge", "Version and thread mode of this loomgate.");
-        sample("loomgate_info", "version", s.version(), "threads", s.threads().wire(), 1);
-        family("loomgate_uptime_seconds", "gauge", "Time since the server started.");
-        sample("loomgate_uptime_seconds", s.uptimeMs() / 1000.0);
-        family("loomgate_server_in_flight", "gauge", "Exchanges being read, handled or written now.");
-        sample("loomgate_server_in_flight", s.inFlight());
-        family("loomgate_requests_shed_total", "counter", "Requests refused with 503 by the admission limit.");
-        sample("loomgate_requests_shed_total", s.shed());
-        family("loomgate_config_reloads_total", "counter",
+        w.family("loomgate_info", "gauge", "Version and thread mode of this loomgate.");
+        w.sample("loomgate_info", "version", s.version(), "threads", s.threads().wire(), 1);
+        w.family("loomgate_uptime_seconds", "gauge", "Time since the server started.");
+        w.sample("loomgate_uptime_seconds", s.uptimeMs() / 1000.0);
+        w.family("loomgate_server_in_flight", "gauge", "Exchanges being read, handled or written now.");
+        w.sample("loomgate_server_in_flight", s.inFlight());
+        w.family("loomgate_requests_shed_total", "counter", "Requests refused with 503 by the admission limit.");
+        w.sample("loomgate_requests_shed_total", s.shed());
+        w.family("loomgate_config_reloads_total", "counter",
                 "Reloads of the route file: ok (swapped in), failed (refused; the running configuration kept).");
-        sample("loomgate_config_reloads_total", "result", "ok", s.reloads().ok());
-        sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
-        family("loomgate_access_log_dropped_total", "counter", "Access-log lines dropped because the log's queue was full.");
-        sample("loomgate_access_log_dropped_total", s.accessLogDropped());
-        family("loomgate_trace_spans_exported_total", "counter", "Spans sent to --otlp-endpoint and taken by it.");
-        sample("loomgate_trace_spans_exported_total", s.spans().exported());
-        family("loomgate_trace_spans_dropped_total", "counter",
+        w.sample("loomgate_config_reloads_total", "result", "ok", s.reloads().ok());
+        w.sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
+        w.family("loomgate_access_log_dropped_total", "counter", "Access-log lines dropped because the log's queue was full.");
+        w.sample("loomgate_access_log_dropped_total", s.accessLogDropped());
+        w.family("loomgate_trace_spans_exported_total", "counter", "Spans sent to --otlp-endpoint and taken by it.");
+        w.sample("loomgate_trace_spans_exported_total", s.spans().exported());
+        w.family("loomgate_trace_spans_dropped_total", "counter",
                 "Spans dropped: the queue was full, or the backend refused or did not take their batch.");
-        sample("loomgate_trace_spans_dropped_total", s.spans().dropped());
+        w.sample("loomgate_trace_spans_dropped_total", s.spans().dropped());
         ServerGauges.Connections c = s.connections();
         if (c != null) {
-            family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");
-            sample("loomgate_server_connections", c.open());
-            family("loomgate_server_connections_refused_total", "counter",
+            w.family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");
+            w.sample("loomgate_server_connections", c.open());
+            w.family("loomgate_server_connections_refused_total", "counter",
                     "Connections closed as soon as accepted: over --max-connections, or over the limit per client address.");
-            sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedAtMax());
-            sample("loomgate_server_connections_refused_total", "reason", "per_address", c.refusedPerAddress());
-            family("loomgate_server_head_timeouts_total", "counter",
+            w.sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedAtMax());
+            w.sample("loomgate_server_connections_refused_total", "reason", "per_address", c.refusedPerAddress());
+            w.family("loomgate_server_head_timeouts_total", "counter",
                     "Connections closed because a TLS handshake or a request head took longer than --read-timeout.");
-            sample("loomgate_server_head_timeouts_total", c.headTimeouts());
-            family("loomgate_server_malformed_requests_total", "counter",
+            w.sample("loomgate_server_head_timeouts_total", c.headTimeouts());
+            w.family("loomgate_server_malformed_requests_total", "counter",
                     "Requests refused because they broke HTTP/1.1's rules; their connections closed.");
-            sample("loomgate_server_malformed_requests_total", c.malformed());
-            family("loomgate_server_client_gone_total", "counter",
+            w.sample("loomgate_server_malformed_requests_total", c.malformed());
+            w.family("loomgate_server_client_gone_total", "counter",
                     "Requests whose client closed its connection before the answer; their work was cancelled.");
-            sample("loomgate_server_client_gone_total", c.clientGone());
+            w.sample("loomgate_server_client_gone_total", c.clientGone());
         }
     }
 
     private void routes(MetricsSnapshot s) {
-        family("loomgate_requests_total", "counter", "Requests answered, by route and status code.");
+        w.family("loomgate_requests_total", "counter", "Requests answered, by route and status code.");
         s.routes().forEach((route, r) -> r.statuses().forEach((status, n) ->
-                sample("loomgate_requests_total", "route", route, "status", String.valueOf(status), n)));
-        family("loomgate_requests_in_flight", "gauge", "Requests whose handler is running, by route.");
-        s.routes().forEach((route, r) -> sample("loomgate_requests_in_flight", "route", route, r.inFlight()));
-        family("loomgate_responses_cut_off_total", "counter",
+                w.sample("loomgate_requests_total", "route", route, "status", String.valueOf(status), n)));
+        w.family("loomgate_requests_in_flight", "gauge", "Requests whose handler is running, by route.");
+        s.routes().forEach((route, r) -> w.sample("loomgate_requests_in_flight", "route", route, r.inFlight()));
+        w.family("loomgate_responses_cut_off_total", "counter",
                 "Streamed answers cut off part way (connection closed) because the upstream's body failed, by route.");
-        s.routes().forEach((route, r) -> sample("loomgate_responses_cut_off_total", "route", route, r.cutOff()));
+        s.routes().forEach((route, r) -> w.sample("loomgate_responses_cut_off_total", "route", route, r.cutOff()));
         String h = "loomgate_request_duration_seconds";
-        family(h, "histogram", "Request latency from the first byte read to the end of the response.");
-        s.routes().forEach((route, r) -> histogram(h, "route", route, r.latency()));
+        w.family(h, "histogram", "Request latency from the first byte read to the end of the response.");
+        s.routes().forEach((route, r) -> w.histogram(h, "route", route, r.latency()));
     }
 
     private void services(MetricsSnapshot s) {
         Map<UpstreamId, ServiceStats.ServiceSnapshot> services = s.services();
-        family("loomgate_service_calls_total", "counter", "Service calls, by service and how they ended.");
+        w.family("loomgate_service_calls_total", "counter", "Service calls, by service and how they ended.");
         services.forEach((name, v) -> v.calls().forEach((outcome, n) ->
-                sample("loomgate_service_calls_total", "service", name.value(), "outcome", outcome.wire(), n)));
-        family("loomgate_service_calls_in_flight", "gauge", "Service calls running now.");
-        services.forEach((name, v) -> sample("loomgate_service_calls_in_flight", "service", name.value(), v.inFlight()));
+                w.sample("loomgate_service_calls_total", "service", name.value(), "outcome", outcome.wire(), n)));
+        w.family("loomgate_service_calls_in_flight", "gauge", "Service calls running now.");
+        services.forEach((name, v) -> w.sample("loomgate_service_calls_in_flight", "service", name.value(), v.inFlight()));
         String h = "loomgate_service_call_duration_seconds";
-        family(h, "histogram", "Service call durations (orphans: until their request was answered).");
-        services.forEach((name, v) -> histogram(h, "service", name.value(), v.latency()));
-        family("loomgate_service_orphaned_work_seconds_total", "counter",
+        w.family(h, "histogram", "Service call durations (orphans: until their request was answered).");
+        services.forEach((name, v) -> w.histogram(h, "service", name.value(), v.latency()));
+        w.family("loomgate_service_orphaned_work_seconds_total", "counter",
                 "Work CompletableFuture-baseline calls did after their request was answered.");
-        services.forEach((name, v) -> sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
+        services.forEach((name, v) -> w.sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
                 v.orphanedNanos() / 1e9));
     }
 
     private void retries(MetricsSnapshot s) {
-        family("loomgate_retries_total", "counter", "Retries of upstream calls: sent, and refused by the upstream's retry budget.");
+        w.family("loomgate_retries_total", "counter", "Retries of upstream calls: sent, and refused by the upstream's retry budget.");
         s.retries().forEach((name, r) -> {
-            sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
-            sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
+            w.sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
+            w.sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
         });
     }
 
@@ -124,29 +122,29 @@ final class PrometheusFormat {
         if (s.limits().isEmpty()) {
             return;
         }
-        family("loomgate_limit_keys", "gauge", "Keys a limit holds now (16-byte digests, bounded by its maxKeys), by limit and route.");
-        s.limits().forEach(l -> sample("loomgate_limit_keys", "limit", l.limit(), "route", l.route(), l.keys()));
-        family("loomgate_limit_evictions_total", "counter", "Keys evicted, least recently used first, to make room for new ones.");
-        s.limits().forEach(l -> sample("loomgate_limit_evictions_total", "limit", l.limit(), "route", l.route(), l.evictions()));
-        family("loomgate_limit_refused_total", "counter", "Requests a limit refused with 429.");
-        s.limits().forEach(l -> sample("loomgate_limit_refused_total", "limit", l.limit(), "route", l.route(), l.refused()));
+        w.family("loomgate_limit_keys", "gauge", "Keys a limit holds now (16-byte digests, bounded by its maxKeys), by limit and route.");
+        s.limits().forEach(l -> w.sample("loomgate_limit_keys", "limit", l.limit(), "route", l.route(), l.keys()));
+        w.family("loomgate_limit_evictions_total", "counter", "Keys evicted, least recently used first, to make room for new ones.");
+        s.limits().forEach(l -> w.sample("loomgate_limit_evictions_total", "limit", l.limit(), "route", l.route(), l.evictions()));
+        w.family("loomgate_limit_refused_total", "counter", "Requests a limit refused with 429.");
+        s.limits().forEach(l -> w.sample("loomgate_limit_refused_total", "limit", l.limit(), "route", l.route(), l.refused()));
     }
 
     private void breakers(MetricsSnapshot s) {
         if (s.breakers().isEmpty()) {
             return;
         }
-        family("loomgate_breaker_state", "gauge", "Circuit breaker state: 1 for the state it is in, 0 for the others.");
+        w.family("loomgate_breaker_state", "gauge", "Circuit breaker state: 1 for the state it is in, 0 for the others.");
         s.breakers().forEach((name, b) -> {
             for (Breaker.State state : Breaker.State.values()) {
-                sample("loomgate_breaker_state", "service", name.value(), "state", state.wire(), b.state() == state ? 1 : 0);
+                w.sample("loomgate_breaker_state", "service", name.value(), "state", state.wire(), b.state() == state ? 1 : 0);
             }
         });
-        family("loomgate_breaker_transitions_total", "counter", "Circuit breaker transitions, by the state entered.");
+        w.family("loomgate_breaker_transitions_total", "counter", "Circuit breaker transitions, by the state entered.");
         s.breakers().forEach((name, b) -> {
-            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "open", b.opened());
-            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
-            sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
+            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "open", b.opened());
+            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
+            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
         });
     }
 
@@ -167,8 +165,8 @@ final class PrometheusFormat {
         endpointFamily("loomgate_endpoint_healthy", "gauge", "1 while an endpoint's health checks (if any) say it is up.",
                 s, e -> e.healthy() ? 1 : 0);
         String h = "loomgate_endpoint_try_duration_seconds";
-        family(h, "histogram", "How long each endpoint's tries took, from the request sent to the answer's head (cancelled tries not counted).");
-        s.endpoints().forEach((id, list) -> list.forEach(e -> histogram(h, new String[] {"service", id.value(), "endpoint", e.endpoint()},
+        w.family(h, "histogram", "How long each endpoint's tries took, from the request sent to the answer's head (cancelled tries not counted).");
+        s.endpoints().forEach((id, list) -> list.forEach(e -> w.histogram(h, new String[] {"service", id.value(), "endpoint", e.endpoint()},
                 e.latency())));
     }
 
@@ -194,133 +192,43 @@ final class PrometheusFormat {
     }
 
     private void cacheFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<CachedCalls.Stats> value) {
-        family(name, type, help);
-        s.caches().forEach((id, c) -> sample(name, "service", id.value(), value.applyAsDouble(c)));
+        w.family(name, type, help);
+        s.caches().forEach((id, c) -> w.sample(name, "service", id.value(), value.applyAsDouble(c)));
     }
 
     private void endpointFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<EndpointState> value) {
-        family(name, type, help);
-        s.endpoints().forEach((id, list) -> list.forEach(e -> sample(name, "service", id.value(), "endpoint", e.endpoint(),
+        w.family(name, type, help);
+        s.endpoints().forEach((id, list) -> list.forEach(e -> w.sample(name, "service", id.value(), "endpoint", e.endpoint(),
                 value.applyAsDouble(e))));
     }
 
     private void virtualThreads(VirtualThreads.Snapshot v) {
-        family("loomgate_virtual_threads_started_total", "counter", "Virtual threads loomgate started.");
-        sample("loomgate_virtual_threads_started_total", v.started());
-        gauge("loomgate_virtual_thread_scheduler_parallelism", "Carrier threads the scheduler aims for.", v.parallelism());
-        gauge("loomgate_virtual_thread_scheduler_pool_size", "Carrier threads that exist.", v.poolSize());
-        gauge("loomgate_virtual_thread_scheduler_mounted", "Virtual threads running on a carrier.", v.mounted());
-        gauge("loomgate_virtual_thread_scheduler_queued", "Virtual threads waiting for a carrier.", v.queued());
-        family("loomgate_virtual_thread_pinned_events_total", "counter",
+        w.family("loomgate_virtual_threads_started_total", "counter", "Virtual threads loomgate started.");
+        w.sample("loomgate_virtual_threads_started_total", v.started());
+        w.gauge("loomgate_virtual_thread_scheduler_parallelism", "Carrier threads the scheduler aims for.", v.parallelism());
+        w.gauge("loomgate_virtual_thread_scheduler_pool_size", "Carrier threads that exist.", v.poolSize());
+        w.gauge("loomgate_virtual_thread_scheduler_mounted", "Virtual threads running on a carrier.", v.mounted());
+        w.gauge("loomgate_virtual_thread_scheduler_queued", "Virtual threads waiting for a carrier.", v.queued());
+        w.family("loomgate_virtual_thread_pinned_events_total", "counter",
                 "jdk.VirtualThreadPinned events (pins of 20 ms or more); -1 without JFR.");
-        sample("loomgate_virtual_thread_pinned_events_total", v.pinnedEvents());
+        w.sample("loomgate_virtual_thread_pinned_events_total", v.pinnedEvents());
     }
 
     private void jvm(JvmSnapshot j) {
-        gauge("loomgate_jvm_heap_used_bytes", "Heap in use.", j.heapUsedBytes());
-        gauge("loomgate_jvm_heap_committed_bytes", "Heap committed by the JVM.", j.heapCommittedBytes());
-        gauge("loomgate_jvm_heap_max_bytes", "Largest heap the JVM may use.", j.heapMaxBytes());
-        family("loomgate_jvm_gc_collections_total", "counter", "Garbage collections, all collectors.");
-        sample("loomgate_jvm_gc_collections_total", j.gcCount());
-        family("loomgate_jvm_gc_time_seconds_total", "counter", "Time spent in garbage collection, all collectors.");
-        sample("loomgate_jvm_gc_time_seconds_total", j.gcTimeMs() / 1000.0);
-        gauge("loomgate_process_cpu_load_ratio", "Recent CPU use of this process, 0 to 1 of all cores.", j.processCpuLoad());
-        gauge("loomgate_jvm_platform_threads", "Live platform threads.", j.platformThreads());
+        w.gauge("loomgate_jvm_heap_used_bytes", "Heap in use.", j.heapUsedBytes());
+        w.gauge("loomgate_jvm_heap_committed_bytes", "Heap committed by the JVM.", j.heapCommittedBytes());
+        w.gauge("loomgate_jvm_heap_max_bytes", "Largest heap the JVM may use.", j.heapMaxBytes());
+        w.family("loomgate_jvm_gc_collections_total", "counter", "Garbage collections, all collectors.");
+        w.sample("loomgate_jvm_gc_collections_total", j.gcCount());
+        w.family("loomgate_jvm_gc_time_seconds_total", "counter", "Time spent in garbage collection, all collectors.");
+        w.sample("loomgate_jvm_gc_time_seconds_total", j.gcTimeMs() / 1000.0);
+        w.gauge("loomgate_process_cpu_load_ratio", "Recent CPU use of this process, 0 to 1 of all cores.", j.processCpuLoad());
+        w.gauge("loomgate_jvm_platform_threads", "Live platform threads.", j.platformThreads());
     }
 
     private void pool(ServerGauges.Pool p) {
-        gauge("loomgate_pool_threads", "Threads in the platform request pool.", p.size());
-        gauge("loomgate_pool_active_threads", "Pool threads running a request now.", p.active());
-        gauge("loomgate_pool_queued_requests", "Requests waiting for a pool thread.", p.queued());
-    }
-
-    private void histogram(String name, String label, String value, HistogramSnapshot h) {
-        histogram(name, new String[] {label, value}, h);
-    }
-
-    /** A histogram's samples; {@code labels} are names and values in turn. */
-    private void histogram(String name, String[] labels, HistogramSnapshot h) {
-        long[] cumulative = h.cumulativeExported();
-        String[] withLe = java.util.Arrays.copyOf(labels, labels.length + 2);
-        withLe[labels.length] = "le";
-        for (int i = 0; i < cumulative.length; i++) {
-            withLe[labels.length + 1] = ExportedBuckets.LABELS[i];
-            labelled(name + "_bucket", withLe, cumulative[i]);
-        }
-        long count = cumulative[cumulative.length - 1] + h.exported()[cumulative.length];
-        withLe[labels.length + 1] = "+Inf";
-        labelled(name + "_bucket", withLe, count);
-        labelled(name + "_sum", labels, h.sumNanos() / 1e9);
-        labelled(name + "_count", labels, count);
-    }
-
-    private void labelled(String name, String[] labels, double value) {
-        out.append(name).append('{');
-        for (int i = 0; i < labels.length; i += 2) {
-            if (i > 0) {
-                out.append(',');
-            }
-            label(labels[i], labels[i + 1]);
-        }
-        out.append("} ");
-        number(value);
-    }
-
-    private void gauge(String name, String help, double value) {
-        family(name, "gauge", help);
-        sample(name, value);
-    }
-
-    private void family(String name, String type, String help) {
-        out.append("# HELP ").append(name).append(' ').append(help.replace("\\", "\\\\").replace("\n", "\\n")).append('\n');
-        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
-    }
-
-    private void sample(String name, double value) {
-        out.append(name).append(' ');
-        number(value);
-    }
-
-    private void sample(String name, String label, String labelValue, double value) {
-        out.append(name).append('{');
-        label(label, labelValue);
-        out.append("} ");
-        number(value);
-    }
-
-    private void sample(String name, String l1, String v1, String l2, String v2, double value) {
-        out.append(name).append('{');
-        label(l1, v1);
-        out.append(',');
-        label(l2, v2);
-        out.append("} ");
-        number(value);
-    }
-
-    private void label(String name, String value) {
-        out.append(name).append("=\"");
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '\\' -> out.append("\\\\");
-                case '"' -> out.append("\\\"");
-                case '\n' -> out.append("\\n");
-                default -> out.append(c);
-            }
-        }
-        out.append('"');
-    }
-
-    private void number(double v) {
-        if (Double.isNaN(v)) {
-            out.append("NaN");
-        } else if (Double.isInfinite(v)) {
-            out.append(v > 0 ? "+Inf" : "-Inf");
-        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            out.append((long) v);
-        } else {
-            out.append(BigDecimal.valueOf(v).toPlainString());
-        }
-        out.append('\n');
+        w.gauge("loomgate_pool_threads", "Threads in the platform request pool.", p.size());
+        w.gauge("loomgate_pool_active_threads", "Pool threads running a request now.", p.active());
+        w.gauge("loomgate_pool_queued_requests", "Requests waiting for a pool thread.", p.queued());
     }
 }

@@ -63,16 +63,12 @@ public final class CachedCalls {
         if (stored != null) {
             CacheControl cc = stored.cacheControl();
             if (!cc.noCache() && stored.fresh(now, settings.defaultTtl())) {
-                hits.increment();
-                long ttl = stored.lifetime(settings.defaultTtl()).minus(stored.age(now)).toSeconds();
-                return served(stored, now, "hit; ttl=" + ttl);
+                return hit(stored, now);
             }
             Duration stale = stored.staleness(now, settings.defaultTtl());
             if (!cc.noCache() && stale.compareTo(CachePolicy.whileRevalidating(stored, settings.staleWhileRevalidate())) <= 0) {
-                staleServed.increment();
-                StoredAnswer old = stored;
-                flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, old, ask, personal, fetch));
-                return served(stored, now, "hit; fwd=stale; detail=stale-while-revalidate");
+                flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, stored, ask, personal, fetch));
+                return stale(stored, "hit; fwd=stale; detail=stale-while-revalidate");
             }
             boolean mayServeStale = stale.compareTo(CachePolicy.ifError(stored, settings.staleIfError())) <= 0;
             try {
@@ -81,14 +77,12 @@ public final class CachedCalls {
                 Landed l = r.value();
                 int got = l.fetched().status();
                 if (mayServeStale && (got == 500 || got == 502 || got == 503 || got == 504)) {   // errors, as RFC 5861 counts them
-                    staleServed.increment();
-                    return served(stored, System.currentTimeMillis(), "fwd=stale; fwd-status=" + got + "; detail=stale-if-error");
+                    return stale(stored, "fwd=stale; fwd-status=" + got + "; detail=stale-if-error");
                 }
                 return landed(l, "fwd=stale", r.joined());
             } catch (ExecutionException | TimeoutException failed) {
                 if (mayServeStale) {
-                    staleServed.increment();
-                    return served(stored, System.currentTimeMillis(), "fwd=stale; detail=stale-if-error");
+                    return stale(stored, "fwd=stale; detail=stale-if-error");
                 }
                 throw unwrapped(failed);
             }
@@ -118,6 +112,8 @@ public final class CachedCalls {
      * @param ifError            it may be served if the upstream fails
      */
     public record Lookup(Optional<Served> fresh, Optional<StoredAnswer> stale, boolean whileRevalidating, boolean ifError) {
+        /** Nothing the request may be served. */
+        public static final Lookup NONE = new Lookup(Optional.empty(), Optional.empty(), false, false);
     }
 
     /** What the cache has for a proxied request ({@link Lookup}); anything but a fresh answer counts as a miss. */
@@ -125,18 +121,22 @@ public final class CachedCalls {
         long now = System.currentTimeMillis();
         Optional<StoredAnswer> stored = cache.get(primary(ask), n -> ask.fields().first(n));
         if (stored.isPresent() && !stored.get().cacheControl().noCache() && stored.get().fresh(now, settings.defaultTtl())) {
-            hits.increment();
-            long ttl = stored.get().lifetime(settings.defaultTtl()).minus(stored.get().age(now)).toSeconds();
-            return new Lookup(Optional.of(served(stored.get(), now, "hit; ttl=" + ttl)), Optional.empty(), false, false);
+            return new Lookup(Optional.of(hit(stored.get(), now)), Optional.empty(), false, false);
         }
         misses.increment();
         if (stored.isEmpty() || stored.get().cacheControl().noCache()) {
-            return new Lookup(Optional.empty(), Optional.empty(), false, false);
+            return Lookup.NONE;
         }
         Duration stale = stored.get().staleness(now, settings.defaultTtl());
         return new Lookup(Optional.empty(), stored,
                 stale.compareTo(CachePolicy.whileRevalidating(stored.get(), settings.staleWhileRevalidate())) <= 0,
                 stale.compareTo(CachePolicy.ifError(stored.get(), settings.staleIfError())) <= 0);
+    }
+
+    /** {@code a}, fresh, served from the cache: a hit, with how many more seconds it is fresh. */
+    private Served hit(StoredAnswer a, long now) {
+        hits.increment();
+        return served(a, now, "hit; ttl=" + a.lifetime(settings.defaultTtl()).minus(a.age(now)).toSeconds());
     }
 
     /** {@code a}, served stale as {@code status} says ({@code hit; fwd=stale; detail=stale-while-revalidate}). */

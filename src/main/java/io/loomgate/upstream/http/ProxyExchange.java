@@ -70,7 +70,7 @@ final class ProxyExchange {
                 }
                 if (head) {
                     ask = null;   // a HEAD's own answer has no body to store
-                    found = new CachedCalls.Lookup(Optional.empty(), Optional.empty(), false, false);
+                    found = CachedCalls.Lookup.NONE;
                 }
                 if (found.whileRevalidating()) {
                     String below = forward.target();
