@@ -49,7 +49,7 @@ final class JsonFormat {
             s.caches().forEach((id, c) -> w.name(id.value()).beginObject().field("hits", c.hits()).field("misses", c.misses())
                     .field("staleServed", c.staleServed()).field("revalidations", c.revalidations()).field("coalesced", c.coalesced())
                     .field("evictions", c.evictions()).field("bytes", c.bytes()).field("entries", c.entries())
-                    .field("maxBytes", c.maxBytes()).endObject());
+                    .field("maxBytes", c.maxBytes()).field("lockWaiting", c.lockWaiting()).endObject());
             w.endObject();
         }
         w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();

@@ -189,6 +189,8 @@ final class PrometheusFormat {
         cacheFamily("loomgate_cache_bytes", "gauge", "Bytes the cache holds: bodies, fields and keys.", s, CachedCalls.Stats::bytes);
         cacheFamily("loomgate_cache_entries", "gauge", "Answers the cache holds.", s, CachedCalls.Stats::entries);
         cacheFamily("loomgate_cache_max_bytes", "gauge", "The cache's maxBytes.", s, CachedCalls.Stats::maxBytes);
+        cacheFamily("loomgate_cache_lock_waiting", "gauge", "Proxied misses waiting now for an identical one's answer to be stored.", s,
+                CachedCalls.Stats::lockWaiting);
     }
 
     private void cacheFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<CachedCalls.Stats> value) {

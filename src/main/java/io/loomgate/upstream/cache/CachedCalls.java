@@ -47,6 +47,8 @@ public final class CachedCalls {
     private final LongAdder misses = new LongAdder();
     private final LongAdder staleServed = new LongAdder();
     private final LongAdder revalidations = new LongAdder();
+    private final LongAdder collapsedProxied = new LongAdder();
+    private final CacheLocks locks = new CacheLocks();
 
     public CachedCalls(String upstream, CacheSettings settings) {
         this.settings = settings;
@@ -133,6 +135,36 @@ public final class CachedCalls {
                 stale.compareTo(CachePolicy.ifError(stored.get(), settings.staleIfError())) <= 0);
     }
 
+    /**
+     * A proxied miss's turn ({@link CacheLocks}): it leads, and goes upstream, or it waited for the
+     * identical miss in flight, until its own deadline.
+     */
+    public CacheLocks.Turn turn(Ask ask) throws InterruptedException {
+        String primary = primary(ask);
+        return locks.take(flightKey(primary, ask, ask.personal() && !settings.byCaller()), ask.deadlineNanos());
+    }
+
+    /** After waiting for another's proxied answer: that answer, if it was stored and is fresh ({@code fwd=miss; collapsed}). */
+    public Optional<Served> collapsed(Ask ask) {
+        long now = System.currentTimeMillis();
+        Optional<StoredAnswer> stored = cache.get(primary(ask), n -> ask.fields().first(n));
+        if (stored.isEmpty() || stored.get().cacheControl().noCache() || !stored.get().fresh(now, settings.defaultTtl())) {
+            return Optional.empty();
+        }
+        collapsedProxied.increment();
+        return Optional.of(served(stored.get(), now, "fwd=miss; collapsed"));
+    }
+
+    /** Whether a proxied answer with this head may be stored, so that identical misses wait for it. */
+    public boolean mayStore(Ask ask, int status, Headers headers) {
+        return storable(ask, ask.personal() && !settings.byCaller(), status, headers);
+    }
+
+    /** Negative caching is off: only 2xx answers are kept, and only those {@link CachePolicy} allows. */
+    private static boolean storable(Ask ask, boolean personal, int status, Headers headers) {
+        return status >= 200 && status <= 299 && CachePolicy.refusal(ask.fields(), personal, status, headers).isEmpty();
+    }
+
     /** {@code a}, fresh, served from the cache: a hit, with how many more seconds it is fresh. */
     private Served hit(StoredAnswer a, long now) {
         hits.increment();
@@ -192,8 +224,7 @@ public final class CachedCalls {
 
     private Landed store(String primary, Ask ask, boolean personal, Fetched f, String how) {
         List<String> vary = AnswerCache.values(StoredAnswer.varyOf(f.headers()), n -> ask.fields().first(n));
-        boolean stored = f.status() >= 200 && f.status() <= 299   // negative caching is off: only 2xx answers are kept
-                && CachePolicy.refusal(ask.fields(), personal, f.status(), f.headers()).isEmpty()
+        boolean stored = storable(ask, personal, f.status(), f.headers())
                 && cache.put(primary, new StoredAnswer(f.status(), f.headers(), f.body(), f.requestMillis(), f.responseMillis(), vary));
         return new Landed(f, stored, vary, how);
     }
@@ -235,11 +266,12 @@ public final class CachedCalls {
 
     /** The counts {@code /metrics} shows. */
     public record Stats(long hits, long misses, long staleServed, long revalidations, long coalesced, long evictions, long bytes,
-                        int entries, long maxBytes) {
+                        int entries, long maxBytes, int lockWaiting) {
     }
 
     public Stats stats() {
-        return new Stats(hits.sum(), misses.sum(), staleServed.sum(), revalidations.sum(), flights.coalesced(), cache.evictions(),
-                cache.bytes(), cache.size(), cache.maxBytes());
+        return new Stats(hits.sum(), misses.sum(), staleServed.sum(), revalidations.sum(), flights.coalesced() + collapsedProxied.sum(),
+                cache.evictions(),
+                cache.bytes(), cache.size(), cache.maxBytes(), locks.waiting());
     }
 }

@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * An upstream's answer as a proxy route passes it on: its headers less the hop-by-hop ones (and
@@ -34,36 +33,61 @@ final class ProxiedBody {
     }
 
     static Response.Stream of(Http1Response response) {
-        return of(response, Headers.EMPTY, 0, body -> { });
+        return of(response, Headers.EMPTY, 0, Keeper.NONE);
+    }
+
+    /** What is done with an answer as it streams past (a cache stores it). */
+    interface Keeper {
+        /** Keeps nothing. */
+        Keeper NONE = new Keeper() {
+            @Override
+            public void whole(byte[] body) {
+            }
+
+            @Override
+            public void ended(boolean complete) {
+            }
+        };
+
+        /** The whole body, when it came whole within the bytes kept. */
+        void whole(byte[] body);
+
+        /** The answer ended, after {@link #whole} if that was called: {@code complete} unless it broke or was never sent. */
+        void ended(boolean complete);
     }
 
     /**
      * The answer with {@code more} headers; while it streams, its first {@code keep} bytes are kept,
-     * and when the whole body came and was no longer than that, {@code whole} is given it (a cache
+     * and when the whole body came and was no longer than that, {@code keeper} is given it (a cache
      * stores it). 0 keeps nothing.
      */
-    static Response.Stream of(Http1Response response, Headers more, long keep, Consumer<byte[]> whole) {
+    static Response.Stream of(Http1Response response, Headers more, long keep, Keeper keeper) {
         Headers.Builder headers = Headers.builder().addAll(endToEnd(response)).addAll(more);
         Http1Body body = response.body();
         long length = response.framing().length();
         return new Response.Stream(headers.build(), length, new Response.Writer() {
             @Override
             public void writeTo(OutputStream out) throws IOException {
+                boolean complete = false;
                 try (body) {
                     if (!body.hasBufferedBytes()) {
                         out.flush();  // the head goes now, not with the first bytes of a body still to come
                     }
                     ByteArrayOutputStream kept = keep > 0 && length <= keep ? new ByteArrayOutputStream() : null;
                     copy(body, out, length, kept, keep);
+                    complete = true;
                     if (kept != null && kept.size() <= keep) {
-                        whole.accept(kept.toByteArray());
+                        keeper.whole(kept.toByteArray());
                     }
+                } finally {
+                    keeper.ended(complete);
                 }
             }
 
             @Override
             public void discard() {
                 body.close();
+                keeper.ended(false);
             }
         });
     }

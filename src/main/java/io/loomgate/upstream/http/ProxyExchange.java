@@ -11,6 +11,7 @@ import io.loomgate.http.Response;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.balance.Fleet;
 import io.loomgate.upstream.cache.CacheControl;
+import io.loomgate.upstream.cache.CacheLocks;
 import io.loomgate.upstream.cache.CachedCalls;
 import io.loomgate.upstream.cache.StoredAnswer;
 import java.io.IOException;
@@ -59,6 +60,7 @@ final class ProxyExchange {
         Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
         CachedCalls.Ask ask = null;
         Optional<StoredAnswer> ifError = Optional.empty();
+        CacheLocks.Lead lead = null;
         boolean head = request.method().equals("HEAD");
         if (cache.isPresent() && (head || request.method().equals("GET")) && !hasBody && !upgrade) {
             CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
@@ -78,8 +80,41 @@ final class ProxyExchange {
                     return stored(cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"), request);
                 }
                 ifError = found.ifError() ? found.stale() : Optional.empty();
+                if (!head) {   // a GET miss: identical ones in flight share one upstream call
+                    CacheLocks.Turn turn = cache.get().turn(ask);
+                    if (turn instanceof CacheLocks.Lead l) {
+                        lead = l;
+                    } else if (turn.equals(new CacheLocks.Waited(Optional.of(CacheLocks.Ended.STORED)))) {
+                        Optional<CachedCalls.Served> theirs = cache.get().collapsed(ask);
+                        if (theirs.isPresent()) {
+                            return stored(theirs.get(), request);
+                        }
+                    }
+                }
             }
         }
+        try {
+            return send(forward, ctx, forwarded, sent, hasBody, n, upgrade, ask, ifError, lead);
+        } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
+            boolean left = e instanceof InterruptedException || Thread.currentThread().isInterrupted()
+                    || System.nanoTime() - ctx.deadlineNanos() >= 0;
+            // it left, or its own deadline passed: a waiter goes instead; the upstream failed: each goes on its own
+            release(lead, left ? CacheLocks.Ended.ABANDONED : CacheLocks.Ended.NOT_STORED);
+            throw e;
+        }
+    }
+
+    private static void release(CacheLocks.Lead lead, CacheLocks.Ended how) {
+        if (lead != null) {
+            lead.end(how);
+        }
+    }
+
+    /** {@link #forward}, once the cache had nothing to serve: the request sent to an endpoint, its answer streamed back. */
+    private Response send(Forward forward, RequestContext ctx, Headers forwarded, TraceParent sent, boolean hasBody, long n,
+                          boolean upgrade, CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead)
+            throws UpstreamFailure, InterruptedException {
+        Request request = forward.request();
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
         String target = upstream.target(ctx, origin) + forward.target();
@@ -107,6 +142,7 @@ final class ProxyExchange {
                         Map.of(), Map.of("Connection", "close"));
             }
             if (ifError.isPresent() && !cancelled) {
+                release(lead, CacheLocks.Ended.NOT_STORED);
                 return stored(cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"), request);
             }
             throw upstream.failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
@@ -117,6 +153,7 @@ final class ProxyExchange {
         int status = response.status();
         if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
+            release(lead, CacheLocks.Ended.NOT_STORED);
             return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
         }
         response.body().streaming(idleTimeout);
@@ -126,12 +163,34 @@ final class ProxyExchange {
         if (ask == null) {
             return Response.streamed(response.status(), ProxiedBody.of(response));
         }
-        CachedCalls.Ask kept = ask;
-        long cameAt = System.currentTimeMillis();
         Headers more = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=miss");
-        return Response.streamed(response.status(), ProxiedBody.of(response, more, cache.get().largestStored(),
-                body -> cache.get().offer(kept, new CachedCalls.Fetched(response.status(), ProxiedBody.endToEnd(response), body, sentAt,
-                        cameAt))));
+        Headers fields = ProxiedBody.endToEnd(response);
+        if (!cache.get().mayStore(ask, status, fields) || response.framing().length() > cache.get().largestStored()) {
+            release(lead, CacheLocks.Ended.NOT_STORED);   // those waiting go on their own now
+            return Response.streamed(status, ProxiedBody.of(response, more, 0, ProxiedBody.Keeper.NONE));
+        }
+        return Response.streamed(status, ProxiedBody.of(response, more, cache.get().largestStored(),
+                new Storing(cache.get(), ask, new CachedCalls.Fetched(status, fields, null, sentAt, System.currentTimeMillis()), lead)));
+    }
+
+    /** A proxied answer stored as it streams, and the lock identical misses wait on ended when it has. */
+    private record Storing(CachedCalls cache, CachedCalls.Ask ask, CachedCalls.Fetched head, CacheLocks.Lead lead)
+            implements ProxiedBody.Keeper {
+        @Override
+        public void whole(byte[] body) {
+            boolean stored = cache.offer(ask, new CachedCalls.Fetched(head.status(), head.headers(), body, head.requestMillis(),
+                    head.responseMillis()));
+            ended(stored ? CacheLocks.Ended.STORED : CacheLocks.Ended.NOT_STORED);
+        }
+
+        @Override
+        public void ended(boolean complete) {
+            ended(complete ? CacheLocks.Ended.NOT_STORED : CacheLocks.Ended.ABANDONED);
+        }
+
+        private void ended(CacheLocks.Ended how) {
+            release(lead, how);
+        }
     }
 
     /**
