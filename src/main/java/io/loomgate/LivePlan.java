@@ -216,6 +216,13 @@ final class LivePlan implements AdminControl {
     }
 
     @Override
+    public void writeStore(JsonWriter w) {
+        w.beginObject();
+        current.plan().edges().redis().ifPresent(r -> r.json(w.name("redis")));
+        w.endObject();
+    }
+
+    @Override
     public void writeUpstreams(JsonWriter w) {
         ServingPlan plan = current.plan();
         var breakers = plan.upstreams().breakers();

@@ -137,7 +137,7 @@ public final class Loomgate implements AutoCloseable {
                     recent, events, virtualStarted, admin != null));
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
                     () -> live.current().plan().upstreams(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis,
-                    Main.version(), () -> live.current().plan().edges().stats());
+                    Main.version(), () -> live.current().plan().edges().stats(), () -> live.current().plan().edges().redis());
             live.first(plan, source);
             LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
 
@@ -242,6 +242,7 @@ public final class Loomgate implements AutoCloseable {
             }
             report = server.shutdown();
             live.current().plan().upstreams().deactivateAll();
+            live.current().plan().edges().close();
             if (admin != null) {
                 admin.shutdown();
             }

@@ -1,17 +1,23 @@
 package io.loomgate;
 
 import io.loomgate.config.Config;
+import io.loomgate.config.RedisOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.edge.RouteEdge;
 import io.loomgate.edge.auth.ApiKeys;
 import io.loomgate.edge.auth.Auth;
 import io.loomgate.edge.auth.EdgeException;
 import io.loomgate.edge.limit.AuthFailures;
+import io.loomgate.edge.limit.Limit;
 import io.loomgate.edge.limit.RateLimiter;
+import io.loomgate.edge.limit.SharedLimiter;
+import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.edge.tls.TlsException;
 import io.loomgate.observe.metrics.LimitStats;
 import io.loomgate.plan.EdgeDecl;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.RoutePlan;
+import io.loomgate.store.redis.RedisClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,14 +37,16 @@ final class RouteEdges {
     private final Optional<AuthFailures> failures;
     private final List<Named> limiters = new CopyOnWriteArrayList<>();
     private final List<Named> before;
+    private final Optional<RedisClient> redis;
 
-    private record Named(String limit, String route, RateLimiter limiter) {
+    private record Named(String limit, String route, Limit limiter) {
     }
 
-    private RouteEdges(Optional<ApiKeys> keys, Optional<AuthFailures> failures, List<Named> before) {
+    private RouteEdges(Optional<ApiKeys> keys, Optional<AuthFailures> failures, List<Named> before, Optional<RedisClient> redis) {
         this.keys = keys;
         this.failures = failures;
         this.before = before;
+        this.redis = redis;
     }
 
     /**
@@ -71,7 +79,30 @@ final class RouteEdges {
         Optional<AuthFailures> failures = table.authenticates()
                 ? table.authFailures().map(s -> kept.filter(k -> k.settings().equals(s)).orElseGet(() -> new AuthFailures(s, System::nanoTime)))
                 : Optional.empty();
-        return new RouteEdges(keys, failures, previous.map(p -> List.copyOf(p.limiters)).orElse(List.of()));
+        return new RouteEdges(keys, failures, previous.map(p -> List.copyOf(p.limiters)).orElse(List.of()),
+                redis(config, table, previous));
+    }
+
+    /**
+     * The Redis client of {@code --redis}, when a route shares its limit: the previous plan's, or a
+     * new one (which connects when first asked).
+     *
+     * @throws UsageException when a route shares its limit and there is no {@code --redis}
+     */
+    private static Optional<RedisClient> redis(Config config, Plan table, Optional<RouteEdges> previous) throws UsageException {
+        Optional<RoutePlan> shared = table.routes().stream()
+                .filter(r -> r.edge().rateLimit().flatMap(RateLimiter.Settings::shared).isPresent()).findFirst();
+        Optional<RedisClient> before = previous.flatMap(p -> p.redis);
+        if (shared.isEmpty() || before.isPresent()) {
+            return before;
+        }
+        RedisOptions o = config.edge().redis().orElseThrow(() -> new UsageException(table.source() + ": route " + shared.get().path()
+                + " shares its rate limit (\"shared\": true), which needs --redis URL: the Redis the fleet keeps its limits on"));
+        try {
+            return Optional.of(new RedisClient(o, o.tls() ? Optional.of(ClientTls.trusting(o.caFile())) : Optional.empty()));
+        } catch (TlsException e) {
+            throw new UsageException("--redis-ca " + e.getMessage());
+        }
     }
 
     /** The edge of the route at {@code path}. */
@@ -85,21 +116,36 @@ final class RouteEdges {
         } catch (EdgeException checkedAtStart) {
             throw new IllegalStateException(checkedAtStart.getMessage(), checkedAtStart);
         }
-        Optional<RateLimiter> preAuth = edge.preAuth().map(s -> kept("pre_auth", path, limiter("pre_auth", path, s)));
-        Optional<RateLimiter> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, limiter("rate_limit", path, s)));
+        Optional<RateLimiter> preAuth = edge.preAuth().map(s -> (RateLimiter) kept("pre_auth", path, s));   // never shared
+        Optional<Limit> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, s));
         return new RouteEdge(edge.cors(), preAuth, auth, failures, limiter);
     }
 
-    /** The previous plan's limiter of this route, when its settings are the same; a new one otherwise. */
-    private RateLimiter limiter(String limit, String route, RateLimiter.Settings settings) {
-        return before.stream().filter(n -> n.limit().equals(limit) && n.route().equals(route)
+    /** The previous plan's limiter of this route, when its settings are the same; a new one otherwise. Kept for the metrics. */
+    private Limit kept(String limit, String route, RateLimiter.Settings settings) {
+        Limit kept = before.stream().filter(n -> n.limit().equals(limit) && n.route().equals(route)
                         && n.limiter().settings().equals(settings)).map(Named::limiter).findFirst()
-                .orElseGet(() -> new RateLimiter(settings, System::nanoTime));
+                .orElseGet(() -> made(route, settings));
+        limiters.add(new Named(limit, route, kept));
+        return kept;
     }
 
-    private RateLimiter kept(String limit, String route, RateLimiter limiter) {
-        limiters.add(new Named(limit, route, limiter));
-        return limiter;
+    private Limit made(String route, RateLimiter.Settings settings) {
+        RateLimiter local = new RateLimiter(settings, System::nanoTime);
+        if (settings.shared().isEmpty()) {
+            return local;
+        }
+        return new SharedLimiter(local, redis.orElseThrow(() -> new IllegalStateException("checked when the plan was made")), route);
+    }
+
+    /** The Redis client's state, when a route shares its limit. */
+    Optional<RedisClient.Stats> redis() {
+        return redis.map(RedisClient::stats);
+    }
+
+    /** Closes the Redis client's connections: once, when loomgate stops (a reload carries it on). */
+    void close() {
+        redis.ifPresent(RedisClient::close);
     }
 
     /** Every limit's keys, evictions and refusals now. */
@@ -107,7 +153,8 @@ final class RouteEdges {
         List<LimitStats> stats = new ArrayList<>();
         failures.ifPresent(f -> stats.add(new LimitStats("auth_failures", "*", f.keys(), f.evictions(), f.refused())));
         for (Named n : limiters) {
-            stats.add(new LimitStats(n.limit(), n.route(), n.limiter().keys(), n.limiter().evictions(), n.limiter().refused()));
+            long fallbacks = n.limiter() instanceof SharedLimiter shared ? shared.fallbacks() : -1;
+            stats.add(new LimitStats(n.limit(), n.route(), n.limiter().keys(), n.limiter().evictions(), n.limiter().refused(), fallbacks));
         }
         return stats;
     }

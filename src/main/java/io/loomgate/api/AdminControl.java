@@ -29,6 +29,9 @@ public interface AdminControl {
     /** Each upstream's state now: breaker, calls in flight, idle pooled connections, retries, recent errors. */
     void writeUpstreams(JsonWriter w);
 
+    /** The stores loomgate keeps state in: the Redis of shared rate limits ({@code "redis"}), when there is one. */
+    void writeStore(JsonWriter w);
+
     /**
      * Removes the answers {@code upstream}'s cache holds: all of them, or those of one {@code key}
      * (the call's path and query, {@code /items/7?lang=en}); how many went, or empty when no

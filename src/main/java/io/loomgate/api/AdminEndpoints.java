@@ -8,14 +8,15 @@ import java.util.List;
 
 /**
  * The admin API, on the admin listener only ({@code --admin-port}, bound to 127.0.0.1 unless
- * {@code --admin-host} says otherwise): {@code GET /admin/config}, {@code GET /admin/upstreams} and
- * {@code POST /admin/reload}. JSON answers, documented in docs/http-api.md.
+ * {@code --admin-host} says otherwise): {@code GET /admin/config}, {@code GET /admin/upstreams},
+ * {@code GET /admin/store}, {@code POST /admin/reload} and {@code DELETE /admin/cache/{upstream}}. JSON answers, documented in docs/http-api.md.
  */
 public final class AdminEndpoints {
 
     public static final String CONFIG = "/admin/config";
     public static final String UPSTREAMS = "/admin/upstreams";
     public static final String RELOAD = "/admin/reload";
+    public static final String STORE = "/admin/store";
     public static final String CACHE = "/admin/cache/{upstream}";
 
     private AdminEndpoints() {
@@ -25,6 +26,7 @@ public final class AdminEndpoints {
         return List.of(
                 Route.operator(CONFIG, request -> json(control::writeConfig)),
                 Route.operator(UPSTREAMS, request -> json(control::writeUpstreams)),
+                Route.operator(STORE, request -> json(control::writeStore)),
                 new Route("POST", RELOAD, request -> reload(control), true),
                 new Route("DELETE", CACHE, request -> purge(control, request), true));
     }

@@ -1,6 +1,7 @@
 package io.loomgate.config;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +48,30 @@ final class EdgeFlags {
         Setting apiKeys = s.get(Flag.API_KEYS);
         Optional<Path> keys = apiKeys.value().isEmpty() ? Optional.empty()
                 : Optional.of(readable(apiKeys, "a readable file of NAME SHA256-HEX lines"));
-        return new EdgeOptions(s.get(Flag.TRUSTED_PROXIES).addressRanges(), tls, keys);
+        return new EdgeOptions(s.get(Flag.TRUSTED_PROXIES).addressRanges(), tls, keys, redis(s, env));
+    }
+
+    /** {@code --redis}, with {@code --redis-timeout} and {@code --redis-ca}; the password maybe from the environment. */
+    private static Optional<RedisOptions> redis(Map<Flag, Setting> s, Map<String, String> env) throws UsageException {
+        Setting url = s.get(Flag.REDIS);
+        Setting ca = s.get(Flag.REDIS_CA);
+        Duration timeout = s.get(Flag.REDIS_TIMEOUT).duration(Duration.ofMillis(1), Duration.ofSeconds(10));
+        if (url.value().isEmpty()) {
+            if (!ca.value().isEmpty()) {
+                throw ca.bad("needs --redis rediss://... beside it");
+            }
+            return Optional.empty();
+        }
+        Optional<Path> caFile = ca.value().isEmpty() ? Optional.empty() : Optional.of(readable(ca, "a readable PEM file"));
+        try {
+            RedisOptions o = RedisOptions.parse(url.value(), Optional.ofNullable(env.get(RedisOptions.PASSWORD_ENV)), timeout, caFile);
+            if (caFile.isPresent() && !o.tls()) {
+                throw ca.bad("is for rediss:// (TLS); --redis is redis://");
+            }
+            return Optional.of(o);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(url.origin() + " " + e.getMessage());
+        }
     }
 
     private static Path readable(Setting setting, String what) throws UsageException {

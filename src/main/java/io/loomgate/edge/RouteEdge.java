@@ -3,6 +3,7 @@ package io.loomgate.edge;
 import io.loomgate.edge.auth.Auth;
 import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.limit.AuthFailures;
+import io.loomgate.edge.limit.Limit;
 import io.loomgate.edge.limit.RateLimiter;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,10 +18,10 @@ import java.util.Optional;
  * @param auth     who may call it; {@link Auth.None} checks nobody
  * @param failures the count of refused credentials per client address, shared by every route that
  *                 authenticates; empty for a route that does not, or when it is off
- * @param limit    its rate limit, by the key its settings name; empty for none
+ * @param limit    its rate limit, by the key its settings name (this instance's, or shared on Redis); empty for none
  */
 public record RouteEdge(Optional<Cors> cors, Optional<RateLimiter> preAuth, Auth auth, Optional<AuthFailures> failures,
-                        Optional<RateLimiter> limit) {
+                        Optional<Limit> limit) {
 
     public static final RouteEdge NONE = new RouteEdge(Optional.empty(), Optional.empty(), new Auth.None(),
             Optional.empty(), Optional.empty());

@@ -135,8 +135,19 @@ final class EdgeReader {
         if (caller.isPresent() && !auth.flatMap(AuthSpec::limitKey).equals(Optional.of(by))) {
             throw r.bad("by", by + " needs the route to require " + caller.get().needs(), by);
         }
-        r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys"));
-        return new RateLimiter.Settings(perSecond, (int) burst, by, maxKeys);
+        boolean shared = r.optionalBoolean("shared").orElse(false);
+        Optional<String> onError = r.optionalString("onStoreError");
+        if (onError.isPresent() && !onError.get().equals("allow") && !onError.get().equals("deny")) {
+            throw r.bad("onStoreError", "must be allow (this instance's own bucket when Redis does not answer) or deny (503)",
+                    onError.get());
+        }
+        if (onError.isPresent() && !shared) {
+            throw r.bad("onStoreError", "is for a limit with \"shared\": true", onError.get());
+        }
+        r.finish("a rate limit", List.of("perSecond", "burst", "by", "maxKeys", "shared", "onStoreError"));
+        Optional<RateLimiter.OnStoreError> store = !shared ? Optional.empty()
+                : Optional.of(onError.orElse("allow").equals("deny") ? RateLimiter.OnStoreError.DENY : RateLimiter.OnStoreError.ALLOW);
+        return new RateLimiter.Settings(perSecond, (int) burst, by, maxKeys, store);
     }
 
     private static double perSecond(Fields r) throws RouteFileException {

@@ -27,6 +27,11 @@ record KeyDigest(long high, long low) {
         return new KeyDigest(d.getLong(), d.getLong());
     }
 
+    /** The 16 bytes as 32 hex digits: a shared limit's key in Redis. */
+    String hex() {
+        return java.util.HexFormat.of().toHexDigits(high) + java.util.HexFormat.of().toHexDigits(low);
+    }
+
     /** A clone of one prototype: cheaper than a provider lookup per key. */
     private static MessageDigest copy() {
         try {

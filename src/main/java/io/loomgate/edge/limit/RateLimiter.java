@@ -5,6 +5,7 @@ import io.loomgate.http.HttpError;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -23,7 +24,7 @@ import java.util.function.LongSupplier;
  * if (!d.allowed()) { ... 429, Retry-After: d.retryAfterSeconds() ... }
  * }</pre>
  */
-public final class RateLimiter {
+public final class RateLimiter implements Limit {
 
     /** Keys with a bucket of their own, unless a route says otherwise ({@code "maxKeys"}). */
     public static final int DEFAULT_MAX_KEYS = 100_000;
@@ -34,9 +35,12 @@ public final class RateLimiter {
      * @param burst     the most tokens a bucket holds, and what a new key starts with
      * @param by        what the buckets are per: {@code apiKey}, {@code jwt.sub}, {@code ip}, or {@code header.NAME}
      * @param maxKeys   the most keys held at once; past it, the least recently used is evicted
+     * @param shared    for a limit the fleet shares on Redis ({@code "shared": true}), what to do when
+     *                  Redis does not answer; empty for a limit of this instance's own
      */
-    public record Settings(double perSecond, int burst, String by, int maxKeys) {
+    public record Settings(double perSecond, int burst, String by, int maxKeys, Optional<OnStoreError> shared) {
         public Settings {
+            Objects.requireNonNull(shared, "shared");
             if (!(perSecond > 0) || burst < 1) {
                 throw new IllegalArgumentException("perSecond must be > 0 and burst >= 1: " + perSecond + ", " + burst);
             }
@@ -50,6 +54,11 @@ public final class RateLimiter {
             this(perSecond, burst, by, DEFAULT_MAX_KEYS);
         }
 
+        /** A limit this instance keeps alone. */
+        public Settings(double perSecond, int burst, String by, int maxKeys) {
+            this(perSecond, burst, by, maxKeys, Optional.empty());
+        }
+
         /** What a bucket is for, in words: {@code API key}, {@code client address}, {@code X-Tenant header value}. */
         public String keyWords() {
             return switch (by) {
@@ -59,6 +68,14 @@ public final class RateLimiter {
                 default -> by.startsWith("header.") ? by.substring("header.".length()) + " header value" : by;
             };
         }
+    }
+
+    /** What a shared limit does when its store does not answer ({@code "onStoreError"}). */
+    public enum OnStoreError {
+        /** Fall back to this instance's own bucket: a lost Redis never takes the API down. */
+        ALLOW,
+        /** Refuse with 503. */
+        DENY
     }
 
     /**
@@ -92,6 +109,7 @@ public final class RateLimiter {
         this.buckets = new KeyTable<>(settings.maxKeys());
     }
 
+    @Override
     public Settings settings() {
         return settings;
     }
@@ -113,16 +131,24 @@ public final class RateLimiter {
      *
      * @throws HttpError 429 when the bucket was empty
      */
+    @Override
     public Headers admit(byte[] key) {
         return answer(take(key));
     }
 
     /** {@link #admit(byte[])} for a key given as text (a caller's name, a header's value). */
+    @Override
     public Headers admit(String key) {
         return answer(take(key));
     }
 
-    private Headers answer(Decision d) {
+    /** {@link #admit(byte[])} for a key already digested (a shared limit falling back). */
+    Headers admit(KeyDigest key) {
+        return answer(take(key));
+    }
+
+    /** The {@code RateLimit-*} headers of {@code d}, or its 429. */
+    Headers answer(Decision d) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("RateLimit-Limit", String.valueOf(d.limit()));
         headers.put("RateLimit-Remaining", String.valueOf(d.remaining()));
@@ -141,7 +167,7 @@ public final class RateLimiter {
         return p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
     }
 
-    private Decision take(KeyDigest key) {
+    Decision take(KeyDigest key) {
         long now = clock.getAsLong();
         Decision d = buckets.with(key, k -> new Bucket(settings.burst(), now), b -> {
             refill(b, now);
@@ -149,7 +175,7 @@ public final class RateLimiter {
             if (allowed) {
                 b.tokens -= 1;
             }
-            return decision(b, allowed);
+            return decision(b.tokens, allowed);
         });
         if (!d.allowed()) {
             refused.increment();
@@ -165,15 +191,16 @@ public final class RateLimiter {
         long now = clock.getAsLong();
         Decision d = buckets.peek(KeyDigest.of(key), b -> {
             refill(b, now);
-            return decision(b, b.tokens >= 1);
+            return decision(b.tokens, b.tokens >= 1);
         });
         return d != null ? d : new Decision(true, settings.burst(), settings.burst(), 0, 0);
     }
 
-    private Decision decision(Bucket b, boolean allowed) {
-        long reset = (long) Math.ceil((settings.burst() - b.tokens) / settings.perSecond());
-        long retry = allowed ? 0 : Math.max(1, (long) Math.ceil((1 - b.tokens) / settings.perSecond()));
-        return new Decision(allowed, settings.burst(), (int) Math.floor(b.tokens), reset, retry);
+    /** What a request met that left a bucket with {@code tokens} (a local one, or a shared one's in Redis). */
+    Decision decision(double tokens, boolean allowed) {
+        long reset = (long) Math.ceil((settings.burst() - tokens) / settings.perSecond());
+        long retry = allowed ? 0 : Math.max(1, (long) Math.ceil((1 - tokens) / settings.perSecond()));
+        return new Decision(allowed, settings.burst(), (int) Math.floor(tokens), reset, retry);
     }
 
     private void refill(Bucket b, long now) {
@@ -183,16 +210,19 @@ public final class RateLimiter {
     }
 
     /** Keys with a bucket now. */
+    @Override
     public int keys() {
         return buckets.size();
     }
 
     /** Requests that found their bucket empty since start. */
+    @Override
     public long refused() {
         return refused.sum();
     }
 
     /** Buckets evicted to make room for new keys since start. */
+    @Override
     public long evictions() {
         return buckets.evictions();
     }

@@ -1,6 +1,6 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.edge.limit.RateLimiter;
+import io.loomgate.edge.limit.Limit;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 
@@ -20,7 +20,7 @@ final class RateLimitFilter implements Filter {
     @Override
     public Response onRequest(Visit v) {
         if (v.edge().limit().isPresent()) {
-            RateLimiter limit = v.edge().limit().get();
+            Limit limit = v.edge().limit().get();
             String by = limit.settings().by();
             if (by.equals("ip")) {
                 v.answerHeaders = limit.admit(v.clientKey());

@@ -94,9 +94,16 @@ final class JsonFormat {
                 .field("refusedByBudget", r.refusedByBudget()).endObject());
         w.endObject();
         w.name("limits").beginArray();
-        s.limits().forEach(l -> w.beginObject().field("limit", l.limit()).field("route", l.route()).field("keys", l.keys())
-                .field("evictions", l.evictions()).field("refused", l.refused()).endObject());
+        s.limits().forEach(l -> {
+            w.beginObject().field("limit", l.limit()).field("route", l.route()).field("keys", l.keys())
+                    .field("evictions", l.evictions()).field("refused", l.refused());
+            if (l.storeFallbacks() >= 0) {
+                w.field("storeFallbacks", l.storeFallbacks());
+            }
+            w.endObject();
+        });
         w.endArray();
+        s.redis().ifPresent(r -> r.json(w.name("redis")));
         w.name("breakers").beginObject();
         s.breakers().forEach((name, b) -> w.name(name.value()).beginObject().field("state", b.state().wire())
                 .field("opened", b.opened()).field("halfOpened", b.halfOpened()).field("closed", b.closed()).endObject());

@@ -9,6 +9,13 @@ package io.loomgate.observe.metrics;
  * @param keys      keys held now, each a fixed 16-byte digest (bounded by the limit's {@code maxKeys})
  * @param evictions keys evicted, least recently used first, to make room for new ones
  * @param refused   requests it refused with 429
+ * @param storeFallbacks for a limit shared on Redis, requests that met no answer from it (and were let
+ *                  through by the local bucket or refused, as {@code onStoreError} says); -1 for a local limit
  */
-public record LimitStats(String limit, String route, long keys, long evictions, long refused) {
+public record LimitStats(String limit, String route, long keys, long evictions, long refused, long storeFallbacks) {
+
+    /** A limit this instance keeps alone. */
+    public LimitStats(String limit, String route, long keys, long evictions, long refused) {
+        this(limit, route, keys, evictions, refused, -1);
+    }
 }

@@ -1,5 +1,7 @@
 package io.loomgate.observe.metrics;
 
+import java.util.Optional;
+import io.loomgate.store.redis.RedisClient;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.histogram.HistogramSnapshot;
@@ -28,7 +30,7 @@ record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long i
                        Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
                        ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
                        GatewayMetrics.Spans spans, Map<UpstreamId, List<EndpointState>> endpoints,
-                       Map<UpstreamId, CachedCalls.Stats> caches) {
+                       Map<UpstreamId, CachedCalls.Stats> caches, Optional<RedisClient.Stats> redis) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);

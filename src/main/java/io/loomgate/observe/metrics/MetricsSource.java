@@ -2,11 +2,13 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.store.redis.RedisClient;
 import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.Upstreams;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -21,16 +23,22 @@ public final class MetricsSource {
     private final LongSupplier uptimeMillis;
     private final String version;
     private final Supplier<List<LimitStats>> limits;
+    private final Supplier<Optional<RedisClient.Stats>> redis;
 
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
-        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits);
+        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits, Optional::empty);
     }
 
-    /** Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving. */
+    /**
+     * Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving; and
+     * the Redis client's state, when shared limits have one.
+     */
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Supplier<Upstreams> upstreams, VirtualThreads virtualThreads,
-                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
+                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits,
+                         Supplier<Optional<RedisClient.Stats>> redis) {
         this.limits = limits;
+        this.redis = redis;
         this.metrics = metrics;
         this.server = server;
         this.upstreams = upstreams;
@@ -56,7 +64,7 @@ public final class MetricsSource {
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
                 JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
                 limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
-                metrics.spans(), endpoints(now), caches(now));
+                metrics.spans(), endpoints(now), caches(now), redis.get());
     }
 
     /** The caches of the upstreams that have one. */

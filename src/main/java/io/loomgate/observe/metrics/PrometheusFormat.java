@@ -1,5 +1,6 @@
 package io.loomgate.observe.metrics;
 
+import io.loomgate.store.redis.RedisClient;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.histogram.ExportedBuckets;
 import io.loomgate.upstream.Breaker;
@@ -32,6 +33,7 @@ final class PrometheusFormat {
         p.caches(s);
         p.retries(s);
         p.limits(s);
+        p.redis(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
         if (s.pool() != null) {
@@ -128,6 +130,33 @@ final class PrometheusFormat {
         s.limits().forEach(l -> w.sample("loomgate_limit_evictions_total", "limit", l.limit(), "route", l.route(), l.evictions()));
         w.family("loomgate_limit_refused_total", "counter", "Requests a limit refused with 429.");
         s.limits().forEach(l -> w.sample("loomgate_limit_refused_total", "limit", l.limit(), "route", l.route(), l.refused()));
+        if (s.limits().stream().anyMatch(l -> l.storeFallbacks() >= 0)) {
+            w.family("loomgate_limit_store_fallbacks_total", "counter",
+                    "Requests a shared limit took without an answer from Redis: let through by the local bucket, or refused, as onStoreError says.");
+            s.limits().stream().filter(l -> l.storeFallbacks() >= 0).forEach(l -> w.sample("loomgate_limit_store_fallbacks_total",
+                    "limit", l.limit(), "route", l.route(), l.storeFallbacks()));
+        }
+    }
+
+    /** The Redis shared limits use ({@code --redis}). */
+    private void redis(MetricsSnapshot s) {
+        if (s.redis().isEmpty()) {
+            return;
+        }
+        RedisClient.Stats r = s.redis().get();
+        w.gauge("loomgate_redis_up", "1 while Redis answers (its breaker closed), else 0.", r.state().equals("closed") ? 1 : 0);
+        w.family("loomgate_redis_commands_total", "counter", "Redis commands, by how they ended: ok, timeout, unavailable, malformed,"
+                + " error (Redis answered one), open (not sent: the breaker is open).");
+        w.sample("loomgate_redis_commands_total", "result", "ok", r.ok());
+        r.failures().forEach((kind, n) -> w.sample("loomgate_redis_commands_total", "result", kind, n));
+        w.family("loomgate_redis_command_duration_seconds", "histogram", "How long each Redis command that got its answer took,"
+                + " waiting for a connection included.");
+        w.histogram("loomgate_redis_command_duration_seconds", new String[0], r.latency());
+        w.gauge("loomgate_redis_connections", "Connections to Redis open now (or being opened).", r.connections());
+        w.family("loomgate_redis_breaker_opened_total", "counter", "Times the Redis breaker opened.");
+        w.sample("loomgate_redis_breaker_opened_total", r.opened());
+        w.family("loomgate_redis_script_loads_total", "counter", "Scripts sent whole because Redis answered NOSCRIPT (a restart, a SCRIPT FLUSH).");
+        w.sample("loomgate_redis_script_loads_total", r.scriptLoads());
     }
 
     private void breakers(MetricsSnapshot s) {

@@ -47,10 +47,13 @@ class MetricsFormatTest {
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
-                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4)),
+                List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4),
+                        new LimitStats("rate_limit", "/shared", 1, 0, 2, 5)),
                 new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7,
                 new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))),
-                Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0)));
+                Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0)),
+                Optional.of(new io.loomgate.store.redis.RedisClient.Stats("redis://127.0.0.1:6379/0", "open", 120,
+                        Map.of("timeout", 3L, "open", 40L), 1, 2, 1, 1, io.loomgate.observe.histogram.HistogramSnapshot.empty())));
     }
 
     @Test
@@ -103,6 +106,16 @@ class MetricsFormatTest {
         assertEquals(2, p.value("loomgate_limit_evictions_total", Map.of("limit", "rate_limit", "route", "/block")));
         assertEquals(9, p.value("loomgate_limit_refused_total", Map.of("limit", "rate_limit", "route", "/block")));
         assertEquals(4, p.value("loomgate_limit_refused_total", Map.of("limit", "auth_failures", "route", "*")));
+        assertEquals(5, p.value("loomgate_limit_store_fallbacks_total", Map.of("limit", "rate_limit", "route", "/shared")));
+        assertTrue(p.samples().stream().noneMatch(x -> x.name().equals("loomgate_limit_store_fallbacks_total")
+                && x.labels().get("route").equals("/block")), "a local limit has none");
+        assertEquals(0, p.value("loomgate_redis_up", Map.of()), "its breaker is open");
+        assertEquals(120, p.value("loomgate_redis_commands_total", Map.of("result", "ok")));
+        assertEquals(3, p.value("loomgate_redis_commands_total", Map.of("result", "timeout")));
+        assertEquals(40, p.value("loomgate_redis_commands_total", Map.of("result", "open")));
+        assertEquals(2, p.value("loomgate_redis_connections", Map.of()));
+        assertEquals(1, p.value("loomgate_redis_script_loads_total", Map.of()));
+        assertEquals(0, p.value("loomgate_redis_command_duration_seconds_count", Map.of()));
     }
 
     @Test
@@ -122,7 +135,12 @@ class MetricsFormatTest {
         assertEquals(Map.of("size", 8L, "active", 2L, "queued", 5L), j.get("platformPool"));
         assertEquals(Map.of("db", Map.of("state", "open", "opened", 2L, "halfOpened", 1L, "closed", 1L)), j.get("breakers"));
         assertEquals(List.of(Map.of("limit", "rate_limit", "route", "/block", "keys", 3L, "evictions", 2L, "refused", 9L),
-                Map.of("limit", "auth_failures", "route", "*", "keys", 1L, "evictions", 0L, "refused", 4L)), j.get("limits"));
+                Map.of("limit", "auth_failures", "route", "*", "keys", 1L, "evictions", 0L, "refused", 4L),
+                Map.of("limit", "rate_limit", "route", "/shared", "keys", 1L, "evictions", 0L, "refused", 2L, "storeFallbacks", 5L)),
+                j.get("limits"));
+        Map<?, ?> redis = (Map<?, ?>) j.get("redis");
+        assertEquals("open", redis.get("state"));
+        assertEquals(Map.of("timeout", 3L, "open", 40L), redis.get("failures"));
     }
 
     @Test
