@@ -27,24 +27,35 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final List<String> extra;
     private final Path dir;
+    private final TestCertificates.Issued tls;
     private ChildProcess process;
 
-    private RedisServer(Path server, Path cli, int port, List<String> extra, Path dir) {
+    private RedisServer(Path server, Path cli, int port, List<String> extra, Path dir, TestCertificates.Issued tls) {
         this.server = server;
         this.cli = cli;
         this.port = port;
         this.extra = extra;
         this.dir = dir;
+        this.tls = tls;
     }
 
     /** Starts one, with {@code extra} arguments for redis-server ({@code --requirepass x}); {@code dir} is its working directory. */
     public static RedisServer start(Path dir, String... extra) {
+        return start(dir, null, extra);
+    }
+
+    /** One that speaks only TLS on its port, with {@code cert}; clients show no certificate. */
+    public static RedisServer startTls(Path dir, TestCertificates.Issued cert) {
+        return start(dir, cert);
+    }
+
+    private static RedisServer start(Path dir, TestCertificates.Issued tls, String... extra) {
         Path server = LocalTools.installed("redis-server").orElse(null);
         Path cli = LocalTools.installed("redis-cli").orElse(null);
         if (server == null || cli == null) {
             fail("redis-server is not installed, and these tests need a real one (install it: " + INSTALL + ")");
         }
-        RedisServer r = new RedisServer(server, cli, LocalTools.freePort(), List.of(extra), dir);
+        RedisServer r = new RedisServer(server, cli, LocalTools.freePort(), List.of(extra), dir, tls);
         r.begin();
         return r;
     }
@@ -53,9 +64,9 @@ public final class RedisServer implements AutoCloseable {
         return port;
     }
 
-    /** {@code redis://127.0.0.1:PORT}. */
+    /** {@code redis://127.0.0.1:PORT}, or {@code rediss://localhost:PORT} (the name its certificate has). */
     public String url() {
-        return "redis://127.0.0.1:" + port;
+        return tls != null ? "rediss://localhost:" + port : "redis://127.0.0.1:" + port;
     }
 
     /** Starts it (again) on its port, and waits until it answers. */
@@ -63,6 +74,10 @@ public final class RedisServer implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(server.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--daemonize", "no",
                 "--dir", dir.toString(), "--logfile", ""));
+        if (tls != null) {
+            cmd.addAll(List.of("--port", "0", "--tls-port", Integer.toString(port), "--tls-cert-file", tls.chainPem().toString(),
+                    "--tls-key-file", tls.keyPem().toString(), "--tls-ca-cert-file", tls.caPem().toString(), "--tls-auth-clients", "no"));
+        }
         cmd.addAll(extra);
         process = ChildProcess.start(cmd, Map.of(), dir);
         Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
@@ -85,6 +100,9 @@ public final class RedisServer implements AutoCloseable {
             if (extra.get(i).equals("--requirepass")) {
                 cmd.addAll(List.of("--no-auth-warning", "-a", extra.get(i + 1)));
             }
+        }
+        if (tls != null) {
+            cmd.addAll(List.of("--tls", "--cacert", tls.caPem().toString()));
         }
         cmd.addAll(List.of(args));
         try {

@@ -46,6 +46,9 @@ public final class RedisClient implements AutoCloseable {
     private final Map<StoreException.Kind, LongAdder> failures = new EnumMap<>(StoreException.Kind.class);
     private final LongAdder scriptLoads = new LongAdder();
     private volatile String lastConnectFailure = "";
+    private final java.util.concurrent.atomic.AtomicLong connectFailures = new java.util.concurrent.atomic.AtomicLong();
+    /** How often a request waiting for a connection looks whether the one being opened failed. */
+    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private volatile boolean closed;
 
     /** @param tls how {@code rediss://} is checked; empty for {@code redis://} */
@@ -138,27 +141,30 @@ public final class RedisClient implements AutoCloseable {
         } else {
             open.decrementAndGet();
         }
-        String before = lastConnectFailure;
-        try {
-            c = idle.pollFirst(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for a Redis connection");
-        }
-        if (c == null) {
-            String now = lastConnectFailure;
-            if (!now.equals(before) || !now.isEmpty() && open.get() == 0) {
-                throw new IOException("cannot connect to " + options.display() + " (" + now + ")");
+        long failedBefore = connectFailures.get();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new java.net.SocketTimeoutException("no Redis connection free within the deadline");
             }
-            throw new java.net.SocketTimeoutException("no Redis connection free within the deadline");
+            try {
+                c = idle.pollFirst(Math.min(left, SLICE_NANOS), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a Redis connection");
+            }
+            if (c != null) {
+                return c;
+            }
+            if (connectFailures.get() != failedBefore) {   // the connection being opened for us failed: no use waiting on
+                throw new IOException("cannot connect to " + options.display() + " (" + lastConnectFailure + ")");
+            }
         }
-        return c;
     }
 
     private void openOne() {
         try {
             RedisConnection c = RedisConnection.open(options, tls, resp, System.nanoTime() + CONNECT_LIMIT.toNanos());
-            lastConnectFailure = "";
             if (closed) {
                 c.close();
                 open.decrementAndGet();
@@ -168,6 +174,7 @@ public final class RedisClient implements AutoCloseable {
         } catch (IOException | StoreException | RuntimeException e) {
             open.decrementAndGet();
             lastConnectFailure = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            connectFailures.incrementAndGet();
         }
     }
 

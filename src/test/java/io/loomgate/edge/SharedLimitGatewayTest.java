@@ -1,0 +1,199 @@
+package io.loomgate.edge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.config.UsageException;
+import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.FileGate;
+import io.loomgate.testing.PrometheusText;
+import io.loomgate.testing.RedisServer;
+import io.loomgate.testing.TestCertificates;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rate limits shared on a real redis-server: two loomgates keep one limit; when Redis is stopped,
+ * slowed or forgets the script, every request is still answered within the store's deadline, as
+ * the route's onStoreError says, and sharing resumes on its own.
+ */
+class SharedLimitGatewayTest {
+
+    @TempDir
+    Path dir;
+    private ApiUpstream api;
+    private RedisServer redis;
+    private final List<FileGate> gates = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        api = ApiUpstream.start().answer("/data", "{\"ok\":true}");
+        redis = RedisServer.start(Files.createDirectories(dir.resolve("redis")));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        gates.forEach(FileGate::close);
+        redis.close();
+        api.close();
+    }
+
+    private FileGate gate(String limit, String redisUrl, String timeout) throws Exception {
+        String upstream = "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/data\"}";
+        FileGate g = FileGate.start(Files.createDirectories(dir.resolve("gate" + gates.size())), upstream, List.of(
+                "{\"path\": \"/data\", \"policy\": \"single\", \"upstreams\": [\"api\"], \"answer\": \"value\", \"rateLimit\": " + limit + "}"),
+                "--redis", redisUrl, "--redis-timeout", timeout);
+        gates.add(g);
+        return g;
+    }
+
+    private static double metric(FileGate g, String name, Map<String, String> labels) {
+        return PrometheusText.parse(g.client().get("/metrics?format=prometheus").body()).value(name, labels);
+    }
+
+    private static final Map<String, String> ROUTE = Map.of("limit", "rate_limit", "route", "/data");
+
+    @Test
+    void twoInstancesOnOneRedisKeepOneLimit() throws Exception {
+        String limit = "{\"perSecond\": 100, \"burst\": 100, \"by\": \"ip\", \"shared\": true}";
+        List<FileGate> two = List.of(gate(limit, redis.url(), "1s"), gate(limit, redis.url(), "1s"));
+        AtomicInteger[] passed = {new AtomicInteger(), new AtomicInteger()};
+        AtomicInteger refused = new AtomicInteger();
+        long started = System.nanoTime();
+        long end = started + Duration.ofSeconds(3).toNanos();
+        List<Thread> senders = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            int which = i % 2;
+            senders.add(Thread.ofVirtual().start(() -> {
+                for (int n = 0; n < 5_000 && System.nanoTime() < end; n++) {
+                    int status = two.get(which).client().get("/data").statusCode();
+                    (status == 200 ? passed[which] : refused).incrementAndGet();
+                }
+            }));
+        }
+        for (Thread t : senders) {
+            t.join();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        int total = passed[0].get() + passed[1].get();
+        double expected = 100 + 100 * seconds;   // the burst, then the refill
+        assertTrue(refused.get() > total, "the load was well over the limit: " + refused + " refused");
+        assertTrue(Math.abs(total - expected) <= 0.1 * expected,
+                total + " passed in " + seconds + " s, where one shared limit passes " + expected + " (two apart would pass twice that)");
+        assertTrue(passed[0].get() > 0 && passed[1].get() > 0, "both instances took tokens: " + passed[0] + ", " + passed[1]);
+        assertEquals(0, metric(two.get(0), "loomgate_limit_store_fallbacks_total", ROUTE) + metric(two.get(1),
+                "loomgate_limit_store_fallbacks_total", ROUTE), "no request fell back");
+        String keys = redis.cli("KEYS", "loomgate:rl:*");
+        assertEquals(1, keys.lines().count(), "one bucket, a digest of the key: " + keys);
+        long ttl = Long.parseLong(redis.cli("PTTL", keys.strip()));
+        assertTrue(ttl > 0 && ttl <= 2_000, "it expires once it would be full again: " + ttl + " ms");
+    }
+
+    /** Requests while Redis is away: each answered (as {@code expect} says) within a second, with a 50 ms store deadline. */
+    private static void answeredWithoutRedis(FileGate g, int expect) {
+        for (int i = 0; i < 20; i++) {
+            long t = System.nanoTime();
+            HttpResponse<String> r = g.client().get("/data");
+            assertEquals(expect, r.statusCode(), r.body());
+            assertTrue(System.nanoTime() - t < Duration.ofSeconds(1).toNanos(), "no request waits on a dead Redis");
+        }
+    }
+
+    @Test
+    void withRedisStoppedRequestsFallBackToTheLocalLimitAndSharingResumesWhenItIsBack() throws Exception {
+        FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true}", redis.url(), "50ms");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> g.client().get("/data").statusCode() == 200
+                && metric(g, "loomgate_redis_commands_total", Map.of("result", "ok")) > 0);
+        redis.kill();
+        answeredWithoutRedis(g, 200);
+        assertTrue(metric(g, "loomgate_limit_store_fallbacks_total", ROUTE) >= 20);
+        assertEquals(0, metric(g, "loomgate_redis_up", Map.of()), "the breaker opened: Redis is not asked per request");
+        redis.begin();
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> g.client().get("/data").statusCode() == 200
+                && metric(g, "loomgate_redis_up", Map.of()) == 1);
+        assertEquals(1, redis.cli("KEYS", "loomgate:rl:*").lines().count(), "the bucket is in Redis again");
+    }
+
+    @Test
+    void withRedisStoppedADenyingRouteAnswers503() throws Exception {
+        FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true, \"onStoreError\": \"deny\"}", redis.url(), "50ms");
+        assertEquals(200, g.client().get("/data").statusCode(), "the first waits for the first connection, within a second");
+        redis.kill();
+        answeredWithoutRedis(g, 503);
+        HttpResponse<String> r = g.client().get("/data");
+        assertEquals("1", r.headers().firstValue("Retry-After").orElse(""));
+        assertTrue(r.body().contains("rate_limit_unavailable"), r.body());
+    }
+
+    @Test
+    void aSlowRedisCostsNoMoreThanTheDeadline() throws Exception {
+        FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true}", redis.url(), "50ms");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> metric(g, "loomgate_redis_commands_total", Map.of("result", "ok")) > 0
+                || g.client().get("/data").statusCode() < 0);
+        Thread sleeper = Thread.ofVirtual().start(() -> redis.cli("DEBUG", "SLEEP", "3"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+            g.client().get("/data");
+            return metric(g, "loomgate_limit_store_fallbacks_total", ROUTE) > 0;
+        });
+        answeredWithoutRedis(g, 200);
+        sleeper.join();
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> g.client().get("/data").statusCode() == 200
+                && metric(g, "loomgate_redis_up", Map.of()) == 1);
+    }
+
+    @Test
+    void aRedisThatForgotTheScriptIsSentItAgainAndNoRequestFails() throws Exception {
+        FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true, \"onStoreError\": \"deny\"}", redis.url(), "1s");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(200, g.client().get("/data").statusCode());
+        }
+        double loads = metric(g, "loomgate_redis_script_loads_total", Map.of());
+        assertEquals("OK", redis.cli("SCRIPT", "FLUSH"));
+        for (int i = 0; i < 5; i++) {
+            assertEquals(200, g.client().get("/data").statusCode(), "deny would show any failure as a 503");
+        }
+        assertEquals(loads + 1, metric(g, "loomgate_redis_script_loads_total", Map.of()));
+        assertEquals(0, metric(g, "loomgate_limit_store_fallbacks_total", ROUTE));
+    }
+
+    @Test
+    void aSharedLimitWithoutRedisStopsTheStartWithOneLine() throws Exception {
+        String upstream = "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/data\"}";
+        UsageException e = assertThrows(UsageException.class, () -> FileGate.start(dir, upstream, List.of(
+                "{\"path\": \"/data\", \"policy\": \"single\", \"upstreams\": [\"api\"], \"rateLimit\": {\"perSecond\": 5, \"shared\": true}}")));
+        assertTrue(e.getMessage().contains("route /data") && e.getMessage().contains("--redis") && !e.getMessage().contains("\n"),
+                e.getMessage());
+    }
+
+    @Test
+    void sharesOverTlsCheckingTheCertificate() throws Exception {
+        TestCertificates ca = TestCertificates.newCa("redis-ca");
+        TestCertificates.Issued cert = ca.issue("redis", "dns:localhost,ip:127.0.0.1");
+        try (RedisServer tls = RedisServer.startTls(Files.createDirectories(dir.resolve("tls")), cert)) {
+            FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true, \"onStoreError\": \"deny\"}", tls.url(), "2s");
+            assertEquals(503, g.client().get("/data").statusCode(), "without --redis-ca, only the JDK's CAs are trusted");
+            gates.clear();
+            g.close();
+            FileGate trusting = FileGate.start(Files.createDirectories(dir.resolve("trusting")),
+                    "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/data\"}", List.of(
+                    "{\"path\": \"/data\", \"policy\": \"single\", \"upstreams\": [\"api\"], \"answer\": \"value\", \"rateLimit\": "
+                            + "{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true, \"onStoreError\": \"deny\"}}"),
+                    "--redis", tls.url(), "--redis-timeout", "2s", "--redis-ca", cert.caPem().toString());
+            gates.add(trusting);
+            assertEquals(200, trusting.client().get("/data").statusCode());
+            assertEquals(1, tls.cli("KEYS", "loomgate:rl:*").lines().count());
+        }
+    }
+}
