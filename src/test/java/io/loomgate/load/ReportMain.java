@@ -97,6 +97,21 @@ public final class ReportMain {
             report.targets().forEach(ReportMain::printTarget);
             return;
         }
+        if (args.length == 2 && args[0].equals("--shared-limit")) {
+            Path dir = Path.of(args[1]);
+            List<SharedLimitReport.Instance> instances = new ArrayList<>();
+            for (int i = 1; Files.exists(dir.resolve("metrics-after-gate" + i + ".txt")); i++) {
+                instances.add(new SharedLimitReport.Instance(
+                        io.loomgate.testing.PrometheusText.parse(Files.readString(dir.resolve("metrics-before-gate" + i + ".txt"))),
+                        io.loomgate.testing.PrometheusText.parse(Files.readString(dir.resolve("metrics-after-gate" + i + ".txt")))));
+            }
+            SharedLimitReport report = new SharedLimitReport(runs(dir), instances, machine(dir));
+            Files.writeString(dir.resolve("report.md"), report.markdown());
+            System.out.print(report.table());
+            System.out.println();
+            report.targets().forEach(ReportMain::printTarget);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--cache")) {
             Path dir = Path.of(args[1]);
             Map<String, Map<String, Object>> cpu = new java.util.LinkedHashMap<>();

@@ -4,51 +4,60 @@ import io.loomgate.config.RedisOptions;
 import io.loomgate.edge.tls.ClientTls;
 import io.loomgate.observe.histogram.Histogram;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A Redis client for loomgate's own few commands: a pool of up to {@value #POOL} connections, a
- * deadline on every command ({@code --redis-timeout}) that covers waiting for a connection, a
- * breaker that stops asking a Redis that keeps failing ({@link StoreBreaker}), and Lua scripts run
- * by digest ({@code EVALSHA}), sent whole ({@code EVAL}) when Redis answers {@code NOSCRIPT}.
+ * A Redis client for loomgate's own few commands: {@value #CONNECTIONS} connections shared by every
+ * request, each carrying many commands at once ({@link RedisConnection}); a deadline on every
+ * command ({@code --redis-timeout}), waiting for a connection included; a breaker that stops asking
+ * a Redis that keeps failing ({@link StoreBreaker}); and Lua scripts run by digest
+ * ({@code EVALSHA}), sent whole ({@code EVAL}) when Redis answers {@code NOSCRIPT}.
  *
  * <p>Connections are opened on virtual threads of their own, never on a request's: a request waits
- * for a pooled connection only until its deadline, so a Redis that is slow to connect (or a TLS
- * handshake) costs it no more than that. A connection whose command failed in any way is closed,
- * never reused; one that failed with an I/O error also closes the idle ones, which the same restart
- * or network fault has most likely broken too.
+ * for one only until its deadline, so a Redis slow to accept (or a TLS handshake) costs it no more
+ * than that. A command whose deadline passes leaves its connection in use (its late reply is read
+ * and dropped); a connection on which Redis has answered nothing for {@link #STALLED} is closed, and
+ * one that broke (a malformed reply, a reset) is never used again.
  */
 public final class RedisClient implements AutoCloseable {
 
-    /** The most connections held at once. */
-    public static final int POOL = 16;
+    /** Connections held at once: each carries thousands of commands in flight, so a few suffice. */
+    public static final int CONNECTIONS = 2;
+    /** How long a connection may go without any reply while commands wait, before it is taken for dead. */
+    static final Duration STALLED = Duration.ofSeconds(1);
     private static final Duration CONNECT_LIMIT = Duration.ofSeconds(2);
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final RedisOptions options;
     private final Optional<ClientTls> tls;
     private final Resp resp = new Resp(64 * 1024);
-    private final LinkedBlockingDeque<RedisConnection> idle = new LinkedBlockingDeque<>();
-    private final AtomicInteger open = new AtomicInteger();
+    private final CopyOnWriteArrayList<RedisConnection> live = new CopyOnWriteArrayList<>();
+    private final AtomicInteger opening = new AtomicInteger();
+    private final AtomicInteger next = new AtomicInteger();
+    private final ReentrantLock arrivals = new ReentrantLock();
+    private final Condition arrived = arrivals.newCondition();
     private final StoreBreaker breaker;
     private final Histogram latency = new Histogram();
     private final LongAdder ok = new LongAdder();
     private final Map<StoreException.Kind, LongAdder> failures = new EnumMap<>(StoreException.Kind.class);
     private final LongAdder scriptLoads = new LongAdder();
+    private final AtomicLong connectFailures = new AtomicLong();
     private volatile String lastConnectFailure = "";
-    private final java.util.concurrent.atomic.AtomicLong connectFailures = new java.util.concurrent.atomic.AtomicLong();
-    /** How often a request waiting for a connection looks whether the one being opened failed. */
-    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private volatile boolean closed;
 
     /** @param tls how {@code rediss://} is checked; empty for {@code redis://} */
@@ -63,25 +72,25 @@ public final class RedisClient implements AutoCloseable {
 
     /** Runs one command within the deadline. */
     public Reply call(String... command) throws StoreException {
-        return run((c, deadline) -> c.call(deadline, Resp.args(command)));
+        return run((c, deadline) -> await(c, c.send(Resp.args(command)), deadline));
     }
 
-    /** Runs {@code script} with its digest, and whole when Redis does not have it ({@code NOSCRIPT}: a restart or {@code SCRIPT FLUSH}). */
+    /** Runs {@code script} by its digest, and whole when Redis does not have it ({@code NOSCRIPT}: a restart or {@code SCRIPT FLUSH}). */
     public Reply eval(LuaScript script, List<String> keys, List<String> args) throws StoreException {
         return run((c, deadline) -> {
-            Reply r = c.call(deadline, script.command("EVALSHA", keys, args));
+            Reply r = await(c, c.send(script.command("EVALSHA", keys, args)), deadline);
             if (r instanceof Reply.Error e && e.code().equals("NOSCRIPT")) {
                 scriptLoads.increment();
-                r = c.call(deadline, script.command("EVAL", keys, args));   // EVAL also loads it for the next EVALSHA
+                r = await(c, c.send(script.command("EVAL", keys, args)), deadline);   // EVAL also loads it for the next EVALSHA
             }
             return r;
         });
     }
 
-    /** A command on a connection. */
+    /** Commands on a connection, before a deadline. */
     @FunctionalInterface
     private interface Command {
-        Reply on(RedisConnection c, long deadlineNanos) throws IOException;
+        Reply on(RedisConnection c, long deadlineNanos) throws IOException, TimeoutException, InterruptedException;
     }
 
     private Reply run(Command command) throws StoreException {
@@ -94,33 +103,40 @@ public final class RedisClient implements AutoCloseable {
             failures.get(StoreException.Kind.OPEN).increment();
             throw open;
         }
-        RedisConnection c = null;
         try {
-            c = take(deadline);
-            Reply r = command.on(c, deadline).ok();
-            idle.offerFirst(c);   // the most recently used first: a few connections stay warm
-            c = null;
+            Reply r = command.on(take(deadline), deadline).ok();
             breaker.succeeded(probe);
             ok.increment();
             latency.record(System.nanoTime() - started);
             return r;
         } catch (StoreException e) {
-            if (e.kind() == StoreException.Kind.ERROR && c != null) {
-                idle.offerFirst(c);   // Redis answered: the connection is fine
-                c = null;
-            }
             throw failed(e, probe);
         } catch (Resp.MalformedReply e) {
             throw failed(new StoreException(StoreException.Kind.MALFORMED, "a malformed reply from Redis: " + e.getMessage()), probe);
-        } catch (InterruptedIOException e) {
-            throw failed(new StoreException(StoreException.Kind.TIMEOUT, "no reply from Redis within " + millis(options.timeout())), probe);
+        } catch (TimeoutException | java.net.SocketTimeoutException e) {
+            throw failed(new StoreException(StoreException.Kind.TIMEOUT, "no reply from Redis within " + options.timeout().toMillis()
+                    + " ms"), probe);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();   // the request is being cancelled: not Redis's failure
+            breaker.cancelled(probe);
+            throw new StoreException(StoreException.Kind.TIMEOUT, "interrupted while waiting for Redis");
         } catch (IOException e) {
-            closeIdle();
             throw failed(new StoreException(StoreException.Kind.UNAVAILABLE, "Redis: " + e.getMessage()), probe);
-        } finally {
-            if (c != null) {
-                discard(c);
+        }
+    }
+
+    /** The reply, by the deadline; a connection with no reply at all for {@link #STALLED} is closed. */
+    private static Reply await(RedisConnection c, CompletableFuture<Reply> reply, long deadline)
+            throws IOException, TimeoutException, InterruptedException {
+        try {
+            return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (TimeoutException e) {
+            if (c.oldestWaitNanos() > STALLED.toNanos()) {
+                c.abandon("Redis answered nothing on this connection for " + STALLED.toMillis() + " ms");
             }
+            throw e;
         }
     }
 
@@ -130,34 +146,36 @@ public final class RedisClient implements AutoCloseable {
         return e;
     }
 
-    /** A pooled connection, waiting until {@code deadline} for one; a new one is opened meanwhile if the pool has room. */
+    /** A usable connection, in turn; one is opened when there are fewer than {@link #CONNECTIONS}; waits until {@code deadline} for one. */
     private RedisConnection take(long deadline) throws IOException {
-        RedisConnection c = idle.pollFirst();
-        if (c != null) {
-            return c;
-        }
-        if (open.incrementAndGet() <= POOL && !closed) {
-            Thread.ofVirtual().name("redis-connect").start(this::openOne);
-        } else {
-            open.decrementAndGet();
-        }
         long failedBefore = connectFailures.get();
         while (true) {
+            live.removeIf(c -> !c.usable());
+            if (live.size() + opening.get() < CONNECTIONS && !closed) {
+                opening.incrementAndGet();
+                Thread.ofVirtual().name("redis-connect").start(this::openOne);
+            }
+            List<RedisConnection> now = List.copyOf(live);
+            if (!now.isEmpty()) {
+                return now.get(Math.floorMod(next.getAndIncrement(), now.size()));
+            }
+            if (connectFailures.get() != failedBefore) {
+                throw new IOException("cannot connect to " + options.display() + " (" + lastConnectFailure + ")");
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new java.net.SocketTimeoutException("no Redis connection free within the deadline");
+                throw new java.net.SocketTimeoutException("no Redis connection within the deadline");
             }
+            arrivals.lock();
             try {
-                c = idle.pollFirst(Math.min(left, SLICE_NANOS), TimeUnit.NANOSECONDS);
+                if (live.isEmpty() && connectFailures.get() == failedBefore) {
+                    arrived.awaitNanos(left);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for a Redis connection");
-            }
-            if (c != null) {
-                return c;
-            }
-            if (connectFailures.get() != failedBefore) {   // the connection being opened for us failed: no use waiting on
-                throw new IOException("cannot connect to " + options.display() + " (" + lastConnectFailure + ")");
+                throw new java.io.InterruptedIOException("interrupted while waiting for a Redis connection");
+            } finally {
+                arrivals.unlock();
             }
         }
     }
@@ -167,26 +185,20 @@ public final class RedisClient implements AutoCloseable {
             RedisConnection c = RedisConnection.open(options, tls, resp, System.nanoTime() + CONNECT_LIMIT.toNanos());
             if (closed) {
                 c.close();
-                open.decrementAndGet();
             } else {
-                idle.offerLast(c);
+                live.add(c);
             }
         } catch (IOException | StoreException | RuntimeException e) {
-            open.decrementAndGet();
             lastConnectFailure = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             connectFailures.incrementAndGet();
-        }
-    }
-
-    private void discard(RedisConnection c) {
-        c.close();
-        open.decrementAndGet();
-    }
-
-    private void closeIdle() {
-        RedisConnection c;
-        while ((c = idle.pollFirst()) != null) {
-            discard(c);
+        } finally {
+            opening.decrementAndGet();
+            arrivals.lock();
+            try {
+                arrived.signalAll();
+            } finally {
+                arrivals.unlock();
+            }
         }
     }
 
@@ -200,13 +212,9 @@ public final class RedisClient implements AutoCloseable {
         }
     }
 
-    private static String millis(Duration d) {
-        return d.toMillis() + " ms";
-    }
-
     /** What {@code /metrics} and the admin API show. */
     public record Stats(String url, String state, long ok, Map<String, Long> failures, long scriptLoads, int connections,
-                        int idle, long opened, io.loomgate.observe.histogram.HistogramSnapshot latency) {
+                        long opened, io.loomgate.observe.histogram.HistogramSnapshot latency) {
 
         /** As {@code /metrics?format=json} and {@code GET /admin/store} show it. */
         public void json(io.loomgate.json.JsonWriter w) {
@@ -214,7 +222,7 @@ public final class RedisClient implements AutoCloseable {
             w.name("failures").beginObject();
             failures.forEach(w::field);
             w.endObject();
-            w.field("scriptLoads", scriptLoads).field("connections", connections).field("idle", idle).field("breakerOpened", opened)
+            w.field("scriptLoads", scriptLoads).field("connections", connections).field("breakerOpened", opened)
                     .field("p50Ms", latency.percentileNanos(0.5) / 1e6).field("p99Ms", latency.percentileNanos(0.99) / 1e6).endObject();
         }
     }
@@ -222,13 +230,14 @@ public final class RedisClient implements AutoCloseable {
     public Stats stats() {
         Map<String, Long> f = new java.util.LinkedHashMap<>();
         failures.forEach((k, v) -> f.put(k.wire(), v.sum()));
-        return new Stats(options.display(), breaker.state().wire(), ok.sum(), f, scriptLoads.sum(), Math.max(0, open.get()),
-                idle.size(), breaker.opened(), latency.snapshot());
+        return new Stats(options.display(), breaker.state().wire(), ok.sum(), f, scriptLoads.sum(),
+                (int) live.stream().filter(RedisConnection::usable).count(), breaker.opened(), latency.snapshot());
     }
 
     @Override
     public void close() {
         closed = true;
-        closeIdle();
+        live.forEach(RedisConnection::close);
+        live.clear();
     }
 }

@@ -5,10 +5,13 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * Stops asking a Redis that keeps failing: after {@code failuresToOpen} failed commands in a row it
- * opens, and every command fails at once ({@link StoreException.Kind#OPEN}) so a dead Redis costs
- * no latency; after {@code coolDown} it lets one probe through, whose success closes it. Each change
- * of state is told to {@code onChange} once, for the log.
+ * Stops asking a Redis that keeps failing. It opens when Redis looks gone: {@code failuresToOpen}
+ * failed commands in a row with no success for a second, or, at any rate, most of the last second's
+ * commands failed (at least {@link #WINDOW_FAILURES}). A burst of timeouts among successes (a busy
+ * host, a pause of loomgate's own) does not open it: each of those requests fell back on its own.
+ * Open, every command fails at once ({@link StoreException.Kind#OPEN}), so a dead Redis costs no
+ * latency; after {@code coolDown} it lets one probe through, whose success closes it. Each change of
+ * state is told to {@code onChange} once, for the log.
  */
 final class StoreBreaker {
 
@@ -27,12 +30,23 @@ final class StoreBreaker {
         void changed(State from, State to, String why);
     }
 
+    /** The window: ten slots of 100 ms. */
+    private static final int SLOTS = 10;
+    private static final long SLOT_NANOS = 100_000_000L;
+    /** Failures in the last second that open it when they are most of its commands. */
+    static final int WINDOW_FAILURES = 20;
+
     private final int failuresToOpen;
     private final long coolDownNanos;
     private final LongSupplier clock;
     private final Listener onChange;
     private State state = State.CLOSED;
     private int inARow;
+    private long lastSuccess;
+    private final int[] failed = new int[SLOTS];
+    private final int[] succeeded = new int[SLOTS];
+    private long slotStart;
+    private int slot;
     private long openedAt;
     private boolean probing;
     private long opened;
@@ -42,6 +56,22 @@ final class StoreBreaker {
         this.coolDownNanos = coolDown.toNanos();
         this.clock = nanoClock;
         this.onChange = onChange;
+        this.lastSuccess = nanoClock.getAsLong();
+        this.slotStart = lastSuccess;
+    }
+
+    /** Moves the window on to now, emptying the slots it passes. */
+    private void advance(long now) {
+        long passed = Math.min(SLOTS, (now - slotStart) / SLOT_NANOS);
+        for (long i = 0; i < passed; i++) {
+            slot = (slot + 1) % SLOTS;
+            failed[slot] = 0;
+            succeeded[slot] = 0;
+        }
+        slotStart += passed * SLOT_NANOS;
+        if (passed == SLOTS) {
+            slotStart = now;
+        }
     }
 
     /**
@@ -67,6 +97,10 @@ final class StoreBreaker {
     }
 
     synchronized void succeeded(boolean probe) {
+        long now = clock.getAsLong();
+        advance(now);
+        succeeded[slot]++;
+        lastSuccess = now;
         inARow = 0;
         if (probe) {
             probing = false;
@@ -76,14 +110,32 @@ final class StoreBreaker {
         }
     }
 
+    /** The command was cancelled by its request: neither a success nor a failure; a probe may be sent again. */
+    synchronized void cancelled(boolean probe) {
+        if (probe) {
+            probing = false;
+        }
+    }
+
     synchronized void failed(boolean probe, String why) {
         if (probe) {
             probing = false;
             open(why);
             return;
         }
-        if (state == State.CLOSED && ++inARow >= failuresToOpen) {
-            open(inARow + " commands in a row failed, the last: " + why);
+        if (state != State.CLOSED) {
+            return;
+        }
+        long now = clock.getAsLong();
+        advance(now);
+        failed[slot]++;
+        inARow++;
+        int failures = java.util.Arrays.stream(failed).sum();
+        int successes = java.util.Arrays.stream(succeeded).sum();
+        if (inARow >= failuresToOpen && now - lastSuccess >= SLOTS * SLOT_NANOS) {
+            open(inARow + " commands in a row failed and none succeeded for a second, the last: " + why);
+        } else if (failures >= WINDOW_FAILURES && failures > successes) {
+            open(failures + " of the last second's " + (failures + successes) + " commands failed, the last: " + why);
         }
     }
 

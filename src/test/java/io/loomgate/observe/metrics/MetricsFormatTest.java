@@ -53,7 +53,7 @@ class MetricsFormatTest {
                 new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))),
                 Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0)),
                 Optional.of(new io.loomgate.store.redis.RedisClient.Stats("redis://127.0.0.1:6379/0", "open", 120,
-                        Map.of("timeout", 3L, "open", 40L), 1, 2, 1, 1, io.loomgate.observe.histogram.HistogramSnapshot.empty())));
+                        Map.of("timeout", 3L, "open", 40L), 1, 2, 1, io.loomgate.observe.histogram.HistogramSnapshot.empty())));
     }
 
     @Test

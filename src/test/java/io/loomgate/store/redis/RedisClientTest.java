@@ -99,15 +99,21 @@ class RedisClientTest {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 byte[] buf = new byte[4096];
                 int n;
-                while ((n = in.read(buf)) > 0) {
-                    String command = new String(buf, 0, n, StandardCharsets.UTF_8);
-                    events.add("command");
-                    out.write(answer.apply(command));
-                    out.flush();
+                int commands = 0;
+                try {
+                    while ((n = in.read(buf)) > 0) {
+                        String command = new String(buf, 0, n, StandardCharsets.UTF_8);
+                        events.add("command");
+                        commands++;
+                        out.write(answer.apply(command));
+                        out.flush();
+                    }
+                } finally {
+                    events.add("closed after " + commands);
+                    events.add("closed");
                 }
-                events.add("closed");
             } catch (IOException e) {
-                events.add("closed");
+                // closed by the client
             }
         }
 
@@ -128,7 +134,10 @@ class RedisClientTest {
             StoreException e = assertThrows(StoreException.class, () -> c.call("PING"));
             assertEquals(StoreException.Kind.MALFORMED, e.kind());
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.contains("closed"));
-            assertEquals(0, c.stats().connections(), "never reused");
+            assertEquals(StoreException.Kind.MALFORMED, assertThrows(StoreException.class, () -> c.call("PING")).kind());
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.stream().filter("closed"::equals).count() == 2);
+            assertTrue(fake.events.stream().filter(x -> x.startsWith("closed after ")).allMatch(x -> x.equals("closed after 1")),
+                    "each connection is closed after its one malformed reply: " + fake.events);
         }
     }
 
@@ -159,7 +168,15 @@ class RedisClientTest {
             assertEquals(StoreException.Kind.OPEN, e.kind(), "open: not asked at all");
             assertTrue(System.nanoTime() - started < Duration.ofSeconds(1).toNanos());
             assertTrue(c.stats().failures().get("timeout") >= 1, c.stats().toString());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.stream().filter("closed"::equals).count() >= 1);
+            assertTrue(fake.events.stream().noneMatch("closed"::equals), "a command past its deadline leaves its connection in use");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {   // the breaker's probe, a second on, finds it stalled
+                try {
+                    c.call("PING");
+                } catch (StoreException expected) {
+                    // open, or the probe timed out
+                }
+                return fake.events.contains("closed");
+            });
         }
     }
 
