@@ -10,7 +10,7 @@
 
 shared_c=300
 shared_s=20; [ "$duration_given" = 1 ] && shared_s=$duration; [ "$quick" = 1 ] && shared_s=5
-redis_timeout=${LOOMGATE_LOAD_REDIS_TIMEOUT:-5ms}
+redis_timeout=${LOOMGATE_LOAD_REDIS_TIMEOUT:-20ms}
 
 for program in redis-server haproxy; do
   command -v "$program" >/dev/null 2>&1 || [ -x "/usr/sbin/$program" ] || {
@@ -37,8 +37,12 @@ cat >"$work/shared-routes.json" <<JSON
     "rateLimit": {"perSecond": 1000, "burst": 100, "by": "ip"}}]}
 JSON
 gate_ports=()
+# LOOMGATE_LOAD_JFR=1: the first loomgate records a JFR profile (profile settings) into the results.
+jfr_opts=""
+[ "${LOOMGATE_LOAD_JFR:-0}" = 1 ] && jfr_opts="-XX:StartFlightRecording=settings=profile,filename=$dir/gate1.jfr,dumponexit=true"
 for i in 1 2 3; do
-  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "gate$i" "$root/scripts/run" --port 0 --routes "$work/shared-routes.json" \
+  opts="-Dloomgate.harness=$run_id"; [ "$i" = 1 ] && opts="$opts $jfr_opts"
+  LOOMGATE_JAVA_OPTS="$opts" start "gate$i" "$root/scripts/run" --port 0 --routes "$work/shared-routes.json" \
     --redis "redis://127.0.0.1:$redis_port" --redis-timeout "$redis_timeout" --trusted-proxies 127.0.0.1
   gate_ports+=("${url[gate$i]##*:}")
 done

@@ -43,7 +43,7 @@ public enum Flag {
     TLS_KEYSTORE("tls-keystore", "FILE", "", "serve HTTPS with this PKCS#12 file instead; its password from LOOMGATE_TLS_KEYSTORE_PASSWORD"),
     API_KEYS("api-keys", "FILE", "", "the API keys routes with \"auth\": \"apiKey\" accept: one NAME SHA256-HEX per line, read at start"),
     REDIS("redis", "URL", "", "the Redis that rate limits with \"shared\": true keep their counters on: redis://[user:password@]host:port/db, or rediss:// for TLS (the password also from LOOMGATE_REDIS_PASSWORD)"),
-    REDIS_TIMEOUT("redis-timeout", "DURATION", "5ms", "the deadline of each Redis command, waiting for a pooled connection included; past it the route's onStoreError applies"),
+    REDIS_TIMEOUT("redis-timeout", "DURATION", "20ms", "the deadline of each Redis command, waiting for a connection included; past it the route's onStoreError applies"),
     REDIS_CA("redis-ca", "FILE", "", "with rediss://, trust only these PEM CA certificates instead of the JDK's");
 
     private final String name;

@@ -37,7 +37,7 @@ class RedisOptionsTest {
         RedisOptions o = redis(Map.of(RedisOptions.PASSWORD_ENV, "from-env"), "--redis", "redis://127.0.0.1");
         assertEquals(6379, o.port());
         assertEquals(0, o.database());
-        assertEquals(Duration.ofMillis(5), o.timeout());
+        assertEquals(Duration.ofMillis(20), o.timeout());
         assertEquals(Optional.of("from-env"), o.password());
         assertFalse(o.tls());
     }

@@ -86,7 +86,7 @@ final class RedisConnection implements AutoCloseable {
                 }
             }
             c.deadlined.until(0);   // from now on the reader waits as long as the connection lives
-            Thread.ofVirtual().name("redis-reader").start(c::readReplies);
+            Thread.ofPlatform().daemon().name("redis-reader").start(c::readReplies);   // see readReplies
             return c;
         } catch (IOException | StoreException | RuntimeException e) {
             plain.close();
