@@ -170,6 +170,20 @@ class SharedLimitGatewayTest {
     }
 
     @Test
+    void theAclUserTheDocsGiveIsEnough() throws Exception {
+        try (RedisServer locked = RedisServer.start(Files.createDirectories(dir.resolve("acl")), "--requirepass", "admin-secret")) {
+            assertEquals("OK", locked.cli("ACL", "SETUSER", "limits", "on", ">s3cret", "~loomgate:*", "+evalsha", "+eval", "+time",
+                    "+hmget", "+hset", "+pexpire"));   // as docs/rate-limits.md gives it
+            FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true, \"onStoreError\": \"deny\"}",
+                    "redis://limits:s3cret@127.0.0.1:" + locked.port(), "2s");
+            assertEquals(200, g.client().get("/data").statusCode());
+            assertEquals(1, locked.cli("KEYS", "loomgate:rl:*").lines().count());
+            String store = g.client().get("/metrics?format=json").body();
+            assertTrue(store.contains("redis://limits@127.0.0.1:" + locked.port()) && !store.contains("s3cret"), "shown without the password");
+        }
+    }
+
+    @Test
     void aSharedLimitWithoutRedisStopsTheStartWithOneLine() throws Exception {
         String upstream = "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/data\"}";
         UsageException e = assertThrows(UsageException.class, () -> FileGate.start(dir, upstream, List.of(
