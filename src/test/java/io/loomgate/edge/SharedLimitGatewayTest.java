@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.UsageException;
 import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.FakeRedis;
 import io.loomgate.testing.FileGate;
+import io.loomgate.testing.LogCapture;
 import io.loomgate.testing.PrometheusText;
 import io.loomgate.testing.RedisServer;
 import io.loomgate.testing.TestCertificates;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,11 +53,13 @@ class SharedLimitGatewayTest {
         api.close();
     }
 
-    private FileGate gate(String limit, String redisUrl, String timeout) throws Exception {
+    private FileGate gate(String limit, String redisUrl, String timeout, String... more) throws Exception {
         String upstream = "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/data\"}";
+        List<String> flags = new ArrayList<>(List.of("--redis", redisUrl, "--redis-timeout", timeout));
+        flags.addAll(List.of(more));
         FileGate g = FileGate.start(Files.createDirectories(dir.resolve("gate" + gates.size())), upstream, List.of(
                 "{\"path\": \"/data\", \"policy\": \"single\", \"upstreams\": [\"api\"], \"answer\": \"value\", \"rateLimit\": " + limit + "}"),
-                "--redis", redisUrl, "--redis-timeout", timeout);
+                flags.toArray(String[]::new));
         gates.add(g);
         return g;
     }
@@ -125,6 +130,55 @@ class SharedLimitGatewayTest {
         Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> g.client().get("/data").statusCode() == 200
                 && metric(g, "loomgate_redis_up", Map.of()) == 1);
         assertEquals(1, redis.cli("KEYS", "loomgate:rl:*").lines().count(), "the bucket is in Redis again");
+    }
+
+    @Test
+    void aChangeOfRedisStateIsLoggedOnceAndTheAdminApiShowsIt() throws Exception {
+        try (LogCapture log = LogCapture.of("loomgate")) {
+            FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true}", redis.url(), "50ms", "--admin-port", "0");
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> g.client().get("/data").statusCode() == 200
+                    && adminStore(g).contains("\"state\":\"closed\"") && adminStore(g).contains("\"connections\":"));
+            redis.kill();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/data").statusCode() == 200
+                    && adminStore(g).contains("\"state\":\"open\""));
+            for (int i = 0; i < 3; i++) {   // probes a second apart, each failing: no more lines
+                Thread.sleep(1_100);
+                g.client().get("/data");
+            }
+            redis.begin();
+            Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> g.client().get("/data").statusCode() == 200
+                    && adminStore(g).contains("\"state\":\"closed\""));
+            List<String> lines = log.lines().stream().filter(l -> l.contains("Redis at")).toList();
+            assertEquals(2, lines.size(), "one line when it failed, one when it answered again: " + lines);
+            assertTrue(lines.get(0).contains("is failing") && lines.get(1).contains("answers again"), lines.toString());
+            assertTrue(adminStore(g).contains("\"url\":\"redis://127.0.0.1:" + redis.port() + "/0\""), adminStore(g));
+        }
+    }
+
+    private static String adminStore(FileGate g) {
+        try {
+            return g.client().http().send(java.net.http.HttpRequest.newBuilder(g.gate().adminUri("/admin/store")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aRedisThatAnswersGarbageIsAFallbackNotAnError() throws Exception {
+        try (FakeRedis fake = new FakeRedis(command -> "*2\r\n:1\r\n$4\r\nlots\r\n".getBytes(StandardCharsets.US_ASCII))) {
+            FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true}", fake.url(), "500ms");
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, g.client().get("/data").statusCode(), "not a number of tokens: the local bucket instead");
+            }
+            assertEquals(5, metric(g, "loomgate_limit_store_fallbacks_total", ROUTE));
+        }
+        try (FakeRedis fake = new FakeRedis(command -> ("$" + (100 * 1024 * 1024) + "\r\n").getBytes(StandardCharsets.US_ASCII))) {
+            FileGate g = gate("{\"perSecond\": 1000, \"burst\": 1000, \"shared\": true}", fake.url(), "500ms");
+            assertEquals(200, g.client().get("/data").statusCode(), "a 100 MB reply is never read");
+            assertEquals(1, metric(g, "loomgate_redis_commands_total", Map.of("result", "malformed")));
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().contains("closed"));
+        }
     }
 
     @Test

@@ -5,20 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.RedisOptions;
+import io.loomgate.testing.FakeRedis;
 import io.loomgate.testing.RedisServer;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,68 +69,17 @@ class RedisClientTest {
         }
     }
 
-    /** A fake Redis: each connection gets {@code answer(command)} for each command it sends; it records the connections it saw closed. */
-    private static final class FakeRedis implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        FakeRedis(Function<String, byte[]> answer) throws IOException {
-            Thread.ofVirtual().start(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        events.add("accepted");
-                        Thread.ofVirtual().start(() -> serve(s, answer));
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            });
-        }
-
-        private void serve(Socket s, Function<String, byte[]> answer) {
-            try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
-                byte[] buf = new byte[4096];
-                int n;
-                int commands = 0;
-                try {
-                    while ((n = in.read(buf)) > 0) {
-                        String command = new String(buf, 0, n, StandardCharsets.UTF_8);
-                        events.add("command");
-                        commands++;
-                        out.write(answer.apply(command));
-                        out.flush();
-                    }
-                } finally {
-                    events.add("closed after " + commands);
-                    events.add("closed");
-                }
-            } catch (IOException e) {
-                // closed by the client
-            }
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-        }
-    }
-
     @Test
     void aMalformedReplyIsAFailureAndItsConnectionIsClosed() throws Exception {
         try (FakeRedis fake = new FakeRedis(c -> "+OK\n".getBytes(StandardCharsets.US_ASCII));
              RedisClient c = new RedisClient(options(fake.port(), Duration.ofSeconds(2)), Optional.empty())) {
             StoreException e = assertThrows(StoreException.class, () -> c.call("PING"));
             assertEquals(StoreException.Kind.MALFORMED, e.kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.contains("closed"));
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().contains("closed"));
             assertEquals(StoreException.Kind.MALFORMED, assertThrows(StoreException.class, () -> c.call("PING")).kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.stream().filter("closed"::equals).count() == 2);
-            assertTrue(fake.events.stream().filter(x -> x.startsWith("closed after ")).allMatch(x -> x.equals("closed after 1")),
-                    "each connection is closed after its one malformed reply: " + fake.events);
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().stream().filter("closed"::equals).count() == 2);
+            assertTrue(fake.events().stream().filter(x -> x.startsWith("closed after ")).allMatch(x -> x.equals("closed after 1")),
+                    "each connection is closed after its one malformed reply: " + fake.events());
         }
     }
 
@@ -147,7 +89,7 @@ class RedisClientTest {
              RedisClient c = new RedisClient(options(fake.port(), Duration.ofSeconds(2)), Optional.empty())) {
             StoreException e = assertThrows(StoreException.class, () -> c.call("GET", "k"));
             assertEquals(StoreException.Kind.MALFORMED, e.kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events.contains("closed"));
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().contains("closed"));
         }
     }
 
@@ -168,14 +110,14 @@ class RedisClientTest {
             assertEquals(StoreException.Kind.OPEN, e.kind(), "open: not asked at all");
             assertTrue(System.nanoTime() - started < Duration.ofSeconds(1).toNanos());
             assertTrue(c.stats().failures().get("timeout") >= 1, c.stats().toString());
-            assertTrue(fake.events.stream().noneMatch("closed"::equals), "a command past its deadline leaves its connection in use");
+            assertTrue(fake.events().stream().noneMatch("closed"::equals), "a command past its deadline leaves its connection in use");
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {   // the breaker's probe, a second on, finds it stalled
                 try {
                     c.call("PING");
                 } catch (StoreException expected) {
                     // open, or the probe timed out
                 }
-                return fake.events.contains("closed");
+                return fake.events().contains("closed");
             });
         }
     }
