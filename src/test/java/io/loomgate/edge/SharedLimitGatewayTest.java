@@ -106,6 +106,22 @@ class SharedLimitGatewayTest {
         assertTrue(ttl > 0 && ttl <= 2_000, "it expires once it would be full again: " + ttl + " ms");
     }
 
+    @Test
+    void aSharedRefusalAnswersAsALocalOneDoes() throws Exception {
+        FileGate g = gate("{\"perSecond\": 0.5, \"burst\": 2, \"shared\": true, \"onStoreError\": \"deny\"}", redis.url(), "2s");
+        HttpResponse<String> first = g.client().get("/data");
+        assertEquals(200, first.statusCode());
+        assertEquals("2", first.headers().firstValue("RateLimit-Limit").orElse(""));
+        assertEquals("1", first.headers().firstValue("RateLimit-Remaining").orElse(""));
+        assertEquals(200, g.client().get("/data").statusCode());
+        HttpResponse<String> refused = g.client().get("/data");
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertEquals("0", refused.headers().firstValue("RateLimit-Remaining").orElse(""));
+        assertEquals("2", refused.headers().firstValue("Retry-After").orElse(""), "a token comes back every 2 s");
+        assertTrue(refused.body().contains("\"error\":\"rate_limited\""), refused.body());
+        assertEquals(1, metric(g, "loomgate_limit_refused_total", ROUTE));
+    }
+
     /** Requests while Redis is away: each answered (as {@code expect} says) within a second, with a 50 ms store deadline. */
     private static void answeredWithoutRedis(FileGate g, int expect) {
         for (int i = 0; i < 20; i++) {
