@@ -1,6 +1,7 @@
 package io.loomgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.CommandLine;
@@ -91,6 +92,24 @@ class CheckCommandTest {
                 "loomgate: " + dir.resolve("missing.json") + ": cannot read the route file: " + dir.resolve("missing.json")),
                 o.err().lines().toList());
         assertTrue(o.out().startsWith(good + ": ok, 1 upstream, 1 route\n"), o.out());
+    }
+
+    @Test
+    void aSharedLimitNeedsRedisAndIsCheckedWithoutConnecting() throws Exception {
+        Path file = Files.writeString(dir.resolve("shared.json"), """
+                {"upstreams": [{"id": "db", "kind": "simulated", "service": "db"}],
+                 "routes": [{"path": "/a", "policy": "all", "upstreams": ["db"],
+                             "rateLimit": {"perSecond": 10, "shared": true, "onStoreError": "deny"}}]}""");
+        Outcome without = check(List.of("check", file.toString()));
+        assertEquals(2, without.status());
+        assertEquals(List.of("loomgate: " + file + ": route /a shares its rate limit (\"shared\": true), which needs --redis URL: the Redis"
+                + " the fleet keeps its limits on"), without.err().lines().toList());
+        try (ServerSocket redis = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            redis.setSoTimeout(300);
+            Outcome with = check(List.of("check", file.toString(), "--redis", "redis://127.0.0.1:" + redis.getLocalPort()));
+            assertEquals(0, with.status(), with.err());
+            assertThrows(java.net.SocketTimeoutException.class, redis::accept, "check connects to nothing");
+        }
     }
 
     @Test
