@@ -137,11 +137,13 @@ public final class CachedCalls {
 
     /**
      * A proxied miss's turn ({@link CacheLocks}): it leads, and goes upstream, or it waited for the
-     * identical miss in flight, until its own deadline.
+     * identical miss in flight, for half the time it has left at most (the other half is for its own
+     * call, should it have to make one: nginx's {@code proxy_cache_lock_timeout}, set by the deadline).
      */
     public CacheLocks.Turn turn(Ask ask) throws InterruptedException {
         String primary = primary(ask);
-        return locks.take(flightKey(primary, ask, ask.personal() && !settings.byCaller()), ask.deadlineNanos());
+        long now = System.nanoTime();
+        return locks.take(flightKey(primary, ask, ask.personal() && !settings.byCaller()), now + (ask.deadlineNanos() - now) / 2);
     }
 
     /** After waiting for another's proxied answer: that answer, if it was stored and is fresh ({@code fwd=miss; collapsed}). */

@@ -52,6 +52,10 @@ final class ProxiedBody {
         /** The whole body, when it came whole within the bytes kept. */
         void whole(byte[] body);
 
+        /** The body passed the bytes kept: it will not be given whole (it streams on). */
+        default void tooLong() {
+        }
+
         /** The answer ended, after {@link #whole} if that was called: {@code complete} unless it broke or was never sent. */
         void ended(boolean complete);
     }
@@ -74,7 +78,7 @@ final class ProxiedBody {
                         out.flush();  // the head goes now, not with the first bytes of a body still to come
                     }
                     ByteArrayOutputStream kept = keep > 0 && length <= keep ? new ByteArrayOutputStream() : null;
-                    copy(body, out, length, kept, keep);
+                    copy(body, out, length, kept, keep, keeper);
                     complete = true;
                     if (kept != null && kept.size() <= keep) {
                         keeper.whole(kept.toByteArray());
@@ -92,8 +96,12 @@ final class ProxiedBody {
         });
     }
 
-    /** Copies {@code in} to {@code out}; also into {@code kept} while it holds no more than {@code keep} bytes. */
-    private static void copy(Http1Body in, OutputStream out, long length, ByteArrayOutputStream kept, long keep) throws IOException {
+    /**
+     * Copies {@code in} to {@code out}; also into {@code kept} while it holds no more than
+     * {@code keep} bytes, telling {@code keeper} when it passes them.
+     */
+    private static void copy(Http1Body in, OutputStream out, long length, ByteArrayOutputStream kept, long keep, Keeper keeper)
+            throws IOException {
         byte[] buf = new byte[length > 0 && length < 16 * 1024 ? (int) length : 16 * 1024];
         while (true) {
             int n;
@@ -110,6 +118,9 @@ final class ProxiedBody {
             out.flush();
             if (kept != null && kept.size() <= keep) {
                 kept.write(buf, 0, (int) Math.min(n, keep + 1 - kept.size()));   // one byte past the limit marks it too long
+                if (kept.size() > keep) {
+                    keeper.tooLong();
+                }
             }
         }
     }

@@ -184,6 +184,11 @@ final class ProxyExchange {
         }
 
         @Override
+        public void tooLong() {
+            ended(CacheLocks.Ended.NOT_STORED);   // it streams on, never to be stored: those waiting go now
+        }
+
+        @Override
         public void ended(boolean complete) {
             ended(complete ? CacheLocks.Ended.NOT_STORED : CacheLocks.Ended.ABANDONED);
         }

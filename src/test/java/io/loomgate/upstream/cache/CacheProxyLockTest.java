@@ -100,4 +100,45 @@ class CacheProxyLockTest {
             assertEquals(4, starts(api, "/private"), "a 500 is not stored, so the three waiting went on their own");
         }
     }
+
+    @Test
+    void anAnswerThatStreamsPastATenthOfMaxBytesLetsTheWaitersGoBeforeItEnds() throws Exception {
+        java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer upstream = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 50);
+        upstream.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        upstream.createContext("/long", exchange -> {
+            calls.incrementAndGet();
+            exchange.sendResponseHeaders(200, 0);   // chunked: its length is not known at the head
+            exchange.getResponseBody().write(new byte[200 * 1024]);   // past a tenth of maxBytes (1MB)
+            exchange.getResponseBody().flush();
+            try {
+                finish.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        upstream.start();
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:"
+                        + upstream.getAddress().getPort() + "/\", \"cache\": {\"maxBytes\": \"1MB\", \"defaultTtl\": \"60s\"}}",
+                List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"], \"timeout\": \"30s\"}"))) {
+            var first = send(g, "/p/long", 1).getFirst();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 1);
+            var rest = send(g, "/p/long", 2);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 3);
+            assertEquals(0, waiting(g), "they went upstream while the first still streams, not when it ends");
+            assertTrue(!first.isDone(), "the first's answer has not ended");
+            finish.countDown();
+            assertEquals(200, first.get().statusCode());
+            for (var r : rest) {
+                assertEquals(200, r.get().statusCode());
+                assertEquals(200 * 1024, r.get().body().length());
+            }
+        } finally {
+            finish.countDown();
+            upstream.stop(0);
+        }
+    }
 }
