@@ -90,8 +90,12 @@ final class ProxiedBody {
 
             @Override
             public void discard() {
+                boolean empty = length == 0;   // the server writes no body: it came whole
                 body.close();
-                keeper.ended(false);
+                if (empty && keep > 0) {
+                    keeper.whole(new byte[0]);
+                }
+                keeper.ended(empty);
             }
         });
     }

@@ -70,6 +70,21 @@ class CacheProxyLockTest {
     }
 
     @Test
+    void anEmptyAnswerIsStoredAndSharedToo() throws Exception {
+        try (ApiUpstream api = ApiUpstream.start().answer("/empty", "").hold("/empty"); FileGate g = gate(api)) {
+            var all = send(g, "/p/empty", 5);
+            api.await("start /empty");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiting(g) == 4);
+            api.release("/empty");
+            for (var r : all) {
+                assertEquals(200, r.get().statusCode());
+                assertEquals("", r.get().body());
+            }
+            assertEquals(1, starts(api, "/empty"), "a body of no bytes came whole, and was stored: " + api.events());
+        }
+    }
+
+    @Test
     void whenTheFirstLeavesOneWaiterGoesInItsPlace() throws Exception {
         try (ApiUpstream api = ApiUpstream.start().answer("/item", "{\"v\":1}").hold("/item"); FileGate g = gate(api)) {
             var first = send(g, "/short/item", 1).getFirst();
