@@ -75,6 +75,7 @@ final class LivePlan implements AdminControl {
         this.bound = plan.tls();
         this.current = build(plan, digest(parts.config()));
         plan.upstreams().activate();
+        plan.edges().activate();
     }
 
     /** Where the next plans are swapped in. */
@@ -111,6 +112,7 @@ final class LivePlan implements AdminControl {
         bound.ifPresent(b -> next.tls().ifPresent(t -> b.keys().use(t.keys())));   // new handshakes, new certificate
         current = now;
         next.upstreams().activate();   // the new and changed ones; kept ones already run
+        next.edges().activate();
         parts.metrics().reloaded(true);
         lastError = "";
         String summary = Releases.after(before.plan(), next, parts.replaced(), parts.config().services().maxTimeout());

@@ -85,7 +85,7 @@ final class RouteEdges {
 
     /**
      * The Redis client of {@code --redis}, when a route shares its limit: the previous plan's, or a
-     * new one (which connects when first asked).
+     * new one (which connects once the plan serves: {@link #activate}).
      *
      * @throws UsageException when a route shares its limit and there is no {@code --redis}
      */
@@ -141,6 +141,14 @@ final class RouteEdges {
     /** The Redis client's state, when a route shares its limit. */
     Optional<RedisClient.Stats> redis() {
         return redis.map(RedisClient::stats);
+    }
+
+    /**
+     * Once the plan serves: the Redis client starts connecting, in the background, so the first
+     * requests do not fall back for want of a connection.
+     */
+    void activate() {
+        redis.ifPresent(RedisClient::connect);
     }
 
     /** Closes the Redis client's connections: once, when loomgate stops (a reload carries it on). */

@@ -1,5 +1,7 @@
 package io.loomgate;
 
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +15,7 @@ import io.loomgate.json.JsonWriter;
 import io.loomgate.plan.PlanReader;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestCertificates;
+import io.loomgate.testing.RedisServer;
 import io.loomgate.testing.TestClient;
 import io.loomgate.upstream.http.HttpKind;
 import java.net.http.HttpRequest;
@@ -115,6 +118,33 @@ class EdgeExamplesTest {
             assertTrue(me.body().startsWith("{\"name\":\"Ada Lovelace\",\"orders\":[{\"sku\":\"a1\""), me.body());
             assertEquals(403, c.get("/me/orders", "Authorization", "Bearer " + demoToken("7", "profile")).statusCode());
             assertEquals(200, c.get("/me/orders", "Authorization", "Bearer " + demoToken("7", "profile orders:read")).statusCode());
+        }
+    }
+
+    @Test
+    void theSharedLimitExampleKeepsOneLimitForTwoInstances(@TempDir Path dir) throws Exception {
+        Path routes = example(dir, "shared-limits.json");
+        try (RedisServer redis = RedisServer.start(Files.createDirectories(dir.resolve("redis")));
+             Loomgate a = gate(routes, "--redis", redis.url());
+             Loomgate b = gate(routes, "--redis", redis.url());
+             TestClient ca = new TestClient(a.baseUri()); TestClient cb = new TestClient(b.baseUri())) {
+            for (TestClient c : List.of(ca, cb)) {   // each connects as its plan starts serving, before any request
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> c.get("/metrics?format=json").body()
+                        .contains("\"connections\":2"));
+            }
+            long start = System.nanoTime();
+            List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                TestClient c = i % 2 == 0 ? ca : cb;
+                all.add(Background.supply(() -> c.get("/data")));
+            }
+            long ok = 0;
+            for (CompletableFuture<HttpResponse<String>> f : all) {
+                ok += f.get().statusCode() == 200 ? 1 : 0;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(ok >= 10, "the burst of 10 went through: " + ok);
+            assertTrue(ok <= 10 + Math.ceil(5 * seconds), ok + " passed in " + seconds + " s through two instances, over one 10 + 5 a second");
         }
     }
 

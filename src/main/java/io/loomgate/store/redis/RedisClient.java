@@ -146,15 +146,25 @@ public final class RedisClient implements AutoCloseable {
         return e;
     }
 
+    /** Opens the connections in the background, if they are not open or being opened; returns at once. */
+    public void connect() {
+        live.removeIf(c -> !c.usable());
+        while (!closed) {
+            int o = opening.get();
+            if (live.size() + o >= CONNECTIONS) {
+                return;
+            }
+            if (opening.compareAndSet(o, o + 1)) {
+                Thread.ofVirtual().name("redis-connect").start(this::openOne);
+            }
+        }
+    }
+
     /** A usable connection, in turn; one is opened when there are fewer than {@link #CONNECTIONS}; waits until {@code deadline} for one. */
     private RedisConnection take(long deadline) throws IOException {
         long failedBefore = connectFailures.get();
         while (true) {
-            live.removeIf(c -> !c.usable());
-            if (live.size() + opening.get() < CONNECTIONS && !closed) {
-                opening.incrementAndGet();
-                Thread.ofVirtual().name("redis-connect").start(this::openOne);
-            }
+            connect();
             List<RedisConnection> now = List.copyOf(live);
             if (!now.isEmpty()) {
                 return now.get(Math.floorMod(next.getAndIncrement(), now.size()));
