@@ -116,7 +116,7 @@ public final class RedisClient implements AutoCloseable {
         } catch (TimeoutException | java.net.SocketTimeoutException e) {
             throw failed(new StoreException(StoreException.Kind.TIMEOUT, "no reply from Redis within " + options.timeout().toMillis()
                     + " ms"), probe);
-        } catch (InterruptedException e) {
+        } catch (InterruptedException | java.io.InterruptedIOException e) {
             Thread.currentThread().interrupt();   // the request is being cancelled: not Redis's failure
             breaker.cancelled(probe);
             throw new StoreException(StoreException.Kind.TIMEOUT, "interrupted while waiting for Redis");

@@ -134,14 +134,29 @@ public final class Resp {
         }
     }
 
+    /** {@code -?(0|[1-9][0-9]*)}, not {@code -0}, at most 20 characters: checked by hand, as it is on every reply. */
+    private static boolean canonical(String s) {
+        int start = s.startsWith("-") ? 1 : 0;
+        int digits = s.length() - start;
+        if (digits < 1 || s.length() > 20 || (s.charAt(start) == '0' && (digits > 1 || start == 1))) {
+            return false;
+        }
+        for (int i = start; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A number in its canonical form (no sign but a leading minus, no leading zero), within [min, max]. */
     private static long number(String s, long min, long max) throws MalformedReply {
-        boolean canonical = !s.isEmpty() && s.length() <= 20 && s.matches("-?(0|[1-9][0-9]*)") && !s.equals("-0");
+        boolean canonical = canonical(s);
         long v;
         try {
             v = canonical ? Long.parseLong(s) : 0;
         } catch (NumberFormatException e) {
-            canonical = false;
+            canonical = false;   // past a long
             v = 0;
         }
         if (!canonical) {
