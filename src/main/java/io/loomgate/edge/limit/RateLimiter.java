@@ -167,7 +167,7 @@ public final class RateLimiter implements Limit {
         return p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
     }
 
-    Decision take(KeyDigest key) {
+    private Decision take(KeyDigest key) {
         long now = clock.getAsLong();
         Decision d = buckets.with(key, k -> new Bucket(settings.burst(), now), b -> {
             refill(b, now);

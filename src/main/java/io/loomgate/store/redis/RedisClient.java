@@ -160,14 +160,13 @@ public final class RedisClient implements AutoCloseable {
         }
     }
 
-    /** A usable connection, in turn; one is opened when there are fewer than {@link #CONNECTIONS}; waits until {@code deadline} for one. */
+    /** A usable connection ({@link #usable}), waiting until {@code deadline} for one to be opened when there is none. */
     private RedisConnection take(long deadline) throws IOException {
         long failedBefore = connectFailures.get();
         while (true) {
-            connect();
-            List<RedisConnection> now = List.copyOf(live);
-            if (!now.isEmpty()) {
-                return now.get(Math.floorMod(next.getAndIncrement(), now.size()));
+            RedisConnection c = usable();
+            if (c != null) {
+                return c;
             }
             if (connectFailures.get() != failedBefore) {
                 throw new IOException("cannot connect to " + options.display() + " (" + lastConnectFailure + ")");
@@ -188,6 +187,24 @@ public final class RedisClient implements AutoCloseable {
                 arrivals.unlock();
             }
         }
+    }
+
+    /**
+     * A usable connection, in turn, or null; when some are missing or broken, replacements are
+     * started. Reads the list without its lock: this runs on every request.
+     */
+    private RedisConnection usable() {
+        RedisConnection[] ok = new RedisConnection[CONNECTIONS];
+        int n = 0;
+        for (RedisConnection c : live) {
+            if (c.usable() && n < ok.length) {
+                ok[n++] = c;
+            }
+        }
+        if (n < CONNECTIONS) {
+            connect();
+        }
+        return n == 0 ? null : ok[Math.floorMod(next.getAndIncrement(), n)];
     }
 
     private void openOne() {

@@ -37,17 +37,17 @@ public final class Resp {
         this.maxBulk = maxBulk;
     }
 
-    /** Writes one command: {@code *N CRLF}, then each argument as {@code $LEN CRLF bytes CRLF}. */
+    /** Writes one command: {@code *N CRLF}, then each argument as {@code $LEN CRLF bytes CRLF}, to a buffered {@code out}. */
     public static void write(OutputStream out, byte[]... args) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream(64);
-        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (byte[] a : args) {
-            b.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(a);
-            b.writeBytes(new byte[] {'\r', '\n'});
+            out.write(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(a);
+            out.write(CRLF);
         }
-        b.writeTo(out);
     }
+
+    private static final byte[] CRLF = {'\r', '\n'};
 
     /** The arguments as UTF-8 bytes. */
     public static byte[][] args(String... args) {

@@ -54,6 +54,10 @@ public final class CacheLocks {
      * deadline came first (it goes upstream on its own then, as nginx does at its lock timeout).
      */
     public record Waited(java.util.Optional<Ended> ended) implements Turn {
+        /** The answer it waited for was stored: the cache has it now. */
+        public boolean stored() {
+            return ended.equals(java.util.Optional.of(Ended.STORED));
+        }
     }
 
     private final ConcurrentHashMap<String, CompletableFuture<Ended>> held = new ConcurrentHashMap<>();

@@ -59,12 +59,12 @@ public final class CachedCalls {
     /** The answer to {@code ask}, from the cache or through {@code fetch}. */
     public Served get(Ask ask, Fetch fetch) throws Exception {
         String primary = primary(ask);
-        boolean personal = ask.personal() && !settings.byCaller();
+        boolean personal = personal(ask);
         long now = System.currentTimeMillis();
-        StoredAnswer stored = cache.get(primary, n -> ask.fields().first(n)).orElse(null);
+        StoredAnswer stored = stored(ask).orElse(null);
         if (stored != null) {
             CacheControl cc = stored.cacheControl();
-            if (!cc.noCache() && stored.fresh(now, settings.defaultTtl())) {
+            if (servesFresh(stored, now)) {
                 return hit(stored, now);
             }
             Duration stale = stored.staleness(now, settings.defaultTtl());
@@ -121,8 +121,8 @@ public final class CachedCalls {
     /** What the cache has for a proxied request ({@link Lookup}); anything but a fresh answer counts as a miss. */
     public Lookup lookup(Ask ask) {
         long now = System.currentTimeMillis();
-        Optional<StoredAnswer> stored = cache.get(primary(ask), n -> ask.fields().first(n));
-        if (stored.isPresent() && !stored.get().cacheControl().noCache() && stored.get().fresh(now, settings.defaultTtl())) {
+        Optional<StoredAnswer> stored = stored(ask);
+        if (stored.isPresent() && servesFresh(stored.get(), now)) {
             return new Lookup(Optional.of(hit(stored.get(), now)), Optional.empty(), false, false);
         }
         misses.increment();
@@ -143,23 +143,35 @@ public final class CachedCalls {
     public CacheLocks.Turn turn(Ask ask) throws InterruptedException {
         String primary = primary(ask);
         long now = System.nanoTime();
-        return locks.take(flightKey(primary, ask, ask.personal() && !settings.byCaller()), now + (ask.deadlineNanos() - now) / 2);
+        return locks.take(flightKey(primary, ask, personal(ask)), now + (ask.deadlineNanos() - now) / 2);
     }
 
     /** After waiting for another's proxied answer: that answer, if it was stored and is fresh ({@code fwd=miss; collapsed}). */
     public Optional<Served> collapsed(Ask ask) {
         long now = System.currentTimeMillis();
-        Optional<StoredAnswer> stored = cache.get(primary(ask), n -> ask.fields().first(n));
-        if (stored.isEmpty() || stored.get().cacheControl().noCache() || !stored.get().fresh(now, settings.defaultTtl())) {
-            return Optional.empty();
-        }
-        collapsedProxied.increment();
-        return Optional.of(served(stored.get(), now, "fwd=miss; collapsed"));
+        Optional<StoredAnswer> stored = stored(ask).filter(a -> servesFresh(a, now));
+        stored.ifPresent(a -> collapsedProxied.increment());
+        return stored.map(a -> served(a, now, "fwd=miss; collapsed"));
     }
 
     /** Whether a proxied answer with this head may be stored, so that identical misses wait for it. */
     public boolean mayStore(Ask ask, int status, Headers headers) {
-        return storable(ask, ask.personal() && !settings.byCaller(), status, headers);
+        return storable(ask, personal(ask), status, headers);
+    }
+
+    /** The stored answer {@code ask}'s key and fields name (the variant its {@code Vary} fields pick). */
+    private Optional<StoredAnswer> stored(Ask ask) {
+        return cache.get(primary(ask), n -> ask.fields().first(n));
+    }
+
+    /** {@code a} may be served without asking the upstream: fresh, and not {@code no-cache}. */
+    private boolean servesFresh(StoredAnswer a, long now) {
+        return !a.cacheControl().noCache() && a.fresh(now, settings.defaultTtl());
+    }
+
+    /** Its answers are personal and kept apart from others' (unless each caller has answers of its own anyway, {@code keyBy}). */
+    private boolean personal(Ask ask) {
+        return ask.personal() && !settings.byCaller();
     }
 
     /** Negative caching is off: only 2xx answers are kept, and only those {@link CachePolicy} allows. */
@@ -182,14 +194,14 @@ public final class CachedCalls {
     /** Refreshes {@code old} in the background with {@code fetch}, unless a call for it is in flight already. */
     public void refresh(Ask ask, StoredAnswer old, Fetch fetch) {
         String primary = primary(ask);
-        boolean personal = ask.personal() && !settings.byCaller();
+        boolean personal = personal(ask);
         flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, old, ask, personal, fetch));
     }
 
     /** A proxied answer, read whole as it streamed: stored when the policy allows; true when it was. */
     public boolean offer(Ask ask, Fetched f) {
         String primary = primary(ask);
-        return store(primary, ask, ask.personal() && !settings.byCaller(), f, "").stored();
+        return store(primary, ask, personal(ask), f, "").stored();
     }
 
     /** The largest answer the cache stores: a tenth of {@code maxBytes}; a proxied answer past it streams on unstored. */

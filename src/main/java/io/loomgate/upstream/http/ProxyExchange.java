@@ -84,7 +84,7 @@ final class ProxyExchange {
                     CacheLocks.Turn turn = cache.get().turn(ask);
                     if (turn instanceof CacheLocks.Lead l) {
                         lead = l;
-                    } else if (turn.equals(new CacheLocks.Waited(Optional.of(CacheLocks.Ended.STORED)))) {
+                    } else if (turn instanceof CacheLocks.Waited w && w.stored()) {
                         Optional<CachedCalls.Served> theirs = cache.get().collapsed(ask);
                         if (theirs.isPresent()) {
                             return stored(theirs.get(), request);
