@@ -1,9 +1,12 @@
 package io.loomgate.upstream.cache;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The {@code Cache-Control} directives a shared cache acts on (RFC 9111 section 5.2, RFC 5861),
@@ -21,13 +24,21 @@ import java.util.Optional;
  * @param mustRevalidate       {@code must-revalidate} or {@code proxy-revalidate}: never served stale
  * @param staleWhileRevalidate {@code stale-while-revalidate} (RFC 5861)
  * @param staleIfError         {@code stale-if-error} (RFC 5861)
+ * @param personalFields       the fields a qualified {@code private="..."} or {@code no-cache="..."}
+ *                             names (lower-case): a shared cache may keep the rest of the answer, never
+ *                             these (section 5.2.2.4 and 5.2.2.7)
  */
 public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge, boolean noStore, boolean noCache,
                            boolean isPrivate, boolean isPublic, boolean mustRevalidate,
-                           Optional<Duration> staleWhileRevalidate, Optional<Duration> staleIfError) {
+                           Optional<Duration> staleWhileRevalidate, Optional<Duration> staleIfError,
+                           Set<String> personalFields) {
 
     public static final CacheControl NONE = new CacheControl(Optional.empty(), Optional.empty(), false, false, false, false,
-            false, Optional.empty(), Optional.empty());
+            false, Optional.empty(), Optional.empty(), Set.of());
+
+    public CacheControl {
+        personalFields = Set.copyOf(personalFields);
+    }
 
     /** A zero lifetime: what a malformed {@code max-age} means. */
     private static final Optional<Duration> EXPIRED = Optional.of(Duration.ZERO);
@@ -43,8 +54,9 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
         boolean isPrivate = false;
         boolean isPublic = false;
         boolean mustRevalidate = false;
+        Set<String> personal = new LinkedHashSet<>();
         for (String line : lines) {
-            for (String part : line.split(",")) {
+            for (String part : directives(line)) {
                 String d = part.strip();
                 int eq = d.indexOf('=');
                 String name = (eq < 0 ? d : d.substring(0, eq)).strip().toLowerCase(Locale.ROOT);
@@ -55,9 +67,9 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
                     case "stale-while-revalidate" -> swr = seconds(value);
                     case "stale-if-error" -> sie = seconds(value);
                     case "no-store" -> noStore = true;
-                    // no-cache="field" only forbids reusing those fields; stricter, and simpler, to revalidate
-                    case "no-cache" -> noCache = true;
-                    case "private" -> isPrivate = true;
+                    // the qualified forms name fields never reused from a shared cache; the rest may be
+                    case "no-cache" -> noCache |= !fieldNames(value, personal);
+                    case "private" -> isPrivate |= !fieldNames(value, personal);
                     case "public" -> isPublic = true;
                     case "must-revalidate", "proxy-revalidate" -> mustRevalidate = true;
                     default -> {
@@ -66,7 +78,41 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
                 }
             }
         }
-        return new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie);
+        return new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie, personal);
+    }
+
+    /** One field line's directives: split at the commas outside quoted strings ({@code no-cache="a, b"} is one). */
+    static List<String> directives(String line) {
+        List<String> out = new ArrayList<>();
+        boolean quoted = false;
+        int from = 0;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '\\' && quoted) {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                out.add(line.substring(from, i));
+                from = i + 1;
+            }
+        }
+        out.add(line.substring(from));
+        return out;
+    }
+
+    /**
+     * Adds the field names a qualified directive lists to {@code into}; false for the unqualified form
+     * (no value, or one naming no field), which applies to the whole answer.
+     */
+    private static boolean fieldNames(String value, Set<String> into) {
+        if (value == null) {
+            return false;
+        }
+        List<String> names = java.util.Arrays.stream(value.split(",")).map(String::strip).filter(n -> !n.isEmpty())
+                .map(n -> n.toLowerCase(Locale.ROOT)).toList();
+        into.addAll(names);
+        return !names.isEmpty();
     }
 
     /** A delta-seconds value (digits only); a value past 2^31 seconds is 2^31 (section 1.2.2). */

@@ -6,10 +6,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What RFC 9111 lets a shared cache store and reuse, and loomgate's one stricter rule: an answer to
+ * What RFC 9111 lets a shared cache store and reuse, and loomgate's two stricter rules: an answer to
  * a personal request (one that carries {@code Authorization}, or a caller loomgate's own auth
  * identified) is stored for others only when it says {@code public} or {@code s-maxage}
- * (docs/decisions/0005-cache-sharing.md says why).
+ * (docs/decisions/0005-cache-sharing.md says why); and an answer that sets a cookie is not stored
+ * at all unless the upstream's cache says {@code "storeWithSetCookie": "strip"} or the answer itself
+ * names {@code Set-Cookie} in {@code private="..."} or {@code no-cache="..."}, and then it is stored
+ * without it (nginx and Varnish do not store such answers either). Whatever is stored never holds a
+ * {@code Set-Cookie}, nor a field the answer marked personal ({@link #shareable}).
  */
 public final class CachePolicy {
 
@@ -27,6 +31,16 @@ public final class CachePolicy {
      *                 cache is not keyed by caller
      */
     public static Optional<String> refusal(Headers request, boolean personal, int status, Headers response) {
+        return refusal(request, personal, status, response, false);
+    }
+
+    /**
+     * The same, with {@code stripSetCookie}: an answer that sets a cookie may be stored without it
+     * ({@code "storeWithSetCookie": "strip"}); otherwise it is refused unless the answer itself
+     * marks {@code Set-Cookie} personal.
+     */
+    public static Optional<String> refusal(Headers request, boolean personal, int status, Headers response,
+                                           boolean stripSetCookie) {
         if (CacheControl.parse(request.all("Cache-Control")).noStore()) {
             return Optional.of("the request said no-store");
         }
@@ -40,6 +54,9 @@ public final class CachePolicy {
         if (personal && !cc.isPublic() && cc.sMaxAge().isEmpty()) {
             return Optional.of("a personal request's answer without public or s-maxage");
         }
+        if (!stripSetCookie && setsCookie(response) && !cc.personalFields().contains("set-cookie")) {
+            return Optional.of("Set-Cookie");
+        }
         if (StoredAnswer.varyOf(response).contains("*")) {
             return Optional.of("Vary: *");
         }
@@ -51,6 +68,23 @@ public final class CachePolicy {
             return Optional.of("status " + status);
         }
         return Optional.empty();
+    }
+
+    /** True when {@code response} sets a cookie ({@code Set-Cookie}, or the obsolete {@code Set-Cookie2}). */
+    public static boolean setsCookie(Headers response) {
+        return response.contains("Set-Cookie") || response.contains("Set-Cookie2");
+    }
+
+    /**
+     * {@code response}'s fields as anyone but the client they were sent to may see them: without
+     * {@code Set-Cookie} and {@code Set-Cookie2}, and without the fields its {@code private="..."} or
+     * {@code no-cache="..."} names (RFC 9111 sections 5.2.2.4 and 5.2.2.7). What the cache stores,
+     * and what a request that joined another's call is given.
+     */
+    public static Headers shareable(Headers response) {
+        java.util.Set<String> personal = CacheControl.parse(response.all("Cache-Control")).personalFields();
+        return response.without(n -> n.equalsIgnoreCase("Set-Cookie") || n.equalsIgnoreCase("Set-Cookie2")
+                || personal.contains(n.toLowerCase(java.util.Locale.ROOT)));
     }
 
     /**

@@ -12,19 +12,22 @@ import java.util.Optional;
 
 /**
  * An http upstream's {@code "cache"}: {@code {"maxBytes": "64MB", "defaultTtl": "0s",
- * "staleWhileRevalidate": "10s", "staleIfError": "60s", "keyBy": "caller"}}.
+ * "staleWhileRevalidate": "10s", "staleIfError": "60s", "keyBy": "caller", "storeWithSetCookie": "strip"}}.
  *
  * @param maxBytes             what its answers, fields and keys may hold at most
  * @param defaultTtl           how long an answer without explicit freshness is fresh (0: revalidated each time)
  * @param staleWhileRevalidate how long past its freshness an answer is served while one refresh runs
  * @param staleIfError         how long past its freshness an answer is served when the upstream fails
  * @param byCaller             {@code "keyBy": "caller"}: each caller has answers of its own
+ * @param stripSetCookie       {@code "storeWithSetCookie": "strip"}: an answer that sets a cookie is stored
+ *                             without its {@code Set-Cookie}; by default ({@code "refuse"}) it is not stored
  */
 public record CacheSettings(long maxBytes, Duration defaultTtl, Duration staleWhileRevalidate, Duration staleIfError,
-                            boolean byCaller) {
+                            boolean byCaller, boolean stripSetCookie) {
 
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
-    private static final List<String> FIELDS = List.of("maxBytes", "defaultTtl", "staleWhileRevalidate", "staleIfError", "keyBy");
+    private static final List<String> FIELDS = List.of("maxBytes", "defaultTtl", "staleWhileRevalidate", "staleIfError", "keyBy",
+            "storeWithSetCookie");
 
     /** The upstream's {@code "cache"}, if it has one. */
     public static Optional<CacheSettings> read(Fields upstream) throws RouteFileException {
@@ -41,8 +44,13 @@ public record CacheSettings(long maxBytes, Duration defaultTtl, Duration staleWh
         if (keyBy.isPresent() && !keyBy.get().equals("caller")) {
             throw c.bad("keyBy", "may only be \"caller\" (each caller's answers kept apart)", keyBy.get());
         }
+        Optional<String> cookies = c.optionalString("storeWithSetCookie");
+        if (cookies.isPresent() && !cookies.get().equals("strip") && !cookies.get().equals("refuse")) {
+            throw c.bad("storeWithSetCookie", "may be \"refuse\" (the default: an answer that sets a cookie is not stored)"
+                    + " or \"strip\" (stored without its Set-Cookie)", cookies.get());
+        }
         c.finish("cache", FIELDS);
-        return Optional.of(new CacheSettings(max, ttl, swr, sie, keyBy.isPresent()));
+        return Optional.of(new CacheSettings(max, ttl, swr, sie, keyBy.isPresent(), cookies.filter("strip"::equals).isPresent()));
     }
 
     /** A size: a whole number of bytes, or a string such as {@code 512KB}, {@code 64MB}, {@code 1GB} (powers of 1024, as nginx counts). */
@@ -71,6 +79,9 @@ public record CacheSettings(long maxBytes, Duration defaultTtl, Duration staleWh
                 .field("staleIfError", Durations.format(staleIfError));
         if (byCaller) {
             w.field("keyBy", "caller");
+        }
+        if (stripSetCookie) {
+            w.field("storeWithSetCookie", "strip");
         }
         w.endObject();
     }

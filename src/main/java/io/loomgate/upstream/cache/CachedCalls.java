@@ -175,8 +175,9 @@ public final class CachedCalls {
     }
 
     /** Negative caching is off: only 2xx answers are kept, and only those {@link CachePolicy} allows. */
-    private static boolean storable(Ask ask, boolean personal, int status, Headers headers) {
-        return status >= 200 && status <= 299 && CachePolicy.refusal(ask.fields(), personal, status, headers).isEmpty();
+    private boolean storable(Ask ask, boolean personal, int status, Headers headers) {
+        return status >= 200 && status <= 299
+                && CachePolicy.refusal(ask.fields(), personal, status, headers, settings.stripSetCookie()).isEmpty();
     }
 
     /** {@code a}, fresh, served from the cache: a hit, with how many more seconds it is fresh. */
@@ -227,8 +228,8 @@ public final class CachedCalls {
         old.etag().ifPresent(e -> conditions.add("If-None-Match", e));
         old.lastModified().ifPresent(m -> conditions.add("If-Modified-Since", m));
         Fetched f = fetch.run(conditions.build());
-        if (f.status() == 304) {
-            StoredAnswer refreshed = old.refreshedBy(f.headers(), f.requestMillis(), f.responseMillis());
+        if (f.status() == 304) {   // a cookie the 304 sets is for no one: the stored answer never holds one
+            StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
             boolean stored = cache.put(primary, refreshed);
             return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), f.requestMillis(),
                     f.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
@@ -238,8 +239,8 @@ public final class CachedCalls {
 
     private Landed store(String primary, Ask ask, boolean personal, Fetched f, String how) {
         List<String> vary = AnswerCache.values(StoredAnswer.varyOf(f.headers()), n -> ask.fields().first(n));
-        boolean stored = storable(ask, personal, f.status(), f.headers())
-                && cache.put(primary, new StoredAnswer(f.status(), f.headers(), f.body(), f.requestMillis(), f.responseMillis(), vary));
+        boolean stored = storable(ask, personal, f.status(), f.headers()) && cache.put(primary,
+                new StoredAnswer(f.status(), CachePolicy.shareable(f.headers()), f.body(), f.requestMillis(), f.responseMillis(), vary));
         return new Landed(f, stored, vary, how);
     }
 
@@ -248,10 +249,10 @@ public final class CachedCalls {
         return personal ? primary + "\u0002" + ask.caller() : primary;
     }
 
-    /** {@code collapsed}: this call joined one another request started (RFC 9211). */
+    /** {@code collapsed}: this call joined one another request started (RFC 9211), and gets none of its personal fields. */
     private Served landed(Landed l, String fwd, boolean collapsed) {
         Fetched f = l.fetched();
-        return new Served(f.status(), f.headers(), f.body(), fwd + l.how() + (l.stored() ? "; stored" : "") + (collapsed ? "; collapsed" : ""));
+        return new Served(f.status(), collapsed ? CachePolicy.shareable(f.headers()) : f.headers(), f.body(), fwd + l.how() + (l.stored() ? "; stored" : "") + (collapsed ? "; collapsed" : ""));
     }
 
     private static Served served(StoredAnswer a, long now, String status) {
