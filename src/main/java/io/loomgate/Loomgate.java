@@ -130,7 +130,8 @@ public final class Loomgate implements AutoCloseable {
             server = GatewayServer.bind(config.server(), lifecycle, virtualStarted, plan.tls().map(ServerTls.Listener::context),
                     config.edge().trustedProxies());
             if (o.adminPort().isPresent()) {
-                admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), lifecycle, virtualStarted);
+                admin = GatewayServer.bindAdmin(config.server(), o.adminHost(), o.adminPort().getAsInt(), o.adminNames(), lifecycle,
+                        virtualStarted);
             }
             virtualThreads = VirtualThreads.start(virtualStarted);
             LivePlan live = new LivePlan(new LivePlan.Parts(config, modules, replaced, engines, extraRoutes, lifecycle, metrics,

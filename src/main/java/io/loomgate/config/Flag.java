@@ -38,6 +38,7 @@ public enum Flag {
     TRUSTED_PROXIES("trusted-proxies", "ADDRS", "", "peers (IPs or CIDR blocks, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto a proxy route keeps and extends; from anyone else they are replaced"),
     ADMIN_PORT("admin-port", "PORT", "", "serve /metrics, /livez, /readyz, /dashboard, /debug/* and the route index on this port, on their own listener, instead of the main one; 0 picks a free one"),
     ADMIN_HOST("admin-host", "ADDR", "127.0.0.1", "bind address of --admin-port (loopback by default, whatever --host says)"),
+    ADMIN_NAMES("admin-names", "NAMES", "", "host names (NAME or NAME:PORT, comma-separated) the admin listener answers besides loopback, localhost and --admin-host; any other Host gets 421"),
     TLS_CERT("tls-cert", "FILE", "", "serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key"),
     TLS_KEY("tls-key", "FILE", "", "the PEM PKCS#8 private key (RSA or EC) of --tls-cert"),
     TLS_KEYSTORE("tls-keystore", "FILE", "", "serve HTTPS with this PKCS#12 file instead; its password from LOOMGATE_TLS_KEYSTORE_PASSWORD"),

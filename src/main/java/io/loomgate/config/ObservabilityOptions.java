@@ -17,11 +17,12 @@ import java.util.OptionalInt;
  *                       port); empty keeps them on the main port
  * @param adminHost      the admin listener's bind address: loopback unless asked otherwise, so
  *                       the operator pages are never public by accident
+ * @param adminNames     the {@code Host} names the admin listener answers besides loopback and its bind address
  * @param otlpEndpoint   where traces go (OTLP over HTTP); empty: no tracing
  * @param traceSample    the share of new traces recorded
  */
 public record ObservabilityOptions(Duration metricsLog, AccessLogMode accessLog, Optional<Path> accessLogFile,
-                                   boolean debugEndpoints, OptionalInt adminPort, String adminHost,
+                                   boolean debugEndpoints, OptionalInt adminPort, String adminHost, java.util.List<String> adminNames,
                                    Optional<java.net.URI> otlpEndpoint, double traceSample) {
 
     public ObservabilityOptions {
@@ -30,6 +31,7 @@ public record ObservabilityOptions(Duration metricsLog, AccessLogMode accessLog,
         Objects.requireNonNull(accessLogFile, "accessLogFile");
         Objects.requireNonNull(adminPort, "adminPort");
         Objects.requireNonNull(adminHost, "adminHost");
+        adminNames = java.util.List.copyOf(adminNames);
         Objects.requireNonNull(otlpEndpoint, "otlpEndpoint");
     }
 }

@@ -5,7 +5,10 @@ import com.sun.net.httpserver.HttpsServer;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
+import io.loomgate.edge.admin.AdminGuardFilter;
+import io.loomgate.edge.admin.AdminHosts;
 import io.loomgate.edge.pipeline.Admission;
+import io.loomgate.edge.pipeline.Filter;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
 import io.loomgate.edge.pipeline.Tracing;
@@ -48,6 +51,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Lifecycle lifecycle;
     private final Admission admission;
     private final boolean admin;
+    private List<String> adminNames = List.of();
     private final Optional<ServerStats> stats;
     private volatile Router router;
     private volatile GatewayHandler handler;
@@ -102,10 +106,21 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer bindAdmin(ServerOptions options, String host, int port, Lifecycle lifecycle,
                                           LongAdder virtualStarted) throws IOException {
+        return bindAdmin(options, host, port, List.of(), lifecycle, virtualStarted);
+    }
+
+    /**
+     * The same, answering a {@code Host} of {@code names} ({@code --admin-names}) besides loopback and
+     * {@code host} ({@link AdminHosts}).
+     */
+    public static GatewayServer bindAdmin(ServerOptions options, String host, int port, List<String> names, Lifecycle lifecycle,
+                                          LongAdder virtualStarted) throws IOException {
         ServerOptions adminOptions = new ServerOptions(host, port, ThreadMode.VIRTUAL, options.pool(),
                 options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout(),
                 options.maxConnections(), options.server(), options.maxPerAddress());
-        return bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), AddressRanges.NONE, true);
+        GatewayServer server = bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), AddressRanges.NONE, true);
+        server.adminNames = List.copyOf(names);
+        return server;
     }
 
     private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
@@ -137,8 +152,11 @@ public final class GatewayServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        this.handler = new GatewayHandler(new Pipeline(Filters.standard(() -> this.router, lifecycle, admission, tracing),
-                events, executor, trustedProxies));
+        List<Filter> filters = Filters.standard(() -> this.router, lifecycle, admission, tracing);
+        if (admin) {
+            filters = Filters.guarded(filters, new AdminGuardFilter(AdminHosts.of(options.host(), address().getPort(), adminNames)));
+        }
+        this.handler = new GatewayHandler(new Pipeline(filters, events, executor, trustedProxies));
         server.createContext("/", handler);
         server.start();
         if (!admin) {

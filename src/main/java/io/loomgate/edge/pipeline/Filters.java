@@ -13,6 +13,8 @@ import java.util.function.Supplier;
  *   <li>{@code request-id}: the id every answer and log line carries;</li>
  *   <li>{@code connection}: {@code Connection: close} while draining or after doubtful framing;</li>
  *   <li>{@code framing}: version, header count and size, {@code Content-Length}, the target;</li>
+ *   <li>{@code admin-guard}, on the admin listener only: a {@code Host} that names it (else 421) and
+ *       no state-changing request from another origin (403);</li>
  *   <li>{@code route}: the route, or 404, 405, 501, an {@code OPTIONS} answer;</li>
  *   <li>{@code body}: the body for routes that read it, else read and discarded (413 past 1 MiB);</li>
  *   <li>{@code cors}: a preflight answered; CORS headers on the way out;</li>
@@ -61,5 +63,13 @@ public final class Filters {
                 new AdmissionFilter(admission)));
         tracing.ifPresent(t -> filters.add(1, new TraceFilter(t)));
         return List.copyOf(filters);
+    }
+
+    /** {@code filters} with the admin listener's {@code guard} in its place: after {@code framing}, before {@code route}. */
+    public static List<Filter> guarded(List<Filter> filters, Filter guard) {
+        List<Filter> out = new java.util.ArrayList<>(filters);
+        int framing = out.stream().map(Filter::name).toList().indexOf("framing");
+        out.add(framing + 1, guard);
+        return List.copyOf(out);
     }
 }
