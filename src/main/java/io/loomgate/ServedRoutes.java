@@ -40,7 +40,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
                 case RouteKind.Compose c -> composes.add(new ComposeRoute(r.path(), c.graph(), r.methods(), c.upstreams(),
                         r.timeout(), r.clientKnobs(), edge));
                 case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(defaultTimeout),
-                        edge));
+                        edge, p.tunnel()));
             }
         }
         return new ServedRoutes(fanOuts, proxies, composes);

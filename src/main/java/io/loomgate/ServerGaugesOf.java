@@ -37,6 +37,7 @@ record ServerGaugesOf(GatewayServer server, ServerOptions options) implements Se
     @Override
     public Optional<Connections> connections() {
         return server.serverStats().map(c -> new Connections(c.open(), c.refusedAtMax(), c.refusedPerAddress(),
-                c.headTimeouts(), c.malformed(), c.clientGone()));
+                c.headTimeouts(), c.malformed(), c.clientGone(),
+                new Tunnels(server.tunnels().open(), server.tunnels().max(), server.tunnels().refused())));
     }
 }

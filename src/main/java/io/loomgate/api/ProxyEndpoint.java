@@ -40,7 +40,7 @@ final class ProxyEndpoint implements Handler {
     @Override
     public Response handle(Request request) throws InterruptedException {
         RequestContext ctx = RequestContexts.of(request, route.path(), route.timeout(), Overrides.NONE);
-        Forward forward = new Forward(request, target(request));
+        Forward forward = new Forward(request, target(request), route.tunnel());
         return RequestContext.callWith(ctx, () -> forward(forward));
     }
 

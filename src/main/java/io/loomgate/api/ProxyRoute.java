@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.RouteEdge;
+import io.loomgate.upstream.TunnelLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -13,8 +14,9 @@ import java.util.Objects;
  * @param upstream the HTTP upstream it forwards to
  * @param timeout  how long the upstream has to send its answer's head
  * @param edge     what the pipeline's edge filters check for it (CORS, limits, authentication)
+ * @param tunnel   how long a tunnel through it may stay open
  */
-public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge) {
+public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge, TunnelLimits tunnel) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
@@ -24,9 +26,14 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Rou
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(edge, "edge");
+        Objects.requireNonNull(tunnel, "tunnel");
         if (!path.endsWith("/*")) {
             throw new IllegalArgumentException("a proxy route's path must end in /*: " + path);
         }
+    }
+
+    public ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge) {
+        this(path, upstream, timeout, edge, TunnelLimits.DEFAULT);
     }
 
     /** Slashes in the prefix ({@code /api/} has 2): the raw path after that many is what is forwarded. */

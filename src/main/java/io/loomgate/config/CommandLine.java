@@ -150,7 +150,8 @@ public final class CommandLine {
                 s.get(Flag.IDLE_TIMEOUT).wholeSeconds(Duration.ofSeconds(1), MAX_DURATION),
                 maxConnections(s),
                 s.get(Flag.SERVER).serverKind(),
-                maxPerAddress(s));
+                maxPerAddress(s),
+                maxTunnels(s));
 
         Duration maxTimeout = s.get(Flag.MAX_TIMEOUT).duration(Duration.ofMillis(1), MAX_DURATION);
         Setting timeoutSetting = s.get(Flag.TIMEOUT);
@@ -199,6 +200,15 @@ public final class CommandLine {
             return per.integer(0, 10_000_000);
         }
         return Math.max(64, maxConnections(s) / 10);
+    }
+
+    /** {@code --max-tunnels}, or a quarter of {@code --max-connections}, at least 16. */
+    private static int maxTunnels(Map<Flag, Setting> s) throws UsageException {
+        Setting max = s.get(Flag.MAX_TUNNELS);
+        if (!max.value().equals("auto")) {
+            return max.integer(0, 10_000_000);
+        }
+        return Math.max(16, maxConnections(s) / 4);
     }
 
     private static OptionalInt adminPort(Map<Flag, Setting> s, ServerOptions server) throws UsageException {

@@ -27,6 +27,14 @@ public final class ConnectionBudget {
     public static final long PLAIN_BYTES = 32 * 1024;
     /** Heap a connection may cost at worst, with TLS: a stalled handshake (79 KB measured). */
     public static final long TLS_BYTES = 80 * 1024;
+    /**
+     * Heap an idle tunnel holds (a WebSocket through a proxy route: the client's connection, the
+     * upstream's, and a thread copying each way): 2,000 idle tunnels held 136 MB after GC, about
+     * 68 KB each (the security review of 2026-11-27, on loomgate's server).
+     */
+    public static final long TUNNEL_BYTES = 70 * 1024;
+    /** How many places beyond its own one a tunnel takes under {@code --max-connections}: its cost over a connection's (the server's {@code ServerLimits.TUNNEL_EXTRA}). */
+    public static final int TUNNEL_EXTRA = (int) ((TUNNEL_BYTES + PLAIN_BYTES - 1) / PLAIN_BYTES) - 1;
     /** Descriptors kept for everything else: upstream connections, files, the JVM's own. */
     private static final long RESERVED_DESCRIPTORS = 1024;
     private static final int FLOOR = 256;

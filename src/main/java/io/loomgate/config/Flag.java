@@ -20,6 +20,7 @@ public enum Flag {
     MAX_CONNECTIONS("max-connections", "N", "auto", "connections held at once; past it a new one is closed at once. auto: what a quarter of the heap holds at the worst cost of one (a stalled TLS handshake, 80 KB; a stalled head, 32 KB), below the file-descriptor limit"),
     SERVER("server", "NAME", "loomgate", "'loomgate' (loomgate's own server: a virtual thread per connection, the strict codec, cancellation when a client hangs up) or 'jdk' (the JDK's HttpServer)"),
     MAX_CONNECTIONS_PER_ADDRESS("max-connections-per-address", "N", "auto", "connections one client address holds at once (loopback and --trusted-proxies aside); past it a new one is closed at once; 0 turns it off. auto: a tenth of --max-connections, at least 64. loomgate's server only"),
+    MAX_TUNNELS("max-tunnels", "N", "auto", "tunnels (WebSockets, any Upgrade through a proxy route) open at once; past it an upgrade gets 503; auto: a quarter of --max-connections, at least 16"),
     READ_TIMEOUT("read-timeout", "DURATION", "5s", "time a new connection has to finish its TLS handshake and send a request head (the JDK server: and its body), whole seconds"),
     IDLE_TIMEOUT("idle-timeout", "DURATION", "30s", "idle keep-alive connections are closed after this, whole seconds"),
     ROUTES("routes", "FILE", "", "a JSON route file (see docs/route-file.md); without it, the built-in routes (the demo, or the backend's)"),

@@ -21,10 +21,11 @@ import java.util.Objects;
  * @param maxConnections connections held at once; past it a new one is closed at once
  * @param server        which implementation of the server API listens
  * @param maxPerAddress connections one client address holds at once (loomgate's server only); 0 for no limit
+ * @param maxTunnels    tunnels (a WebSocket, any {@code Upgrade} through a proxy route) open at once
  */
 public record ServerOptions(String host, int port, ThreadMode threads, int pool, int backlog,
                             Duration shutdownGrace, Duration drainDelay, int maxInflight, Duration readTimeout,
-                            Duration idleTimeout, int maxConnections, ServerKind server, int maxPerAddress) {
+                            Duration idleTimeout, int maxConnections, ServerKind server, int maxPerAddress, int maxTunnels) {
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -52,6 +53,9 @@ public record ServerOptions(String host, int port, ThreadMode threads, int pool,
         if (maxPerAddress < 0) {
             throw new IllegalArgumentException("maxPerAddress must be >= 0: " + maxPerAddress);
         }
+        if (maxTunnels < 0) {
+            throw new IllegalArgumentException("maxTunnels must be >= 0: " + maxTunnels);
+        }
     }
 
     /** The mode as the listening line and /health print it: {@code threads=platform pool=200}. */
@@ -64,6 +68,6 @@ public record ServerOptions(String host, int port, ThreadMode threads, int pool,
     /** The same options with {@code kind} listening. */
     public ServerOptions withServer(ServerKind kind) {
         return new ServerOptions(host, port, threads, pool, backlog, shutdownGrace, drainDelay, maxInflight, readTimeout,
-                idleTimeout, maxConnections, kind, maxPerAddress);
+                idleTimeout, maxConnections, kind, maxPerAddress, maxTunnels);
     }
 }

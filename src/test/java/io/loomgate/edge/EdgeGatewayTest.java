@@ -65,6 +65,8 @@ class EdgeGatewayTest {
                     "auth": "apiKey", "rateLimit": {"perSecond": 0.01, "burst": 3, "by": "apiKey"}},
                    {"path": "/limited-ip", "policy": "single", "upstreams": ["api"], "answer": "value",
                     "rateLimit": {"perSecond": 0.01, "burst": 1, "by": "ip"}},
+                   {"path": "/limited-jwt", "policy": "single", "upstreams": ["api"], "answer": "value",
+                    "auth": {"jwt": {"jwksFile": "jwks.json"}}, "rateLimit": {"perSecond": 0.01, "burst": 1, "by": "jwt.sub"}},
                    {"path": "/slow", "policy": "single", "upstreams": ["slow"], "timeout": "10s"},
                    {"path": "/px/*", "policy": "proxy", "upstreams": ["users"],
                     "auth": {"jwt": {"jwksFile": "jwks.json", "forwardClaims": {"sub": "X-User", "email": "X-Email"}}}}]}
@@ -115,6 +117,26 @@ class EdgeGatewayTest {
             assertTrue(access.lines().stream().anyMatch(l -> l.startsWith("GET /keyed 401") && !l.contains("caller=")),
                     access.lines().toString());
         }
+    }
+
+    @Test
+    void tokensWithoutSubAreKeyedByTheirJtiElseTheClientAddressNeverOneSharedBucket() throws Exception {
+        start();
+        Map<String, Object> a = new java.util.HashMap<>(TestTokens.claims("x", Map.of("jti", "token-a")));
+        a.remove("sub");
+        Map<String, Object> b = new java.util.HashMap<>(TestTokens.claims("x", Map.of("jti", "token-b")));
+        b.remove("sub");
+        Map<String, Object> anonymous = new java.util.HashMap<>(TestTokens.claims("x", Map.of()));
+        anonymous.remove("sub");
+        String tokenA = "Bearer " + TOKENS.es256(a);
+        assertEquals(200, get("/limited-jwt", "Authorization", tokenA).statusCode());
+        assertEquals(429, get("/limited-jwt", "Authorization", tokenA).statusCode(), "token a spent its own burst of 1");
+        assertEquals(200, get("/limited-jwt", "Authorization", "Bearer " + TOKENS.es256(b)).statusCode(),
+                "token b has a bucket of its own (before: one bucket for every token without sub)");
+        assertEquals(200, get("/limited-jwt", "Authorization", "Bearer " + TOKENS.es256(anonymous)).statusCode(),
+                "without sub or jti: the client address's bucket");
+        assertEquals(429, get("/limited-jwt", "Authorization", "Bearer " + TOKENS.es256(anonymous)).statusCode());
+        assertEquals(200, get("/limited-jwt", "Authorization", "Bearer " + TOKENS.es256(TestTokens.claims("ada", Map.of()))).statusCode());
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.loomgate.edge.pipeline.Filter;
 import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
 import io.loomgate.edge.pipeline.Tracing;
+import io.loomgate.edge.pipeline.Tunnels;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.server.LoomgateServers;
@@ -50,6 +51,7 @@ public final class GatewayServer implements AutoCloseable {
     private final RequestExecutor executor;
     private final Lifecycle lifecycle;
     private final Admission admission;
+    private final Tunnels tunnels;
     private final boolean admin;
     private List<String> adminNames = List.of();
     private final Optional<ServerStats> stats;
@@ -66,6 +68,7 @@ public final class GatewayServer implements AutoCloseable {
         this.executor = executor;
         this.lifecycle = lifecycle;
         this.admission = admission;
+        this.tunnels = new Tunnels(options.maxTunnels());
     }
 
     /**
@@ -117,7 +120,7 @@ public final class GatewayServer implements AutoCloseable {
                                           LongAdder virtualStarted) throws IOException {
         ServerOptions adminOptions = new ServerOptions(host, port, ThreadMode.VIRTUAL, options.pool(),
                 options.backlog(), options.shutdownGrace(), Duration.ZERO, 0, options.readTimeout(), options.idleTimeout(),
-                options.maxConnections(), options.server(), options.maxPerAddress());
+                options.maxConnections(), options.server(), options.maxPerAddress(), 0);
         GatewayServer server = bind(adminOptions, lifecycle, virtualStarted, Optional.empty(), AddressRanges.NONE, true);
         server.adminNames = List.copyOf(names);
         return server;
@@ -152,7 +155,7 @@ public final class GatewayServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.router = router;
-        List<Filter> filters = Filters.standard(() -> this.router, lifecycle, admission, tracing);
+        List<Filter> filters = Filters.standard(() -> this.router, lifecycle, admission, tunnels, tracing);
         if (admin) {
             filters = Filters.guarded(filters, new AdminGuardFilter(AdminHosts.of(options.host(), address().getPort(), adminNames)));
         }
@@ -200,6 +203,11 @@ public final class GatewayServer implements AutoCloseable {
 
     public Lifecycle lifecycle() {
         return lifecycle;
+    }
+
+    /** The tunnels open now, and those refused ({@code --max-tunnels}). */
+    public Tunnels tunnels() {
+        return tunnels;
     }
 
     public Admission admission() {

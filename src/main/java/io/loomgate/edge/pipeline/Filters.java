@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  *   <li>{@code auth}: who calls, or 401, 403;</li>
  *   <li>{@code rate-limit}: the route's rate limit; {@code RateLimit-*} on the way out;</li>
  *   <li>{@code drain}: new work refused once shutdown began;</li>
- *   <li>{@code admission}: {@code --max-inflight}; admitted work moves to the {@link Handoff}.</li>
+ *   <li>{@code admission}: {@code --max-inflight}; admitted work moves to the {@link Handoff};</li>
+ *   <li>{@code tunnel}: {@code --max-tunnels}, for a request that asks a proxy route to switch protocols.</li>
  * </ol>
  * Then the route's handler answers ({@link Pipeline}).
  */
@@ -48,6 +49,12 @@ public final class Filters {
     /** The same, with requests placed in traces and their server spans recorded ({@link TraceFilter}) when {@code tracing} says so. */
     public static List<Filter> standard(Supplier<Router> routers, Draining draining, Admission admission,
                                         Optional<Tracing> tracing) {
+        return standard(routers, draining, admission, new Tunnels(Tunnels.UNLIMITED), tracing);
+    }
+
+    /** The same, with at most {@code tunnels} open at once ({@code --max-tunnels}). */
+    public static List<Filter> standard(Supplier<Router> routers, Draining draining, Admission admission, Tunnels tunnels,
+                                        Optional<Tracing> tracing) {
         List<Filter> filters = new java.util.ArrayList<>(List.of(
                 new RequestIdFilter(),
                 new ConnectionFilter(draining),
@@ -60,7 +67,8 @@ public final class Filters {
                 new AuthFilter(),
                 new RateLimitFilter(),
                 new DrainFilter(draining),
-                new AdmissionFilter(admission)));
+                new AdmissionFilter(admission),
+                new TunnelFilter(tunnels)));
         tracing.ifPresent(t -> filters.add(1, new TraceFilter(t)));
         return List.copyOf(filters);
     }

@@ -35,6 +35,7 @@ public final class Visit {
     String routeKey = Events.UNMATCHED;
     Request request;
     boolean admitted;
+    boolean tunnel;
     boolean started;
     Headers answerHeaders = Headers.EMPTY;
     int status = 500;

@@ -43,6 +43,8 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private long deadlineNanos = NO_DEADLINE;
     private long perReadNanos;
     private volatile boolean closed;
+    /** It carries a tunnel now (after a {@code 101}): it costs more than a connection, and counts so. */
+    private volatile boolean tunnel;
 
     Connection(Listener listener, Socket raw, boolean counted) {
         this.listener = listener;
@@ -245,6 +247,18 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     boolean counted() {
         return counted;
+    }
+
+    /** After a {@code 101}: from now on it holds a tunnel, counted at a tunnel's cost under {@code --max-connections}. */
+    void becameTunnel() {
+        if (!tunnel) {
+            tunnel = true;
+            listener.tunnelOpened();
+        }
+    }
+
+    boolean tunnel() {
+        return tunnel;
     }
 
     InetAddress address() {

@@ -101,7 +101,7 @@ final class Listener {
     private void admit(Socket s) {
         stats.accepted.increment();
         InetAddress from = s.getInetAddress();
-        if (limits.maxConnections() > 0 && stats.open.get() >= limits.maxConnections()) {
+        if (limits.maxConnections() > 0 && stats.open.get() + stats.tunnels.get() * ServerLimits.TUNNEL_EXTRA >= limits.maxConnections()) {
             stats.refusedAtMax.increment();
             Closing.quietly(s);
             return;
@@ -125,10 +125,18 @@ final class Listener {
         }
     }
 
+    /** A connection now carries a tunnel ({@link Connection#becameTunnel}). */
+    void tunnelOpened() {
+        stats.tunnels.incrementAndGet();
+    }
+
     /** A connection's thread ended. */
     void closed(Connection c) {
         if (connections.remove(c)) {
             stats.open.decrementAndGet();
+            if (c.tunnel()) {
+                stats.tunnels.decrementAndGet();
+            }
             if (c.counted()) {
                 release(c.address());
             }

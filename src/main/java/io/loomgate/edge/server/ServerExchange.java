@@ -134,6 +134,7 @@ final class ServerExchange {
         long framed = responseBody.frame(code, length, responseHeaders);
         if (code == 101) {
             requestBody.tunnel(connection.input);
+            connection.becameTunnel();
         }
         if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
                 .anyMatch("close"::equalsIgnoreCase)) {

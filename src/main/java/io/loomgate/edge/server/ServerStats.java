@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ServerStats {
 
     final AtomicInteger open = new AtomicInteger();
+    /** Connections that carry a tunnel now: each costs {@link ServerLimits#TUNNEL_EXTRA} more under the limit. */
+    final AtomicInteger tunnels = new AtomicInteger();
     final LongAdder accepted = new LongAdder();
     final LongAdder refusedAtMax = new LongAdder();
     final LongAdder refusedPerAddress = new LongAdder();
@@ -17,6 +19,11 @@ public final class ServerStats {
     /** Connections open now. */
     public int open() {
         return open.get();
+    }
+
+    /** Connections that carry a tunnel now (after a {@code 101}). */
+    public int tunnels() {
+        return tunnels.get();
     }
 
     /** Connections accepted since start. */

@@ -35,7 +35,9 @@ final class JsonFormat {
             ServerGauges.Connections c = s.connections();
             w.name("connections").beginObject().field("open", c.open()).field("refusedAtMax", c.refusedAtMax())
                     .field("refusedPerAddress", c.refusedPerAddress()).field("headTimeouts", c.headTimeouts())
-                    .field("malformed", c.malformed()).field("clientGone", c.clientGone()).endObject();
+                    .field("malformed", c.malformed()).field("clientGone", c.clientGone())
+                    .field("tunnelsOpen", c.tunnels().open()).field("maxTunnels", c.tunnels().max())
+                    .field("tunnelsRefused", c.tunnels().refused()).endObject();
         }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.field("accessLogDropped", s.accessLogDropped());

@@ -79,6 +79,9 @@ final class PrometheusFormat {
             w.family("loomgate_server_client_gone_total", "counter",
                     "Requests whose client closed its connection before the answer; their work was cancelled.");
             w.sample("loomgate_server_client_gone_total", c.clientGone());
+            w.gauge("loomgate_tunnels_open", "Tunnels (WebSockets, any Upgrade) open through proxy routes now.", c.tunnels().open());
+            w.family("loomgate_tunnels_refused_total", "counter", "Upgrades refused with 503 because --max-tunnels were open.");
+            w.sample("loomgate_tunnels_refused_total", c.tunnels().refused());
         }
     }
 

@@ -28,7 +28,11 @@ public interface ServerGauges {
      * because a request broke HTTP/1.1's rules, and requests whose client hung up before the answer.
      */
     record Connections(int open, long refusedAtMax, long refusedPerAddress, long headTimeouts, long malformed,
-                       long clientGone) {
+                       long clientGone, Tunnels tunnels) {
+    }
+
+    /** Tunnels through proxy routes: open now, the most allowed ({@code --max-tunnels}), refused since start. */
+    record Tunnels(int open, int max, long refused) {
     }
 
     /** The platform request pool: its size, threads busy now, and requests waiting for one. */

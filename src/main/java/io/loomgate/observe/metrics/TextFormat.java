@@ -87,6 +87,7 @@ final class TextFormat {
             line(out, "Head Timeouts", String.valueOf(c.headTimeouts()));
             line(out, "Malformed Requests", String.valueOf(c.malformed()));
             line(out, "Clients Gone", String.valueOf(c.clientGone()));
+            line(out, "Tunnels", c.tunnels().open() + " open of " + c.tunnels().max() + ", " + c.tunnels().refused() + " refused");
         }
         if (s.pool() != null) {
             out.append("\nPlatform request pool\n");

@@ -33,6 +33,8 @@ final class ProxyExchange {
     private final Optional<CachedCalls> cache;
     /** How long a background refresh of a proxied answer may take. */
     private static final Duration REFRESH_LIMIT = Duration.ofSeconds(30);
+    /** The longest one read of a tunnel's upstream side may wait: its idle timeout and lifetime end it before. */
+    private static final Duration TUNNEL_READ_LIMIT = Duration.ofDays(30);
 
     ProxyExchange(HttpUpstream upstream, Endpoints endpoints, Http1Client client, Duration idleTimeout,
                   HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
@@ -156,10 +158,16 @@ final class ProxyExchange {
             release(lead, CacheLocks.Ended.NOT_STORED);
             return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
         }
-        response.body().streaming(idleTimeout);
         if (response.status() == 101) {
-            return Response.streamed(101, Tunnel.of(response, request.body()));
+            Optional<String> refused = Tunnel.refusal(request, response.head());
+            if (refused.isPresent()) {   // nothing is tunnelled, and the switched connection is closed
+                response.body().close();
+                throw new UpstreamFailure(upstream.id(), refused.get(), java.util.OptionalInt.of(101));
+            }
+            response.body().streaming(TUNNEL_READ_LIMIT);   // the tunnel's own clock ends it sooner
+            return Response.streamed(101, Tunnel.of(response, request.body(), forward.tunnel(), idleTimeout));
         }
+        response.body().streaming(idleTimeout);
         if (ask == null) {
             return Response.streamed(response.status(), ProxiedBody.of(response));
         }

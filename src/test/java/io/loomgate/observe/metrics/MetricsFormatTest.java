@@ -49,7 +49,7 @@ class MetricsFormatTest {
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4),
                         new LimitStats("rate_limit", "/shared", 1, 0, 2, 5)),
-                new ServerGauges.Connections(12, 6, 2, 3, 4, 5), new GatewayMetrics.Reloads(3, 1), 7,
+                new ServerGauges.Connections(12, 6, 2, 3, 4, 5, new ServerGauges.Tunnels(1, 16, 2)), new GatewayMetrics.Reloads(3, 1), 7,
                 new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))),
                 Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0)),
                 Optional.of(new io.loomgate.store.redis.RedisClient.Stats("redis://127.0.0.1:6379/0", "open", 120,
