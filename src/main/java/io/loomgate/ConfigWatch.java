@@ -77,8 +77,12 @@ final class ConfigWatch implements AutoCloseable {
                 for (WatchKey more; (more = service.poll(QUIET_MS, TimeUnit.MILLISECONDS)) != null; ) {
                     changed(more);   // the same change, still being written: one reload for all of it
                 }
-                reload.accept("--watch: " + changed + " changed");
-                register();
+                try {
+                    reload.accept("--watch: " + changed + " changed");
+                    register();
+                } catch (RuntimeException e) {   // the watch goes on: the next edit may fix it
+                    LOG.log(Level.WARNING, "--watch: the reload after " + changed + " failed (" + e + "); still watching");
+                }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // closed

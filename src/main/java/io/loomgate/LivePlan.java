@@ -93,18 +93,20 @@ final class LivePlan implements AdminControl {
         Current before = current;
         String digest = digest(parts.config());
         ServingPlan next;
+        Current now;
         try {
             next = ServingPlan.compile(parts.config(), parts.modules(), parts.replaced(), parts.engines(), Events.NONE,
                     Optional.of(before.plan()));
-        } catch (UsageException e) {
+            now = build(next, digest);
+        } catch (UsageException | RuntimeException e) {   // nothing escapes a reload: the old plan keeps serving
+            String why = e instanceof UsageException ? e.getMessage() : "an internal error (" + e + "); please report it";
             parts.metrics().reloaded(false);
-            lastError = e.getMessage();
+            lastError = why;
             lastErrorAt = Instant.now();
             LOG.log(Level.WARNING, "reload (" + trigger + ") refused, still serving the configuration loaded at "
-                    + before.loadedAt() + ": " + e.getMessage());
-            return new Reload.Refused(e.getMessage());
+                    + before.loadedAt() + ": " + why);
+            return new Reload.Refused(why);
         }
-        Current now = build(next, digest);
         server.serve(Router.of(now.main()));
         if (admin != null) {
             admin.serve(Router.of(now.admin()));

@@ -54,7 +54,8 @@ public final class Endpoints {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge()));
             }
         }
-        if (pages == OperatorPages.MAIN) {
+        boolean catchAll = w.proxies().stream().anyMatch(p -> p.path().equals("/*"));
+        if (pages == OperatorPages.MAIN && !catchAll) {   // a catch-all serves / too; the index stays on the admin port
             routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
         }
         return routes;

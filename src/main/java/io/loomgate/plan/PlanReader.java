@@ -184,6 +184,13 @@ public final class PlanReader {
         if (kind == null) {
             throw f.bad("policy", "must be one of " + String.join(", ", known), policy);
         }
+        if (kind.prefixPath() && path.equals("/")) {
+            path = "/*";   // a catch-all, as nginx's location / is
+        }
+        if (reserved.contains(path)) {
+            throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
+                    + ", /debug/...)", path);
+        }
         if (kind.prefixPath() != path.endsWith("/*")) {
             throw f.bad("path", kind.prefixPath() ? "must end in /* for policy " + policy + " (e.g. /api/*)"
                     : "may end in /* only for policy " + String.join(", ", modules.routeKinds().stream()
@@ -212,7 +219,7 @@ public final class PlanReader {
         } catch (IllegalArgumentException e) {
             throw f.bad("path", e.getMessage(), path);
         }
-        if (reserved.contains(path) || path.startsWith("/debug/") || path.equals("/*")) {
+        if (path.startsWith("/debug/")) {
             throw f.bad("path", "is taken by an operator endpoint (" + String.join(", ", reserved.stream().sorted().toList())
                     + ", /debug/...)", path);
         }

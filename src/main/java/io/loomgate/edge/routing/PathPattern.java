@@ -47,7 +47,7 @@ public final class PathPattern {
             throw new IllegalArgumentException("must start with '/'");
         }
         boolean prefix = path.endsWith("/*");
-        String body = prefix ? path.substring(1, path.length() - 2) : path.substring(1);
+        String body = prefix ? path.substring(1, Math.max(1, path.length() - 2)) : path.substring(1);
         String[] parts = prefix && body.isEmpty() ? new String[0] : body.split("/", -1);
         String[] names = new String[parts.length];
         List<String> seen = new ArrayList<>();
