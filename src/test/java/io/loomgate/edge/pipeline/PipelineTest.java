@@ -259,6 +259,20 @@ class PipelineTest {
             }
         }, admission).stream().map(Filter::name).toList();
         assertEquals(List.of("request-id", "connection", "framing", "route", "body", "cors", "pre-auth-limit",
-                "auth-failures", "auth", "rate-limit", "drain", "admission"), names);
+                "auth-failures", "auth", "rate-limit", "drain", "admission", "tunnel"), names);
+        List<String> admin = Filters.guarded(Filters.standard(router, new Draining() {
+            @Override
+            public boolean isDraining() {
+                return false;
+            }
+
+            @Override
+            public boolean isNew(long arrivalNanos) {
+                return false;
+            }
+        }, admission), new io.loomgate.edge.admin.AdminGuardFilter(io.loomgate.edge.admin.AdminHosts.of("127.0.0.1", 9091,
+                List.of()))).stream().map(Filter::name).toList();
+        assertEquals(names.indexOf("framing") + 1, admin.indexOf("admin-guard"), "the admin listener's guard, before routing");
+        assertEquals(names.size() + 1, admin.size());
     }
 }
