@@ -11,7 +11,7 @@ import java.util.List;
  * route's calls also say when each started, in milliseconds from the request's first byte
  * ({@code user;start=0.4;dur=61.2;desc="success"}), so its critical path can be read off the header.
  * Each try to an upstream with several endpoints follows, naming its endpoint
- * ({@code db-try1;dur=51.0;desc="success at 10.0.0.5:8080"}).
+ * ({@code db-try1;dur=51.0;desc="success"}: the try, never its endpoint's address, which the timeline keeps).
  */
 public final class ServerTiming {
 
@@ -25,7 +25,7 @@ public final class ServerTiming {
             if (!a.endpoint().isEmpty()) {
                 sb.append(", ").append(a.upstream().value()).append("-try").append(a.number())
                         .append(";dur=").append(Math.round((a.endNanos() - a.startNanos()) / 100_000.0) / 10.0)
-                        .append(";desc=\"").append(a.outcome().wire()).append(" at ").append(a.endpoint()).append('"');
+                        .append(";desc=\"").append(a.outcome().wire()).append('"');   // the endpoint stays in the timeline
             }
         }
         return sb.toString();

@@ -259,9 +259,9 @@ final class HttpUpstream implements Upstream, Forwarder {
             LOG.log(Level.WARNING, "request " + ctx.requestId() + ": " + id + ": " + e.getMessage() + "; connection closed");
             return UpstreamFailure.malformed(id, e.getMessage());
         }
-        LOG.log(Level.DEBUG, () -> "request " + ctx.requestId() + ": " + id + ": " + e);
         String down = endpoints.allDown() ? "every endpoint is down (ejected or failing its health checks); " : "";
-        return new UpstreamFailure(id, down + NetworkErrors.reason(e, origin));
+        LOG.log(Level.INFO, () -> "request " + ctx.requestId() + ": " + id + ": " + down + NetworkErrors.detail(e, origin));
+        return new UpstreamFailure(id, down + NetworkErrors.reason(e));
     }
 
     /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */

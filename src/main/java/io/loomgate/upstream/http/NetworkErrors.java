@@ -10,31 +10,46 @@ import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import javax.net.ssl.SSLException;
 
-/** Words for why an exchange with an upstream failed, safe to show a client: no class names. */
+/**
+ * Words for why an exchange with an upstream failed: {@link #reason} is safe to show a client (no
+ * class names, no address or host name of the upstream's); {@link #detail} names the endpoint, for
+ * the log an operator reads.
+ */
 final class NetworkErrors {
 
     private NetworkErrors() {
     }
 
-    static String reason(Throwable e, Origin origin) {
+    /** Why, for the client: the upstream's addresses and names stay inside. */
+    static String reason(Throwable e) {
+        return words(e, null);
+    }
+
+    /** Why, naming {@code origin}: for the log. */
+    static String detail(Throwable e, Origin origin) {
+        return words(e, origin);
+    }
+
+    private static String words(Throwable e, Origin origin) {
+        String at = origin == null ? "" : " " + origin.host() + ":" + origin.port();
         if (e instanceof Http1Connection.ConnectTimeout) {
-            return "could not connect within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
+            return "could not connect" + (origin == null ? "" : " to" + at) + " within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
         }
         if (causedBy(e, UnknownHostException.class)) {
-            return "cannot resolve " + origin.host();
+            return "cannot resolve " + (origin == null ? "the upstream's host name" : origin.host());
         }
         if (e instanceof ConnectException) {
-            return "connection refused by " + origin.host() + ":" + origin.port();
+            return "connection refused" + (origin == null ? "" : " by" + at);
         }
         if (causedBy(e, SSLException.class)) {
             return tls(e, origin);
         }
-        return "the connection failed before a complete answer came";
+        return "the connection failed before a complete answer came" + (origin == null ? "" : " (" + at.strip() + ")");
     }
 
-    /** A TLS failure, said the way an operator fixes it. */
+    /** A TLS failure, said the way an operator fixes it; without {@code origin}, without its name. */
     private static String tls(Throwable e, Origin origin) {
-        String host = origin.host();
+        String host = origin == null ? "the upstream" : origin.host();
         if (causedBy(e, CertificateExpiredException.class)) {
             return "certificate for " + host + " has expired";
         }
@@ -46,12 +61,13 @@ final class NetworkErrors {
         }
         String message = messages(e);
         if (causedBy(e, CertificateException.class) && message.contains("matching")) {
-            return "certificate does not name " + host;
+            return origin == null ? "the upstream's certificate does not name its host" : "certificate does not name " + host;
         }
+        String hostPort = origin == null ? host : host + ":" + origin.port();
         if (message.contains("Unsupported or unrecognized SSL message") || message.contains("plaintext connection")) {
-            return host + ":" + origin.port() + " did not answer with TLS";
+            return hostPort + " did not answer with TLS";
         }
-        return "TLS with " + host + ":" + origin.port() + " failed" + (message.isEmpty() ? "" : " (" + message + ")");
+        return "TLS with " + hostPort + " failed" + (origin == null || message.isEmpty() ? "" : " (" + message + ")");
     }
 
     /** The first message in the cause chain that says something, without the class names some carry. */

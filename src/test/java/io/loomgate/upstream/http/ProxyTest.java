@@ -160,7 +160,7 @@ class ProxyTest {
         assertEquals(502, gone.statusCode());
         Map<String, Object> body = TestClient.json(gone);
         assertEquals("bad_gateway", body.get("error"));
-        assertTrue(((String) body.get("message")).startsWith("gone: connection refused by 127.0.0.1:"), body.toString());
+        assertEquals("gone: connection refused", body.get("message"), "the upstream's address stays inside");
 
         HttpResponse<String> slow = client.get("/tight/slow?ms=800");
         assertEquals(504, slow.statusCode());
