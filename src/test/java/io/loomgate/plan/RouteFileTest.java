@@ -179,7 +179,7 @@ class RouteFileTest {
             {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": "lots"}} | routes.json: upstreams[0].cache.maxBytes must be a size such as 64MB, 512KB or 1048576; got 'lots'
             {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": 10}} | routes.json: upstreams[0].cache.maxBytes must be from 1KB to 64GB; got 10
             {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"keyBy": "ip"}} | routes.json: upstreams[0].cache.keyBy may only be "caller" (each caller's answers kept apart); got 'ip'
-            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"ttl": "1s"}} | routes.json: upstreams[0].cache.ttl is not a field of cache (its fields: maxBytes, defaultTtl, staleWhileRevalidate, staleIfError, keyBy)
+            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"ttl": "1s"}} | routes.json: upstreams[0].cache.ttl is not a field of cache (its fields: maxBytes, defaultTtl, staleWhileRevalidate, staleIfError, keyBy, storeWithSetCookie)
             {"id": "h", "kind": "http", "url": "http://a:1", "resolveEvery": "5s"} | routes.json: upstreams[0].resolveEvery is for an upstream with "endpoints"; got '5s'
             {"id": "h", "kind": "http", "endpoints": ["http://a.svc:1"], "resolveEvery": "10ms"} | routes.json: upstreams[0].resolveEvery must be a duration from 1s to 24h such as 300ms, 1.5s, 2m or 1h; got '10ms'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"consecutiveFailures": 0}} | routes.json: upstreams[0].outliers.consecutiveFailures must be a whole number from 1 to 1000; got 0
