@@ -136,7 +136,7 @@ class MainIT {
                  "routes": [{"path": "/a", "policy": "single", "upstreams": ["api"]}]}""");
         try (ChildProcess p = jar("check", bad.toString())) {
             assertEquals(2, p.awaitExit(Duration.ofSeconds(20)));
-            assertEquals(List.of("loomgate: " + bad + ": $.upstreams[0].url uses ${LOOMGATE_TEST_UNSET_HOST}, which is not set in"
+            assertEquals(List.of("loomgate: " + bad + ": upstreams[0].url uses ${LOOMGATE_TEST_UNSET_HOST}, which is not set in"
                     + " the environment (set it, or give a default: ${LOOMGATE_TEST_UNSET_HOST:-value})"), p.stderr());
         }
     }

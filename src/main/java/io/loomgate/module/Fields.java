@@ -57,10 +57,15 @@ public final class Fields {
         if (!(v instanceof Map<?, ?> m)) {
             throw v == null ? missing(name, "an object") : bad(name, "must be an object", v);
         }
-        return nested(path + "." + name, (Map<String, Object>) m);
+        return nested(at(name), (Map<String, Object>) m);
     }
 
     /** The JSON path of this object, e.g. {@code upstreams[3]}. */
+    /** Field {@code name}'s path: {@code upstreams[0].url}, or {@code routes} at the top (one way of writing paths everywhere). */
+    public String at(String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
     public String path() {
         return path;
     }
@@ -94,6 +99,10 @@ public final class Fields {
 
     /** A duration such as {@code 300ms}, between {@code min} and {@code max}. */
     public Optional<Duration> optionalDuration(String name, Duration min, Duration max) throws RouteFileException {
+        if (map.get(name) instanceof Number n) {   // "timeout": 500: say the form it takes
+            take(name);
+            throw bad(name, "must be a duration string such as \"" + n + "ms\" or \"" + n + "s\" (a number has no unit)", n);
+        }
         Optional<String> text = optionalString(name);
         if (text.isEmpty()) {
             return Optional.empty();
@@ -103,6 +112,34 @@ public final class Fields {
         } catch (IllegalArgumentException e) {
             throw bad(name, "must be " + e.getMessage(), text.get());
         }
+    }
+
+    /**
+     * A size between {@code min} and {@code max} bytes: a whole number of bytes, or a string such as
+     * {@code "512KB"}, {@code "64MB"}, {@code "1GB"} (powers of 1024, as nginx counts). One syntax for
+     * every size in a route file.
+     */
+    public Optional<Long> optionalSize(String name, long min, long max) throws RouteFileException {
+        Object v = take(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        long n = -1;
+        if (v instanceof Long l) {
+            n = l;
+        } else if (v instanceof String s && s.strip().toUpperCase(java.util.Locale.ROOT).matches("\\d{1,12}\\s*(B|KB|MB|GB)?")) {
+            String t = s.strip().toUpperCase(java.util.Locale.ROOT);
+            long unit = t.endsWith("GB") ? 1L << 30 : t.endsWith("MB") ? 1L << 20 : t.endsWith("KB") ? 1L << 10 : 1;
+            n = Long.parseLong(t.replaceAll("\\D", "")) * unit;
+        }
+        if (n < min || n > max) {
+            throw bad(name, "must be a size from " + size(min) + " to " + size(max) + " (a number of bytes, or such as \"512KB\", \"64MB\", \"1GB\")", v);
+        }
+        return Optional.of(n);
+    }
+
+    private static String size(long n) {
+        return n % (1L << 30) == 0 ? (n >> 30) + "GB" : n % (1L << 20) == 0 ? (n >> 20) + "MB" : n % 1024 == 0 ? (n >> 10) + "KB" : n + "B";
     }
 
     /** A number between {@code min} and {@code max}. */
@@ -200,8 +237,45 @@ public final class Fields {
     }
 
     private RouteFileException unknown(String name, String what, List<String> allowed) {
-        return new RouteFileException(source + ": " + path + "." + Printable.shorten(name, 40) + " is not a field of " + what
-                + " (its fields: " + String.join(", ", allowed) + ")");
+        String near = nearest(name, allowed);
+        return new RouteFileException(source + ": " + at(Printable.shorten(name, 40)) + " is not a field of " + what
+                + (near == null ? "" : " (did you mean \"" + near + "\"?)") + " (its fields: " + String.join(", ", allowed) + ")");
+    }
+
+    /** The allowed name {@code name} is most likely a typo of: at most two edits away, ignoring case; null when none is. */
+    static String nearest(String name, List<String> allowed) {
+        if (name.length() > 64) {
+            return null;
+        }
+        String best = null;
+        int bestDistance = 3;
+        for (String a : allowed) {
+            int d = distance(name.toLowerCase(java.util.Locale.ROOT), a.toLowerCase(java.util.Locale.ROOT));
+            if (d < bestDistance) {
+                best = a;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein's edit distance. */
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     /** {@code text}, the value of field {@code name}, as a template; its syntax errors are this field's. */
@@ -215,11 +289,11 @@ public final class Fields {
 
     /** An error about field {@code name} of this object. */
     public RouteFileException bad(String name, String problem, Object value) {
-        return error(path + "." + name + " " + problem + "; got " + shown(value));
+        return error(at(name) + " " + problem + "; got " + shown(value));
     }
 
     public RouteFileException missing(String name, String kind) {
-        return error(path + "." + name + " is missing; it must be " + kind);
+        return error(at(name) + " is missing; it must be " + kind);
     }
 
     public RouteFileException error(String message) {

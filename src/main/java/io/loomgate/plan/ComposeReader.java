@@ -76,7 +76,7 @@ final class ComposeReader {
         if (answer != null) {
             checkAnswer(route, "answer", answer, names, params, claims);
         }
-        long maxBytes = route.optionalInteger("maxBytes", 1024, 1L << 31).orElse(CallGraph.DEFAULT_MAX_BYTES);
+        long maxBytes = route.optionalSize("maxBytes", 1024, 1L << 31).orElse(CallGraph.DEFAULT_MAX_BYTES);
         return new CallGraph(specs, answer == null ? ComposeAnswer.defaultTemplate(names) : ComposeAnswer.compile(answer), params,
                 maxBytes);
     }

@@ -108,7 +108,7 @@ final class EdgeReader {
         if (object.isEmpty() || object.get().size() != 1) {
             throw f.bad("auth", accepted, v);
         }
-        Fields auth = f.nested(f.path() + ".auth", object.get());
+        Fields auth = f.nested(f.at("auth"), object.get());
         for (AuthModule m : methods) {
             if (m.configurable() && auth.optionalValue(m.name()).isPresent()) {
                 return m.read(Optional.of(auth.object(m.name())));

@@ -120,7 +120,7 @@ public final class PlanReader {
         if (!(root instanceof Map<?, ?> map)) {
             throw new RouteFileException(source + ": must be a JSON object with \"upstreams\" and \"routes\"");
         }
-        Fields top = new Fields(source, "$", (Map<String, Object>) map, baseDir);
+        Fields top = new Fields(source, "", (Map<String, Object>) map, baseDir).expect("a route file", TOP);
         List<Object> upstreamList = top.array("upstreams");
         List<Object> routeList = top.array("routes");
         boolean knobs = top.optionalBoolean("clientKnobs").orElse(false);

@@ -79,7 +79,7 @@ final class ProxyReader implements RouteKindReader {
         if (o.isEmpty()) {
             return TunnelLimits.DEFAULT;
         }
-        Fields t = f.nested(f.path() + ".tunnel", o.get());
+        Fields t = f.nested(f.at("tunnel"), o.get());
         TunnelLimits limits = new TunnelLimits(t.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofDays(1)),
                 t.optionalDuration("maxLifetime", Duration.ofMillis(10), Duration.ofDays(30)));
         t.finish("tunnel", List.of("idleTimeout", "maxLifetime"));

@@ -64,7 +64,7 @@ final class UpstreamReader {
         if (given.isEmpty()) {
             return RetrySettings.NONE;
         }
-        Fields f = upstream.nested(upstream.path() + ".retry", given.get());
+        Fields f = upstream.nested(upstream.at("retry"), given.get());
         RetrySettings d = RetrySettings.NONE;
         RetrySettings r = new RetrySettings(
                 f.optionalInteger("attempts", 1, 10).map(Long::intValue).orElse(2),
@@ -81,7 +81,7 @@ final class UpstreamReader {
         if (given.isEmpty()) {
             return Optional.empty();
         }
-        Fields f = upstream.nested(upstream.path() + ".breaker", given.get());
+        Fields f = upstream.nested(upstream.at("breaker"), given.get());
         BreakerSettings d = BreakerSettings.DEFAULTS;
         BreakerSettings b = new BreakerSettings(
                 f.optionalInteger("consecutiveFailures", 1, 1_000_000).map(Long::intValue).orElse(d.consecutiveFailures()),

@@ -31,7 +31,7 @@ final class Variables {
      * @param env a variable's value, or null when it is unset
      */
     static Object expand(Object tree, String source, UnaryOperator<String> env) throws RouteFileException {
-        return new Variables(source, env).value(tree, "$");
+        return new Variables(source, env).value(tree, "");
     }
 
     private Object value(Object v, String path) throws RouteFileException {
@@ -41,7 +41,7 @@ final class Variables {
                 Map<String, Object> out = new LinkedHashMap<>();
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     String key = String.valueOf(e.getKey());
-                    out.put(key, value(e.getValue(), path + "." + key));
+                    out.put(key, value(e.getValue(), path.isEmpty() ? key : path + "." + key));
                 }
                 yield out;
             }

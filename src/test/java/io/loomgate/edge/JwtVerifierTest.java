@@ -74,6 +74,9 @@ class JwtVerifierTest {
                         "{\"sub\":\"root\",\"iss\":\"https://id.test\",\"aud\":\"orders\",\"exp\":9999999999}".getBytes())
                 + token.substring(token.lastIndexOf('.'));
         assertEquals("the signature does not verify with any of the route's keys", rejected(tampered));
+        String unknownKid = TOKENS.es256WithHeader("{\"alg\":\"ES256\",\"typ\":\"JWT\",\"kid\":\"rotated-away\"}", good(Map.of()));
+        assertEquals("the token's kid names no key in the route's key set (jwksFile)", rejected(unknownKid),
+                "an unknown kid is said to be one, and not echoed");
     }
 
     @Test

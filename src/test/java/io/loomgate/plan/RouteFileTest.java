@@ -2,6 +2,7 @@ package io.loomgate.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.api.Endpoints;
 import io.loomgate.config.Latency;
@@ -176,21 +177,22 @@ class RouteFileTest {
             {"id": "h", "kind": "http", "url": "http://a:1", "health": {"path": "/h"}} | routes.json: upstreams[0].health is for an upstream with "endpoints"; got an object
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"failOn": ["connect", "4xx"]}} | routes.json: upstreams[0].outliers.failOn[1] must be connect, timeout, 5xx or gateway; got '4xx'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"failOn": []}} | routes.json: upstreams[0].outliers.failOn must be a non-empty array of connect, timeout, 5xx and gateway; got an array
-            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": "lots"}} | routes.json: upstreams[0].cache.maxBytes must be a size such as 64MB, 512KB or 1048576; got 'lots'
-            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": 10}} | routes.json: upstreams[0].cache.maxBytes must be from 1KB to 64GB; got 10
+            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": "lots"}} | routes.json: upstreams[0].cache.maxBytes must be a size from 1KB to 64GB (a number of bytes, or such as "512KB", "64MB", "1GB"); got 'lots'
+            {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"maxBytes": 10}} | routes.json: upstreams[0].cache.maxBytes must be a size from 1KB to 64GB (a number of bytes, or such as "512KB", "64MB", "1GB"); got 10
             {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"keyBy": "ip"}} | routes.json: upstreams[0].cache.keyBy may only be "caller" (each caller's answers kept apart); got 'ip'
             {"id": "c", "kind": "http", "url": "http://a:1", "cache": {"ttl": "1s"}} | routes.json: upstreams[0].cache.ttl is not a field of cache (its fields: maxBytes, defaultTtl, staleWhileRevalidate, staleIfError, keyBy, storeWithSetCookie)
             {"id": "h", "kind": "http", "url": "http://a:1", "resolveEvery": "5s"} | routes.json: upstreams[0].resolveEvery is for an upstream with "endpoints"; got '5s'
             {"id": "h", "kind": "http", "endpoints": ["http://a.svc:1"], "resolveEvery": "10ms"} | routes.json: upstreams[0].resolveEvery must be a duration from 1s to 24h such as 300ms, 1.5s, 2m or 1h; got '10ms'
             {"id": "h", "kind": "http", "endpoints": ["http://a:1", "http://b:1"], "outliers": {"consecutiveFailures": 0}} | routes.json: upstreams[0].outliers.consecutiveFailures must be a whole number from 1 to 1000; got 0
             {"id": "h", "kind": "http", "url": "http://127.0.0.1:0/"} | routes.json: upstreams[0].url has port 0; a port is 1 to 65535; got 'http://127.0.0.1:0/'
-            {"id": "h", "kind": "http", "url": "http://127.0.0.1:1/", "breakr": {}, "latency": "x"} | routes.json: upstreams[0].breakr is not a field of a http upstream (its fields: id, kind, latency, failureRate, breaker, retry, url, endpoints, balance, hashKey, outliers, health, resolveEvery, forwardQuery, forwardHeaders, timeout, maxBodyBytes, idleTimeout, caFile, cache)
+            {"id": "h", "kind": "http", "url": "http://127.0.0.1:1/", "breakr": {}, "latency": "x"} | routes.json: upstreams[0].breakr is not a field of a http upstream (did you mean "breaker"?) (its fields: id, kind, latency, failureRate, breaker, retry, url, endpoints, balance, hashKey, outliers, health, resolveEvery, forwardQuery, forwardHeaders, timeout, maxBodyBytes, idleTimeout, caFile, cache)
             {"id": "h", "kind": "http", "url": "http://x/users/{user.id}"} | routes.json: upstreams[0].url may hold {name} (a path parameter), {query.NAME} or {header.NAME}, not {user.id} (a call's answer is for a compose call's path); got 'http://x/users/{user.id}'
             {"id": "h", "kind": "http", "url": "http://{host}/x"} | routes.json: upstreams[0].url may hold placeholders in its path and query, not in its host or port; got 'http://{host}/x'
             {"id": "h", "kind": "http", "url": "http://x/users/{id"} | routes.json: upstreams[0].url must not have a '{' that is never closed (write {{ for a literal brace); got 'http://x/users/{id'
             {"id": "h", "kind": "http", "url": "http://x/", "forwardHeaders": ["Connection"]} | routes.json: upstreams[0].forwardHeaders[0] must be a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect; got 'Connection'
-            {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a whole number from 1 to 67108864; got 0
+            {"id": "h", "kind": "http", "url": "http://x/", "maxBodyBytes": 0} | routes.json: upstreams[0].maxBodyBytes must be a size from 1B to 64MB (a number of bytes, or such as "512KB", "64MB", "1GB"); got 0
             {"id": "h", "kind": "http"} | routes.json: upstreams[0].url is missing; it must be a string
+            {"id": "h", "kind": "http", "url": "http://x/", "timeout": 500} | routes.json: upstreams[0].timeout must be a duration string such as "500ms" or "500s" (a number has no unit); got 500
             """)
     void badUpstreamsAreRefusedWithTheFileThePathAndTheValue(String upstream, String message) {
         String json = "{\"upstreams\": [" + upstream + "], \"routes\": []}";
@@ -223,6 +225,15 @@ class RouteFileTest {
     }
 
     @Test
+    void everySizeTakesOneSyntax() throws Exception {
+        String sized = "{\"upstreams\": [{\"id\": \"h\", \"kind\": \"http\", \"url\": \"http://x/\", \"maxBodyBytes\": \"1MB\","
+                + " \"cache\": {\"maxBytes\": \"64MB\"}}], \"routes\": []}";
+        String plan = parse(sized).toString();
+        assertTrue(plan.contains("maxBodyBytes=1048576") && plan.contains("maxBytes=67108864"),
+                "maxBodyBytes \"1MB\" is 1 MiB, as cache.maxBytes \"64MB\" is 64 MiB: " + plan);
+    }
+
+    @Test
     void wholeFileProblemsNameTheFile() {
         assertEquals("routes.json: routes[0] must be an object; got 'x'",
                 assertThrows(RouteFileException.class, () -> parse(file("[\"x\"]"))).getMessage());
@@ -230,9 +241,13 @@ class RouteFileTest {
                 + " {\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"}], \"routes\": []}";
         assertEquals("routes.json: upstreams[1].id 'a' is declared twice (first at upstreams[0])",
                 assertThrows(RouteFileException.class, () -> parse(dup)).getMessage());
-        assertEquals("routes.json: $.extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors, authFailures)",
+        assertEquals("routes.json: extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors, authFailures)",
                 assertThrows(RouteFileException.class, () -> parse(file("[]").replace("}", ", \"extra\": 1}"))).getMessage());
-        assertEquals("routes.json: $.routes is missing; it must be an array",
+        assertEquals("routes.json: upstream is not a field of a route file (did you mean \"upstreams\"?) (its fields: upstreams, routes,"
+                        + " clientKnobs, auth, cors, authFailures)",
+                assertThrows(RouteFileException.class, () -> parse("{\"upstream\": [], \"routes\": []}")).getMessage(),
+                "the unknown field is named, not the one it stands for said to be missing");
+        assertEquals("routes.json: routes is missing; it must be an array",
                 assertThrows(RouteFileException.class, () -> parse("{" + UPSTREAMS + "}")).getMessage());
         String notJson = assertThrows(RouteFileException.class, () -> parse("{\"upstreams\": [")).getMessage();
         assertEquals(true, notJson.startsWith("routes.json: not valid JSON: "), notJson);

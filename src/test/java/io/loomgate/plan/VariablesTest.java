@@ -54,12 +54,12 @@ class VariablesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            http://${MISSING}/             | routes.json: $.upstreams[1].url uses ${MISSING}, which is not set in the environment (set it, or give a default: ${MISSING:-value})
-            http://${BACKEND/              | routes.json: $.upstreams[1].url has '${' without its '}' (write $$ for a literal dollar)
-            `${}`                          | routes.json: $.upstreams[1].url names a variable ''; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
-            `${1X}`                        | routes.json: $.upstreams[1].url names a variable '1X'; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
-            `${$(rm -rf /)}`               | routes.json: $.upstreams[1].url names a variable '$(rm -rf /)'; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
-            `${A:-${BACKEND}}`             | routes.json: $.upstreams[1].url nests a variable in ${A}'s default; variables do not nest
+            http://${MISSING}/             | routes.json: upstreams[1].url uses ${MISSING}, which is not set in the environment (set it, or give a default: ${MISSING:-value})
+            http://${BACKEND/              | routes.json: upstreams[1].url has '${' without its '}' (write $$ for a literal dollar)
+            `${}`                          | routes.json: upstreams[1].url names a variable ''; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
+            `${1X}`                        | routes.json: upstreams[1].url names a variable '1X'; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
+            `${$(rm -rf /)}`               | routes.json: upstreams[1].url names a variable '$(rm -rf /)'; a name is letters, digits and _, not starting with a digit (write ${NAME} or ${NAME:-default})
+            `${A:-${BACKEND}}`             | routes.json: upstreams[1].url nests a variable in ${A}'s default; variables do not nest
             """)
     void aBadOrUnsetVariableNamesTheFileAndTheJsonPath(String value, String message) {
         Object tree = Map.of("upstreams", List.of(Map.of(), Map.of("url", value)));

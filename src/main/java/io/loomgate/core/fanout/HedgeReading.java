@@ -38,7 +38,7 @@ final class HedgeReading implements PolicyModule {
                     + " with policy hedge", upstreams.size() + " upstreams");
         }
         Optional<Map<String, Object>> given = route.optionalObject("hedge");
-        Fields f = route.nested(route.path() + ".hedge", given.orElse(Map.of()));
+        Fields f = route.nested(route.at("hedge"), given.orElse(Map.of()));
         String after = f.optionalString("after").orElse("p95");
         double budget = f.optionalNumber("budget", 0, 1).orElse(HedgeSettings.DEFAULT_BUDGET);
         if (budget == 0) {

@@ -92,7 +92,12 @@ public final class JwtVerifier {
         }
         byte[] signature = decode(parts[2], "signature");
         byte[] signed = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII);
-        if (!verified(alg, header.get("kid") instanceof String k ? k : null, signed, signature)) {
+        String kid = header.get("kid") instanceof String k ? k : null;
+        if (kid != null && settings.keys().keys().stream().noneMatch(key -> key.kid().isEmpty() || key.kid().equals(kid))) {
+            // the id is the client's: said to be unknown, never echoed
+            throw new Rejected(401, "the token's kid names no key in the route's key set (jwksFile)");
+        }
+        if (!verified(alg, kid, signed, signature)) {
             throw new Rejected(401, "the signature does not verify with any of the route's keys");
         }
         Map<String, Object> claims = json(parts[1], "payload");

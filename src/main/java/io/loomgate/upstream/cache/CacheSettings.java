@@ -6,7 +6,6 @@ import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,8 +34,8 @@ public record CacheSettings(long maxBytes, Duration defaultTtl, Duration staleWh
         if (o.isEmpty()) {
             return Optional.empty();
         }
-        Fields c = upstream.nested(upstream.path() + ".cache", o.get());
-        long max = c.optionalValue("maxBytes").isPresent() ? bytes(c, c.optionalValue("maxBytes").get()) : DEFAULT_MAX_BYTES;
+        Fields c = upstream.nested(upstream.at("cache"), o.get());
+        long max = c.optionalSize("maxBytes", 1024, 64L << 30).orElse(DEFAULT_MAX_BYTES);
         Duration ttl = c.optionalDuration("defaultTtl", Duration.ZERO, Duration.ofDays(365)).orElse(Duration.ZERO);
         Duration swr = c.optionalDuration("staleWhileRevalidate", Duration.ZERO, Duration.ofDays(365)).orElse(Duration.ZERO);
         Duration sie = c.optionalDuration("staleIfError", Duration.ZERO, Duration.ofDays(365)).orElse(Duration.ZERO);
@@ -51,25 +50,6 @@ public record CacheSettings(long maxBytes, Duration defaultTtl, Duration staleWh
         }
         c.finish("cache", FIELDS);
         return Optional.of(new CacheSettings(max, ttl, swr, sie, keyBy.isPresent(), cookies.filter("strip"::equals).isPresent()));
-    }
-
-    /** A size: a whole number of bytes, or a string such as {@code 512KB}, {@code 64MB}, {@code 1GB} (powers of 1024, as nginx counts). */
-    private static long bytes(Fields c, Object v) throws RouteFileException {
-        long n;
-        if (v instanceof Long l) {
-            n = l;
-        } else if (v instanceof String s && s.strip().toUpperCase(Locale.ROOT).matches("\\d{1,12}\\s*(B|KB|MB|GB)?")) {
-            String t = s.strip().toUpperCase(Locale.ROOT);
-            String digits = t.replaceAll("\\D", "");
-            long unit = t.endsWith("GB") ? 1L << 30 : t.endsWith("MB") ? 1L << 20 : t.endsWith("KB") ? 1L << 10 : 1;
-            n = Long.parseLong(digits) * unit;
-        } else {
-            throw c.bad("maxBytes", "must be a size such as 64MB, 512KB or 1048576", v);
-        }
-        if (n < 1024 || n > 64L << 30) {
-            throw c.bad("maxBytes", "must be from 1KB to 64GB", v);
-        }
-        return n;
     }
 
     /** As {@code /admin/config} shows it. */

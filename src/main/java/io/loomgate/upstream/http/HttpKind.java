@@ -72,7 +72,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         List<String> headers = fields.optionalStrings("forwardHeaders", HttpKind::forwardable,
                 "a header name that is not hop-by-hop (Connection, Transfer-Encoding, ...) nor Host, Content-Length, Expect");
         Optional<Duration> timeout = fields.optionalDuration("timeout", Duration.ofMillis(1), Duration.ofHours(1));
-        long max = fields.optionalInteger("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
+        long max = fields.optionalSize("maxBodyBytes", 1, 64L * 1024 * 1024).orElse((long) HttpSettings.DEFAULT_MAX_BODY);
         Duration idle = fields.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofHours(1))
                 .orElse(HttpSettings.DEFAULT_IDLE_TIMEOUT);
         Optional<String> caFile = fields.optionalString("caFile");

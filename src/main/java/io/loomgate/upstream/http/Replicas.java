@@ -97,7 +97,7 @@ final class Replicas {
         if (o.isEmpty()) {
             return Optional.empty();
         }
-        Fields h = f.nested(f.path() + ".health", o.get());
+        Fields h = f.nested(f.at("health"), o.get());
         String path = h.string("path");
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= 0x20 || c >= 0x7f)) {
             throw h.bad("path", "must start with / and hold no space or control character", path);
@@ -130,7 +130,7 @@ final class Replicas {
         if (o.isEmpty()) {
             return Outliers.DEFAULT;
         }
-        Fields of = f.nested(f.path() + ".outliers", o.get());
+        Fields of = f.nested(f.at("outliers"), o.get());
         int failures = of.optionalInteger("consecutiveFailures", 1, 1000).orElse((long) Outliers.DEFAULT.consecutiveFailures()).intValue();
         Duration base = of.optionalDuration("baseEjection", Duration.ofMillis(1), Duration.ofHours(1))
                 .orElse(Outliers.DEFAULT.baseEjection());
