@@ -56,6 +56,24 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void theAdminApiIsAnOperatorEndpointHiddenUntilAsked() throws Exception {
+        try (Loomgate admin = Loomgate.start(CommandLine.config("--port", "0", "--admin-port", "0"));
+             TestClient c = new TestClient(admin.baseUri())) {
+            c.get("/aggregate");
+            try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+                http.send(java.net.http.HttpRequest.newBuilder(admin.adminUri("/admin/config")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+            }
+            browser.open(admin.adminUri("/dashboard").toString());
+            browser.await("document.querySelector('tr[data-route=\"/aggregate\"]')", Duration.ofSeconds(10));
+            assertEquals(Boolean.FALSE, browser.eval("!!document.querySelector('tr[data-route=\"/admin/config\"]')"),
+                    "the operator box is unchecked: /admin/* is not listed");
+            browser.eval("document.getElementById('showOperator').click()");
+            browser.await("document.querySelector('tr[data-route=\"/admin/config\"]')", Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void theDashboardShowsLiveNumbersAndATimelineWithDbCancelled() throws Exception {
         int known = 7;

@@ -50,6 +50,15 @@ class ScriptsIT {
         }
     }
 
+    /** The documented check command, {@code scripts/run check FILE}, on a good file and a catch-all. */
+    @Test
+    void scriptsRunCheckChecksTheExamples() throws Exception {
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "check", "examples/compose.json"), Map.of(), MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
+            assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("examples/compose.json: ok")), p.stdout().toString());
+        }
+    }
+
     /** scripts/run makes JDK 25's AOT cache once, then uses it; a cache it cannot use is skipped without a word. */
     @Test
     void theAotCacheIsMadeOnceAndABadOneIsSkippedSilently() throws Exception {

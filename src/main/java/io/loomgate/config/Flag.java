@@ -43,7 +43,7 @@ public enum Flag {
     TLS_CERT("tls-cert", "FILE", "", "serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key"),
     TLS_KEY("tls-key", "FILE", "", "the PEM PKCS#8 private key (RSA or EC) of --tls-cert"),
     TLS_KEYSTORE("tls-keystore", "FILE", "", "serve HTTPS with this PKCS#12 file instead; its password from LOOMGATE_TLS_KEYSTORE_PASSWORD"),
-    API_KEYS("api-keys", "FILE", "", "the API keys routes with \"auth\": \"apiKey\" accept: one NAME SHA256-HEX per line, read at start"),
+    API_KEYS("api-keys", "FILE", "", "the API keys routes with \"auth\": \"apiKey\" accept: one NAME SHA256-HEX per line, read at start and again by each reload"),
     REDIS("redis", "URL", "", "the Redis that rate limits with \"shared\": true keep their counters on: redis://[user:password@]host:port/db, or rediss:// for TLS (the password also from LOOMGATE_REDIS_PASSWORD)"),
     REDIS_TIMEOUT("redis-timeout", "DURATION", "20ms", "the deadline of each Redis command, waiting for a connection included; past it the route's onStoreError applies"),
     REDIS_CA("redis-ca", "FILE", "", "with rediss://, trust only these PEM CA certificates instead of the JDK's");

@@ -63,10 +63,13 @@ final class ProxyExchange {
         CachedCalls.Ask ask = null;
         Optional<StoredAnswer> ifError = Optional.empty();
         CacheLocks.Lead lead = null;
+        Headers bypassed = Headers.EMPTY;
         boolean head = request.method().equals("HEAD");
         if (cache.isPresent() && (head || request.method().equals("GET")) && !hasBody && !upgrade) {
             CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
-            if (!asked.noCache() && !asked.noStore()) {   // the client asks for the upstream's own answer
+            if (asked.noCache() || asked.noStore()) {   // the client asks for the upstream's own answer: it goes there, and says so
+                bypassed = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=request");
+            } else {
                 ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
                 CachedCalls.Lookup found = cache.get().lookup(ask);
                 if (found.fresh().isPresent()) {
@@ -96,7 +99,7 @@ final class ProxyExchange {
             }
         }
         try {
-            return send(forward, ctx, forwarded, sent, hasBody, n, upgrade, ask, ifError, lead);
+            return send(forward, ctx, forwarded, sent, hasBody, n, upgrade, ask, ifError, lead, bypassed);
         } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
             boolean left = e instanceof InterruptedException || Thread.currentThread().isInterrupted()
                     || System.nanoTime() - ctx.deadlineNanos() >= 0;
@@ -114,8 +117,8 @@ final class ProxyExchange {
 
     /** {@link #forward}, once the cache had nothing to serve: the request sent to an endpoint, its answer streamed back. */
     private Response send(Forward forward, RequestContext ctx, Headers forwarded, TraceParent sent, boolean hasBody, long n,
-                          boolean upgrade, CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead)
-            throws UpstreamFailure, InterruptedException {
+                          boolean upgrade, CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead,
+                          Headers bypassed) throws UpstreamFailure, InterruptedException {
         Request request = forward.request();
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
@@ -169,7 +172,8 @@ final class ProxyExchange {
         }
         response.body().streaming(idleTimeout);
         if (ask == null) {
-            return Response.streamed(response.status(), ProxiedBody.of(response));
+            return Response.streamed(response.status(), bypassed.isEmpty() ? ProxiedBody.of(response)
+                    : ProxiedBody.of(response, bypassed, 0, ProxiedBody.Keeper.NONE));
         }
         Headers more = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=miss");
         Headers fields = ProxiedBody.endToEnd(response);

@@ -90,8 +90,9 @@ class CacheProxyTest {
             assertTrue(second.headers().firstValue("Age").isPresent());
             assertEquals("max-age=60", second.headers().firstValue("Cache-Control").orElse(""));
             assertEquals(1, calls.get("/api/item").get());
-            get(g, "/p/item", "Cache-Control", "no-cache");
+            HttpResponse<String> bypassed = get(g, "/p/item", "Cache-Control", "no-cache");
             assertEquals(2, calls.get("/api/item").get(), "a client's no-cache goes to the upstream");
+            assertEquals("loomgate/api; fwd=request", cacheStatus(bypassed), "and says so: every answer through a cache has Cache-Status");
         }
     }
 
