@@ -33,14 +33,15 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
         List<ProxyRoute> proxies = new ArrayList<>();
         List<ComposeRoute> composes = new ArrayList<>();
         for (RoutePlan r : plan.routes()) {
-            RouteEdge edge = edges.of(r.path(), r.edge());
+            String matched = r.matcher().describe();   // two routes of one path are told apart by what they match
+            RouteEdge edge = edges.of(matched.isEmpty() ? r.path() : r.path() + " " + matched, r.edge());
             switch (r.kind()) {
                 case RouteKind.FanOut f -> fanOuts.add(new FanOutRoute(r.path(), f.policy().build(), engines.get(f.engineKey()),
-                        f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), edge));
+                        f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), edge, r.methods(), r.matcher()));
                 case RouteKind.Compose c -> composes.add(new ComposeRoute(r.path(), c.graph(), r.methods(), c.upstreams(),
-                        r.timeout(), r.clientKnobs(), edge));
+                        r.timeout(), r.clientKnobs(), edge, r.matcher()));
                 case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(defaultTimeout),
-                        edge, p.tunnel()));
+                        edge, p.tunnel(), r.methods(), r.matcher()));
             }
         }
         return new ServedRoutes(fanOuts, proxies, composes);

@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.edge.routing.Route;
+import io.loomgate.edge.routing.RouteMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -38,23 +39,26 @@ public final class Endpoints {
             case ADMIN -> { }
         }
         for (FanOutRoute route : w.routes()) {
-            routes.add(Route.get(route.path(), new AggregateEndpoint(route, w.upstreams(), w.aggregator(),
-                    w.config().services(), threads, w.events())).withEdge(route.edge()));
+            AggregateEndpoint endpoint = new AggregateEndpoint(route, w.upstreams(), w.aggregator(), w.config().services(), threads,
+                    w.events());
+            for (String method : route.methods()) {
+                routes.add(new Route(method, route.path(), endpoint, false, false, route.edge(), route.matcher()));
+            }
         }
         for (ComposeRoute compose : w.composes()) {
             ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.config().services(),
                     w.events());
             for (String method : compose.methods()) {
-                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.edge()));
+                routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.edge(), compose.matcher()));
             }
         }
         for (ProxyRoute proxy : w.proxies()) {
             ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.upstreams(), w.events());
-            for (String method : ProxyRoute.METHODS) {
-                routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge()));
+            for (String method : proxy.methods()) {
+                routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge(), proxy.matcher()));
             }
         }
-        boolean catchAll = w.proxies().stream().anyMatch(p -> p.path().equals("/*"));
+        boolean catchAll = w.proxies().stream().anyMatch(p -> p.path().equals("/*") && p.matcher().equals(RouteMatcher.ANY));
         if (pages == OperatorPages.MAIN && !catchAll) {   // a catch-all serves / too; the index stays on the admin port
             routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
         }

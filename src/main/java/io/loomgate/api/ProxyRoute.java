@@ -2,6 +2,7 @@ package io.loomgate.api;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.RouteEdge;
+import io.loomgate.edge.routing.RouteMatcher;
 import io.loomgate.upstream.TunnelLimits;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +16,11 @@ import java.util.Objects;
  * @param timeout  how long the upstream has to send its answer's head
  * @param edge     what the pipeline's edge filters check for it (CORS, limits, authentication)
  * @param tunnel   how long a tunnel through it may stay open
+ * @param methods  the methods it forwards ({@code HEAD} goes with {@code GET})
+ * @param matcher  the hosts, headers and query it matches besides its path
  */
-public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge, TunnelLimits tunnel) {
+public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge, TunnelLimits tunnel,
+                         List<String> methods, RouteMatcher matcher) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
@@ -27,13 +31,15 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Rou
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(tunnel, "tunnel");
+        methods = List.copyOf(methods);
+        Objects.requireNonNull(matcher, "matcher");
         if (!path.endsWith("/*")) {
             throw new IllegalArgumentException("a proxy route's path must end in /*: " + path);
         }
     }
 
     public ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge) {
-        this(path, upstream, timeout, edge, TunnelLimits.DEFAULT);
+        this(path, upstream, timeout, edge, TunnelLimits.DEFAULT, METHODS, RouteMatcher.ANY);
     }
 
     /** Slashes in the prefix ({@code /api/} has 2): the raw path after that many is what is forwarded. */

@@ -77,12 +77,13 @@ final class FanOutReader implements RouteKindReader {
         }
         boolean knobs = f.optionalBoolean("clientKnobs").orElse(reading.fileKnobs());
         EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
+        List<String> methods = RouteFields.methods(f, List.of("GET"));
         List<String> fields = new ArrayList<>(List.of("path", "policy", "engine", "executor", "upstreams", "timeout", "status",
-                "answer", "clientKnobs"));
+                "answer", "clientKnobs", "methods"));
         reading.modules().policies().forEach(p -> fields.addAll(p.fields()));
         fields.addAll(RouteFields.EDGE);
         f.finish("a route", fields);
-        return new RoutePlan(path, List.of("GET"), timeout, knobs, new RouteKind.FanOut(upstreams, spec, engine, executor,
+        return new RoutePlan(path, methods, timeout, knobs, new RouteKind.FanOut(upstreams, spec, engine, executor,
                 status.equals("passthrough"), answer.equals("value")), edge);
     }
 

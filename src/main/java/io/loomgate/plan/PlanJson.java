@@ -1,6 +1,7 @@
 package io.loomgate.plan;
 
 import io.loomgate.config.Durations;
+import io.loomgate.edge.routing.RouteMatcher;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.upstream.RetrySettings;
 import java.util.List;
@@ -86,10 +87,39 @@ public final class PlanJson {
         return w.endObject().toString();
     }
 
+    private static List<String> defaultMethods(RoutePlan r) {
+        return r.kind() instanceof RouteKind.Proxy ? RouteFields.METHODS : List.of("GET");
+    }
+
     static String route(RoutePlan r, PlanModules modules) {
         JsonWriter w = new JsonWriter().beginObject().field("path", r.path());
         modules.routeKinds().stream().filter(k -> k.kind().isInstance(r.kind())).findFirst().orElseThrow().print(r, w);
         r.edge().written().forEach((k, v) -> w.name(k).tree(v));
+        RouteMatcher m = r.matcher();
+        if (!(r.kind() instanceof RouteKind.Compose) && !r.methods().equals(defaultMethods(r))) {
+            w.name("methods").beginArray();
+            r.methods().forEach(w::value);
+            w.endArray();
+        }
+        if (!m.hosts().isEmpty()) {
+            w.name("host").beginArray();
+            m.hosts().forEach(w::value);
+            w.endArray();
+        }
+        if (m.conditions() > 0) {
+            w.name("match").beginObject();
+            if (!m.headers().isEmpty()) {
+                w.name("headers").beginObject();
+                m.headers().forEach(w::field);
+                w.endObject();
+            }
+            if (!m.query().isEmpty()) {
+                w.name("query").beginObject();
+                m.query().forEach(w::field);
+                w.endObject();
+            }
+            w.endObject();
+        }
         return w.endObject().toString();
     }
 }

@@ -5,6 +5,7 @@ import io.loomgate.edge.limit.RateLimiter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.edge.routing.PathPattern;
+import io.loomgate.edge.routing.RouteMatcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -150,18 +151,21 @@ public final class PlanReader {
             Fields f = object(routeList.get(i), "routes[" + i + "]");
             RoutePlan r = route(f);
             List<String> methods = r.methods();
-            List<String> before = methodsAt.get(r.path());
+            String matched = r.matcher().describe();   // routes with other hosts or conditions may share a path
+            String key = r.path() + " " + matched;
+            List<String> before = methodsAt.get(key);
             if (before != null && before.stream().anyMatch(methods::contains)) {
-                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + pathAt.get(r.path())
-                        + "); one path may have two routes only for different methods");
+                throw f.error(f.path() + ".path '" + r.path() + "' is declared twice (first at " + pathAt.get(key)
+                        + "); one path may have two routes only for different methods, hosts or match conditions");
             }
-            methodsAt.computeIfAbsent(r.path(), k -> new ArrayList<>()).addAll(methods);
-            pathAt.putIfAbsent(r.path(), f.path());
+            methodsAt.computeIfAbsent(key, k -> new ArrayList<>()).addAll(methods);
+            pathAt.putIfAbsent(key, f.path());
             PathPattern pattern = PathPattern.of(r.path());
             for (Map.Entry<String, String> other : pathAt.entrySet()) {
-                if (!other.getKey().equals(r.path()) && !pattern.isLiteral() && pattern.sameShape(PathPattern.of(other.getKey()))) {
+                String otherPath = other.getKey().substring(0, other.getKey().indexOf(' '));
+                if (!otherPath.equals(r.path()) && !pattern.isLiteral() && pattern.sameShape(PathPattern.of(otherPath))) {
                     throw f.error(f.path() + ".path '" + r.path() + "' matches the same paths as " + other.getValue()
-                            + ".path '" + other.getKey() + "' (only a literal segment beats a parameter)");
+                            + ".path '" + otherPath + "' (only a literal segment beats a parameter)");
                 }
             }
             routes.add(r);
@@ -196,7 +200,8 @@ public final class PlanReader {
                     : "may end in /* only for policy " + String.join(", ", modules.routeKinds().stream()
                     .filter(RouteKindReader::prefixPath).flatMap(k -> k.policies(modules).stream()).toList()), path);
         }
-        return kind.read(f, path, reading);
+        RouteMatcher matcher = RouteFields.matcher(f);   // read first: the kind's reader ends with what is left
+        return kind.read(f, path, reading).withMatcher(matcher);
     }
 
     @SuppressWarnings("unchecked")

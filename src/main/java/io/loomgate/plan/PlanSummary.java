@@ -34,7 +34,8 @@ public final class PlanSummary {
             sb.append(u.breaker().isPresent() ? ", breaker" : "").append(u.retry().attempts() > 1 ? ", retried" : "").append(")\n");
         }
         for (RoutePlan r : plan.routes()) {
-            sb.append("  route ").append(String.join(",", r.methods())).append(' ').append(r.path()).append(": ");
+            sb.append("  route ").append(String.join(",", r.methods())).append(' ').append(r.path())
+                    .append(r.matcher().describe().isEmpty() ? "" : " [" + r.matcher().describe() + "]").append(": ");
             switch (r.kind()) {
                 case RouteKind.FanOut f -> sb.append(f.policy().name()).append(" of ").append(ids(f.upstreams()));
                 case RouteKind.Proxy p -> sb.append("proxy to ").append(p.upstream().value());
@@ -45,6 +46,9 @@ public final class PlanSummary {
             if (r.kind() instanceof RouteKind.Compose c) {
                 compose(sb, c.graph(), plan);
             }
+        }
+        if (plan.routes().stream().anyMatch(r -> !r.matcher().equals(io.loomgate.edge.routing.RouteMatcher.ANY))) {
+            RouteOrder.describe(plan.routes(), sb);
         }
         return sb.toString();
     }

@@ -66,10 +66,11 @@ final class ProxyReader implements RouteKindReader {
         }
         TunnelLimits tunnel = tunnel(f);
         EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
-        List<String> fields = new ArrayList<>(List.of("path", "policy", "upstreams", "timeout", "tunnel"));
+        List<String> methods = RouteFields.methods(f, RouteFields.METHODS);
+        List<String> fields = new ArrayList<>(List.of("path", "policy", "upstreams", "timeout", "tunnel", "methods"));
         fields.addAll(RouteFields.EDGE);
         f.finish("a proxy route", fields);
-        return new RoutePlan(path, List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"), timeout, false,
+        return new RoutePlan(path, methods, timeout, false,
                 new RouteKind.Proxy(upstreams.getFirst(), tunnel), edge);
     }
 

@@ -1,18 +1,23 @@
 package io.loomgate.plan;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.edge.routing.RouteMatcher;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** What every kind of route reads the same way: its upstreams, a choice among names, the edge's fields. */
 final class RouteFields {
 
-    /** The edge's fields, which every route may have ({@link EdgeReader}). */
-    static final List<String> EDGE = List.of("auth", "rateLimit", "preAuthLimit", "cors");
+    /** The edge's fields, and what it matches besides its path, which every route may have ({@link EdgeReader}). */
+    static final List<String> EDGE = List.of("auth", "rateLimit", "preAuthLimit", "cors", "host", "match");
+
+    /** The methods a route may serve. */
+    static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     private RouteFields() {
     }
@@ -60,8 +65,72 @@ final class RouteFields {
 
     /** A composed route's own fields on a route of another kind. */
     static void refuseOtherKinds(Fields f, String policy) throws RouteFileException {
-        if (f.optionalValue("methods").isPresent() || f.optionalValue("calls").isPresent()) {
-            throw f.bad(f.optionalValue("methods").isPresent() ? "methods" : "calls", "is only for policy compose", "policy " + policy);
+        if (f.optionalValue("calls").isPresent()) {
+            throw f.bad("calls", "is only for policy compose", "policy " + policy);
+        }
+    }
+
+    /** {@code "methods"}: some of {@link #METHODS}, each once, or {@code otherwise}. */
+    static List<String> methods(Fields f, List<String> otherwise) throws RouteFileException {
+        List<String> methods = f.optionalStrings("methods", METHODS::contains, "one of " + String.join(", ", METHODS));
+        if (f.optionalValue("methods").isPresent() && methods.isEmpty()) {
+            throw f.bad("methods", "must name at least one method", "[]");
+        }
+        return methods.isEmpty() ? otherwise : List.copyOf(new java.util.LinkedHashSet<>(methods));
+    }
+
+    /**
+     * {@code "host"} (a name or an array of names, exact or {@code *.name}) and {@code "match":
+     * {"headers": {...}, "query": {...}}} (exact values, or {@code "*"} for present).
+     */
+    static RouteMatcher matcher(Fields f) throws RouteFileException {
+        List<String> hosts = new ArrayList<>();
+        Object host = f.optionalValue("host").orElse(null);
+        if (host instanceof String one) {
+            hosts.add(one);
+        } else if (host instanceof List<?> many && !many.isEmpty()) {
+            for (Object h : many) {
+                if (!(h instanceof String s)) {
+                    throw f.bad("host", "must be a host name or an array of them", host);
+                }
+                hosts.add(s);
+            }
+        } else if (host != null) {
+            throw f.bad("host", "must be a host name or an array of them", host);
+        }
+        for (String h : hosts) {
+            if (!RouteMatcher.validHost(h.toLowerCase(java.util.Locale.ROOT))) {
+                throw f.bad("host", "must be host names (api.example.com) or one leading wildcard (*.example.com), without a port", h);
+            }
+        }
+        java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+        java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+        Optional<java.util.Map<String, Object>> match = f.optionalObject("match");
+        if (match.isPresent()) {
+            Fields m = f.nested(f.at("match"), match.get());
+            conditions(m, "headers", headers, true);
+            conditions(m, "query", query, false);
+            m.finish("match", List.of("headers", "query"));
+        }
+        return new RouteMatcher(hosts, headers, query);
+    }
+
+    private static void conditions(Fields m, String field, java.util.Map<String, String> into, boolean headerNames)
+            throws RouteFileException {
+        Optional<java.util.Map<String, Object>> o = m.optionalObject(field);
+        if (o.isEmpty()) {
+            return;
+        }
+        for (java.util.Map.Entry<String, Object> e : o.get().entrySet()) {
+            String name = e.getKey();
+            boolean goodName = headerNames ? io.loomgate.module.HeaderNames.isName(name) : !name.isEmpty() && name.length() <= 256;
+            if (!goodName) {
+                throw m.bad(field, "must name " + (headerNames ? "headers" : "query parameters") + " by valid names", name);
+            }
+            if (!(e.getValue() instanceof String v) || v.length() > 1024 || v.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                throw m.bad(field + "." + name, "must be the exact value, or \"*\" for present", e.getValue());
+            }
+            into.put(name, v);
         }
     }
 

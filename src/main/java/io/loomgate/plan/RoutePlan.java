@@ -1,6 +1,7 @@
 package io.loomgate.plan;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.edge.routing.RouteMatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -18,9 +19,10 @@ import java.util.Optional;
  *                    a deadline longer than the route's own ({@code ?timeout=}, up to {@code --max-timeout})
  * @param kind        what kind of route it is, with that kind's settings
  * @param edge        who may call it, how often, and from which web origins
+ * @param matcher     the hosts, headers and query it matches besides its path and methods
  */
 public record RoutePlan(String path, List<String> methods, Optional<Duration> timeout, boolean clientKnobs,
-                        RouteKind kind, EdgeDecl edge) {
+                        RouteKind kind, EdgeDecl edge, RouteMatcher matcher) {
 
     public RoutePlan {
         Objects.requireNonNull(path, "path");
@@ -28,6 +30,17 @@ public record RoutePlan(String path, List<String> methods, Optional<Duration> ti
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(edge, "edge");
+        Objects.requireNonNull(matcher, "matcher");
+    }
+
+    public RoutePlan(String path, List<String> methods, Optional<Duration> timeout, boolean clientKnobs, RouteKind kind,
+                     EdgeDecl edge) {
+        this(path, methods, timeout, clientKnobs, kind, edge, RouteMatcher.ANY);
+    }
+
+    /** The same route, matching {@code m} too. */
+    public RoutePlan withMatcher(RouteMatcher m) {
+        return new RoutePlan(path, methods, timeout, clientKnobs, kind, edge, m);
     }
 
     /** The upstreams it calls. */

@@ -3,6 +3,8 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.RouteMatch;
+import io.loomgate.edge.routing.RouteMatcher;
+import io.loomgate.edge.routing.RouteRequest;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
@@ -39,7 +41,9 @@ final class RouteFilter implements Filter {
     public Response onRequest(Visit v) {
         String path = v.target.path();
         Router router = routers.get();   // once: the whole request sees one plan
-        switch (match(router, v.method(), path, v.headers())) {
+        RouteRequest request = new RouteRequest(v.method(), path, RouteMatcher.hostOf(v.headers().first("Host")), v.headers(),
+                v.target.query());
+        switch (match(router, request)) {
             case RouteMatch.Found(Route route, Map<String, String> params) -> {
                 v.route = route;
                 v.routeKey = route.path();
@@ -54,7 +58,7 @@ final class RouteFilter implements Filter {
             case RouteMatch.Options(String pattern, String allow) -> {
                 v.routeKey = pattern;
                 String asked = v.headers().first("Access-Control-Request-Method");
-                if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(router, allow, path)) {
+                if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(router, allow, request)) {
                     throw Cors.unserved(asked.strip(), allow);
                 }
                 return new Response(204, Response.TEXT, new byte[0], Headers.of("Allow", allow));
@@ -66,22 +70,28 @@ final class RouteFilter implements Filter {
     }
 
     /** True when a route at {@code path}, for one of the methods it serves, has CORS. */
-    private static boolean hasCors(Router router, String allow, String path) {
+    private static boolean hasCors(Router router, String allow, RouteRequest request) {
         for (String m : allow.split(",")) {
-            if (router.match(m.strip(), path) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
+            if (router.match(as(request, m.strip())) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
                 return true;
             }
         }
         return false;
     }
 
-    private static RouteMatch match(Router router, String method, String path, Headers headers) {
-        RouteMatch match = router.match(method, path);
+    private static RouteMatch match(Router router, RouteRequest request) {
+        RouteMatch match = router.match(request);
+        Headers headers = request.headers();
         String asked = headers.first("Access-Control-Request-Method");
-        if (method.equals("OPTIONS") && asked != null && headers.contains("Origin")
-                && router.match(asked.strip(), path) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
+        if (request.method().equals("OPTIONS") && asked != null && headers.contains("Origin")
+                && router.match(as(request, asked.strip())) instanceof RouteMatch.Found found && found.route().edge().cors().isPresent()) {
             return found;
         }
         return match;
+    }
+
+    /** {@code request} with another method: a preflight asks about the route of the method it names. */
+    private static RouteRequest as(RouteRequest request, String method) {
+        return new RouteRequest(method, request.path(), request.host(), request.headers(), request.query());
     }
 }

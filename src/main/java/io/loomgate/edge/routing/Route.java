@@ -14,14 +14,17 @@ import java.util.Set;
  * @param readsBody true when the handler reads the request body itself (the proxy); otherwise the
  *                  server drains and discards it
  * @param edge      what the pipeline's edge filters check for it: CORS, limits, authentication
+ * @param matcher   the hosts, headers and query it matches besides its path and method
  */
-public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, RouteEdge edge) {
+public record Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, RouteEdge edge,
+                    RouteMatcher matcher) {
 
     private static final Set<String> ROUTABLE = Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     public Route {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(edge, "edge");
+        Objects.requireNonNull(matcher, "matcher");
         if (!ROUTABLE.contains(method)) {
             throw new IllegalArgumentException("method must be one of " + ROUTABLE + ": " + method);
         }
@@ -35,6 +38,10 @@ public record Route(String method, String path, Handler handler, boolean exempt,
         }
     }
 
+    public Route(String method, String path, Handler handler, boolean exempt, boolean readsBody, RouteEdge edge) {
+        this(method, path, handler, exempt, readsBody, edge, RouteMatcher.ANY);
+    }
+
     public Route(String method, String path, Handler handler, boolean exempt, boolean readsBody) {
         this(method, path, handler, exempt, readsBody, RouteEdge.NONE);
     }
@@ -45,7 +52,12 @@ public record Route(String method, String path, Handler handler, boolean exempt,
 
     /** The same route behind {@code edge}. */
     public Route withEdge(RouteEdge edge) {
-        return new Route(method, path, handler, exempt, readsBody, edge);
+        return new Route(method, path, handler, exempt, readsBody, edge, matcher);
+    }
+
+    /** The same route, matching {@code matcher} too. */
+    public Route withMatcher(RouteMatcher matcher) {
+        return new Route(method, path, handler, exempt, readsBody, edge, matcher);
     }
 
     public static Route get(String path, Handler handler) {

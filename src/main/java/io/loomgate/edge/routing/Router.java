@@ -1,19 +1,25 @@
 package io.loomgate.edge.routing;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * An immutable route table of exact paths, parameterised paths ({@code /users/{id}}) and prefixes
- * ({@code /api/*}). An exact path wins; among patterns, the most specific one, segment by segment
- * from the left ({@link PathPattern}). {@code HEAD} is served wherever {@code GET} is,
- * {@code OPTIONS} answers with the path's {@code Allow} header (unless a route takes OPTIONS itself,
- * as the proxy does), a known method on a known path that has no route gets 405, and a method no
- * route could ever have gets 501.
+ * An immutable route table. A request is matched in one order, written once (docs/route-file.md
+ * says it, and {@code check} prints each route's place):
+ * <ol>
+ *   <li>the routes of its exact host, then those of the wildcards that cover it (the longest
+ *       first), then the routes without a host: the first of these tiers with a path for it serves it;</li>
+ *   <li>within a tier, the most specific path: a literal path, then patterns segment by segment
+ *       from the left, a literal beating a parameter beating the rest of a prefix ({@link PathPattern});</li>
+ *   <li>at that path, the routes whose header and query conditions hold, more conditions first,
+ *       then the file's order; the first for the method serves it.</li>
+ * </ol>
+ * {@code HEAD} is served wherever {@code GET} is, {@code OPTIONS} answers with the path's
+ * {@code Allow} header (unless a route takes OPTIONS itself, as the proxy does), a known method on a
+ * known path that has no route gets 405, and a method no route could ever have gets 501.
  *
  * <pre>{@code
  * Router router = Router.of(List.of(Route.get("/health", health), Route.get("/users/{id}", user)));
@@ -24,105 +30,76 @@ import java.util.Set;
  */
 public final class Router {
 
-    /** Methods HTTP defines; anything else is 501. Order is the order of {@code Allow}. */
-    private static final List<String> KNOWN_METHODS =
-            List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
-
-    private final Map<String, Map<String, Route>> byPath;
-    private final Map<String, String> allowByPath;
-    private final Set<String> literals;
-    private final List<PathPattern> patterns;
+    private final Map<String, RouteTier> exact;
+    private final List<Map.Entry<String, RouteTier>> wildcards;
+    private final RouteTier any;
     private final List<Route> routes;
 
-    private Router(Map<String, Map<String, Route>> byPath, Map<String, String> allowByPath, Set<String> literals,
-                   List<PathPattern> patterns, List<Route> routes) {
-        this.byPath = byPath;
-        this.allowByPath = allowByPath;
-        this.literals = literals;
-        this.patterns = patterns;
+    private Router(Map<String, RouteTier> exact, List<Map.Entry<String, RouteTier>> wildcards, RouteTier any, List<Route> routes) {
+        this.exact = exact;
+        this.wildcards = wildcards;
+        this.any = any;
         this.routes = routes;
     }
 
     /**
      * Builds the table.
      *
-     * @throws IllegalArgumentException for two routes with the same method and path, or two patterns
-     *                                  of the same shape (the route file reports those to the user first)
+     * @throws IllegalArgumentException for two routes with the same method, path, host and conditions,
+     *                                  or two patterns of the same shape (the route file reports those first)
      */
     public static Router of(List<Route> routes) {
-        Map<String, Map<String, Route>> byPath = new LinkedHashMap<>();
+        Map<String, RouteTier> exact = new HashMap<>();
+        Map<String, RouteTier> wild = new HashMap<>();
+        RouteTier any = new RouteTier();
         for (Route r : routes) {
-            Route previous = byPath.computeIfAbsent(r.path(), p -> new HashMap<>()).putIfAbsent(r.method(), r);
-            if (previous != null) {
-                throw new IllegalArgumentException("duplicate route: " + r.method() + " " + r.path());
+            if (r.matcher().hosts().isEmpty()) {
+                any.add(r);
+            }
+            for (String h : r.matcher().exactHosts()) {
+                exact.computeIfAbsent(h, k -> new RouteTier()).add(r);
+            }
+            for (String suffix : r.matcher().wildcardSuffixes()) {
+                wild.computeIfAbsent(suffix, k -> new RouteTier()).add(r);
             }
         }
-        Map<String, String> allow = new HashMap<>();
-        byPath.forEach((path, methods) -> allow.put(path, allowHeader(methods.keySet())));
-        byPath.replaceAll((path, methods) -> Map.copyOf(methods));
-        List<PathPattern> patterns = new ArrayList<>();
-        Set<String> literals = new java.util.HashSet<>();
-        for (String path : byPath.keySet()) {
-            PathPattern p = PathPattern.of(path);
-            if (p.isLiteral()) {
-                literals.add(path);
-                continue;
-            }
-            for (PathPattern q : patterns) {
-                if (q.sameShape(p)) {
-                    throw new IllegalArgumentException("routes " + q + " and " + p + " match the same paths");
-                }
-            }
-            patterns.add(p);
-        }
-        return new Router(Map.copyOf(byPath), Map.copyOf(allow), Set.copyOf(literals), List.copyOf(patterns),
-                List.copyOf(routes));
+        List<Map.Entry<String, RouteTier>> wildcards = new ArrayList<>(wild.entrySet());
+        wildcards.sort(Comparator.comparingInt((Map.Entry<String, RouteTier> e) -> -e.getKey().length()));
+        return new Router(Map.copyOf(exact), List.copyOf(wildcards), any, List.copyOf(routes));
     }
 
+    /** {@code method} and {@code path} alone: the routes without hosts or conditions. */
     public RouteMatch match(String method, String path) {
-        if (!KNOWN_METHODS.contains(method)) {
-            return new RouteMatch.NotImplemented(method);
+        return match(RouteRequest.of(method, path));
+    }
+
+    public RouteMatch match(RouteRequest request) {
+        if (!RouteTier.KNOWN_METHODS.contains(request.method())) {
+            return new RouteMatch.NotImplemented(request.method());
         }
-        String key = path;
-        Map<String, String> params = Map.of();
-        if (!literals.contains(path)) {
-            PathPattern best = null;
-            String[] segments = PathPattern.split(path);
-            for (PathPattern p : patterns) {
-                Map<String, String> found = p.match(segments);
-                if (found != null && (best == null || p.compareSpecificity(best) < 0)) {
-                    best = p;
-                    params = found;
+        if (!request.host().isEmpty()) {
+            RouteTier tier = exact.get(request.host());
+            if (tier != null) {
+                RouteMatch m = tier.match(request);
+                if (!(m instanceof RouteMatch.NotFound)) {
+                    return m;
                 }
             }
-            if (best == null) {
-                return new RouteMatch.NotFound();
+            for (Map.Entry<String, RouteTier> w : wildcards) {
+                String suffix = w.getKey();
+                if (request.host().endsWith(suffix) && request.host().length() > suffix.length()) {   // one label or more
+                    RouteMatch m = w.getValue().match(request);
+                    if (!(m instanceof RouteMatch.NotFound)) {
+                        return m;
+                    }
+                }
             }
-            key = best.toString();
         }
-        Map<String, Route> methods = byPath.get(key);
-        if (method.equals("OPTIONS") && !methods.containsKey("OPTIONS")) {
-            return new RouteMatch.Options(path, allowByPath.get(key));
-        }
-        Route route = methods.get(method.equals("HEAD") ? "GET" : method);
-        return route != null
-                ? new RouteMatch.Found(route, params)
-                : new RouteMatch.MethodNotAllowed(path, allowByPath.get(key));
+        return any.match(request);
     }
 
     /** Every route, in the order given. */
     public List<Route> routes() {
         return routes;
-    }
-
-    private static String allowHeader(Set<String> routed) {
-        List<String> allowed = new ArrayList<>();
-        for (String m : KNOWN_METHODS) {
-            boolean viaGet = m.equals("HEAD") && routed.contains("GET");
-            if (routed.contains(m) || viaGet || m.equals("OPTIONS")) {
-                allowed.add(m);
-            }
-        }
-        return String.join(", ", allowed);
     }
 }
