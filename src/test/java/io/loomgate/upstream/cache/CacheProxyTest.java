@@ -42,6 +42,9 @@ class CacheProxyTest {
             if (path.endsWith("/stale")) {
                 exchange.getResponseHeaders().set("Age", "75");   // stale on arrival, by 15 s
             }
+            if (path.endsWith("/aged")) {
+                exchange.getResponseHeaders().set("Age", "30");   // 30 s old when it left the upstream's own cache
+            }
             exchange.getResponseHeaders().set("Content-Type", "text/plain");
             exchange.sendResponseHeaders(status, path.endsWith("/chunked") ? 0 : body.length);   // 0: chunked
             exchange.getResponseBody().write(body);
@@ -93,6 +96,22 @@ class CacheProxyTest {
             HttpResponse<String> bypassed = get(g, "/p/item", "Cache-Control", "no-cache");
             assertEquals(2, calls.get("/api/item").get(), "a client's no-cache goes to the upstream");
             assertEquals("loomgate/api; fwd=request", cacheStatus(bypassed), "and says so: every answer through a cache has Cache-Status");
+        }
+    }
+
+    @Test
+    void aProxiedHitsAgeCountsTheUpstreamsAgeAndTheTimeItWasHeld() throws Exception {
+        try (FileGate g = gate()) {
+            long start = System.nanoTime();
+            get(g, "/p/aged");
+            HttpResponse<String> hit = get(g, "/p/aged");
+            long elapsed = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertTrue(cacheStatus(hit).startsWith("loomgate/api; hit"), cacheStatus(hit));
+            long age = Long.parseLong(hit.headers().firstValue("Age").orElseThrow());
+            assertTrue(age >= 30 && age <= 31 + elapsed, "Age counts the upstream's 30 s and what the cache held it: " + age);
+            long ttl = Long.parseLong(cacheStatus(hit).replaceAll(".*ttl=(-?\\d+).*", "$1"));
+            assertTrue(ttl <= 30 && ttl >= 29 - elapsed, "60 s of life less its age: " + cacheStatus(hit));
+            assertEquals(1, calls.get("/api/aged").get());
         }
     }
 
