@@ -41,7 +41,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
                 case RouteKind.Compose c -> composes.add(new ComposeRoute(r.path(), c.graph(), r.methods(), c.upstreams(),
                         r.timeout(), r.clientKnobs(), edge, r.matcher()));
                 case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(defaultTimeout),
-                        edge, p.tunnel(), r.methods(), r.matcher()));
+                        edge, p.rules(), r.methods(), r.matcher()));
             }
         }
         return new ServedRoutes(fanOuts, proxies, composes);

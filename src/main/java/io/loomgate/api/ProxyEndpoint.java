@@ -40,7 +40,12 @@ final class ProxyEndpoint implements Handler {
     @Override
     public Response handle(Request request) throws InterruptedException {
         RequestContext ctx = RequestContexts.of(request, route.path(), route.timeout(), Overrides.NONE);
-        Forward forward = new Forward(request, target(request), route.tunnel());
+        String raw = request.target().getRawPath();
+        String below = below(raw);
+        String prefix = raw.substring(0, raw.length() - below.length());
+        String rewritten = route.rules().rewrite().map(r -> r.apply(below)).orElse(below);
+        String query = request.target().getRawQuery();
+        Forward forward = new Forward(request, query == null ? rewritten : rewritten + "?" + query, prefix, route.rules());
         return RequestContext.callWith(ctx, () -> forward(forward));
     }
 
@@ -67,18 +72,15 @@ final class ProxyEndpoint implements Handler {
     }
 
     /**
-     * The raw path below the prefix, and the raw query. The prefix is cut by segments, not by
+     * The raw path below the prefix. The prefix is cut by segments, not by
      * characters: the router matched the decoded path, and {@code /%61pi/x} must forward {@code x},
      * as {@code /api/x} does (encoded slashes are refused, so raw and decoded segments line up).
      */
-    private String target(Request request) {
-        String raw = request.target().getRawPath();
+    private String below(String raw) {
         int at = 0;
         for (int slashes = route.prefixSlashes(); slashes > 0 && at >= 0; slashes--) {
             at = raw.indexOf('/', at) + 1;
         }
-        String suffix = at > 0 ? raw.substring(at) : "";
-        String query = request.target().getRawQuery();
-        return query == null ? suffix : suffix + "?" + query;
+        return at > 0 ? raw.substring(at) : "";
     }
 }

@@ -3,7 +3,7 @@ package io.loomgate.api;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.RouteEdge;
 import io.loomgate.edge.routing.RouteMatcher;
-import io.loomgate.upstream.TunnelLimits;
+import io.loomgate.upstream.ProxyRules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,11 +15,11 @@ import java.util.Objects;
  * @param upstream the HTTP upstream it forwards to
  * @param timeout  how long the upstream has to send its answer's head
  * @param edge     what the pipeline's edge filters check for it (CORS, limits, authentication)
- * @param tunnel   how long a tunnel through it may stay open
+ * @param rules    what it does to what passes: its path rewrite, header rules, cookies, tunnels
  * @param methods  the methods it forwards ({@code HEAD} goes with {@code GET})
  * @param matcher  the hosts, headers and query it matches besides its path
  */
-public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge, TunnelLimits tunnel,
+public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge, ProxyRules rules,
                          List<String> methods, RouteMatcher matcher) {
 
     /** The methods a proxy route forwards; {@code HEAD} goes with {@code GET}. */
@@ -30,7 +30,7 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Rou
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(edge, "edge");
-        Objects.requireNonNull(tunnel, "tunnel");
+        Objects.requireNonNull(rules, "rules");
         methods = List.copyOf(methods);
         Objects.requireNonNull(matcher, "matcher");
         if (!path.endsWith("/*")) {
@@ -39,7 +39,7 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Rou
     }
 
     public ProxyRoute(String path, UpstreamId upstream, Duration timeout, RouteEdge edge) {
-        this(path, upstream, timeout, edge, TunnelLimits.DEFAULT, METHODS, RouteMatcher.ANY);
+        this(path, upstream, timeout, edge, ProxyRules.NONE, METHODS, RouteMatcher.ANY);
     }
 
     /** Slashes in the prefix ({@code /api/} has 2): the raw path after that many is what is forwarded. */

@@ -124,6 +124,14 @@ public record Response(int status, String contentType, byte[] body, Headers head
         return values;
     }
 
+    /** A copy whose streamed headers (an upstream's own) are {@code change}d: what a proxy route rewrites. */
+    public Response withStreamedHeaders(java.util.function.UnaryOperator<Headers> change) {
+        if (stream == null) {
+            return this;
+        }
+        return new Response(status, contentType, body, headers, new Stream(change.apply(stream.headers()), stream.length(), stream.writer()));
+    }
+
     /** A copy with one more header (replacing one of the same name). */
     public Response withHeader(String name, String value) {
         return new Response(status, contentType, body, headers.with(name, value), stream);

@@ -6,7 +6,7 @@ import io.loomgate.core.fanout.PolicyModule;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.upstream.TunnelLimits;
+import io.loomgate.upstream.ProxyRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,39 +64,21 @@ final class ProxyReader implements RouteKindReader {
         if (f.optionalBoolean("clientKnobs").orElse(false)) {
             throw f.bad("clientKnobs", "is not for policy proxy (its query belongs to the upstream)", true);
         }
-        TunnelLimits tunnel = tunnel(f);
+        ProxyRules rules = ProxyRulesReader.read(f, path);
         EdgeDecl edge = EdgeReader.route(f, reading.fileEdge(), reading.modules().authMethods());
         List<String> methods = RouteFields.methods(f, RouteFields.METHODS);
-        List<String> fields = new ArrayList<>(List.of("path", "policy", "upstreams", "timeout", "tunnel", "methods"));
+        List<String> fields = new ArrayList<>(List.of("path", "policy", "upstreams", "timeout", "methods"));
+        fields.addAll(ProxyRulesReader.FIELDS);
         fields.addAll(RouteFields.EDGE);
         f.finish("a proxy route", fields);
         return new RoutePlan(path, methods, timeout, false,
-                new RouteKind.Proxy(upstreams.getFirst(), tunnel), edge);
-    }
-
-    /** {@code "tunnel": {"idleTimeout": "60s", "maxLifetime": "1h"}}, both optional. */
-    private static TunnelLimits tunnel(Fields f) throws RouteFileException {
-        Optional<java.util.Map<String, Object>> o = f.optionalObject("tunnel");
-        if (o.isEmpty()) {
-            return TunnelLimits.DEFAULT;
-        }
-        Fields t = f.nested(f.at("tunnel"), o.get());
-        TunnelLimits limits = new TunnelLimits(t.optionalDuration("idleTimeout", Duration.ofMillis(10), Duration.ofDays(1)),
-                t.optionalDuration("maxLifetime", Duration.ofMillis(10), Duration.ofDays(30)));
-        t.finish("tunnel", List.of("idleTimeout", "maxLifetime"));
-        return limits;
+                new RouteKind.Proxy(upstreams.getFirst(), rules), edge);
     }
 
     @Override
     public void print(RoutePlan r, JsonWriter w) {
         w.field("policy", "proxy").name("upstreams").beginArray().value(((RouteKind.Proxy) r.kind()).upstream().value()).endArray();
         r.timeout().ifPresent(t -> w.field("timeout", Durations.format(t)));
-        TunnelLimits tunnel = ((RouteKind.Proxy) r.kind()).tunnel();
-        if (!tunnel.equals(TunnelLimits.DEFAULT)) {
-            w.name("tunnel").beginObject();
-            tunnel.idleTimeout().ifPresent(d -> w.field("idleTimeout", Durations.format(d)));
-            tunnel.maxLifetime().ifPresent(d -> w.field("maxLifetime", Durations.format(d)));
-            w.endObject();
-        }
+        ProxyRulesReader.print(((RouteKind.Proxy) r.kind()).rules(), w);
     }
 }

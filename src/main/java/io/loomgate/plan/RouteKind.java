@@ -67,10 +67,10 @@ public sealed interface RouteKind {
     }
 
     /** A path prefix ({@code /api/*}) forwarded to one HTTP upstream as it came. */
-    record Proxy(UpstreamId upstream, io.loomgate.upstream.TunnelLimits tunnel) implements RouteKind {
+    record Proxy(UpstreamId upstream, io.loomgate.upstream.ProxyRules rules) implements RouteKind {
         public Proxy {
             Objects.requireNonNull(upstream, "upstream");
-            Objects.requireNonNull(tunnel, "tunnel");
+            Objects.requireNonNull(rules, "rules");
         }
 
         @Override

@@ -15,18 +15,22 @@ import java.util.Set;
 /**
  * The headers a proxy route sends upstream: the client's own, less hop-by-hop ones (and those its
  * {@code Connection} header names, an API key loomgate checked, and its own copies of the headers
- * it sets), plus {@code X-Forwarded-For}, {@code X-Forwarded-Proto}, {@code Via} and loomgate's
- * {@link Propagation} headers.
+ * it sets), plus, as the upstream's {@code "forwarded"} says, {@code X-Forwarded-For}, {@code -Proto},
+ * {@code -Host}, {@code -Port} and {@code -Prefix} (the default), or RFC 7239's {@code Forwarded},
+ * or both, or neither; and {@code Via} and loomgate's {@link Propagation} headers.
  *
  * <p>What a client says about where it came from is believed only from a trusted proxy
- * ({@code --trusted-proxies}): from one, its {@code X-Forwarded-For} is extended with its address
- * when every hop in it is an IP literal, and its {@code X-Forwarded-Proto} kept when it is
- * {@code http} or {@code https}; from anyone else, or when a value is anything else, both are
- * replaced, so an upstream that reads them learns the real peer and scheme.
+ * ({@code --trusted-proxies}): from one, its {@code X-Forwarded-For} (and {@code Forwarded}) is
+ * extended with its address when every hop in it is an IP literal, its {@code X-Forwarded-Proto}
+ * kept when it is {@code http} or {@code https}, its {@code X-Forwarded-Host} and {@code -Port} kept
+ * when they are a host and a port, and its {@code X-Forwarded-Prefix} put before the route's; from
+ * anyone else, or when a value is anything else, each is replaced, so an upstream that reads them
+ * learns the real peer, scheme, host and prefix.
  */
 final class ForwardedHeaders {
 
-    private static final Set<String> SET_HERE = Set.of("x-forwarded-for", "x-forwarded-proto", "via");
+    private static final Set<String> SET_HERE = Set.of("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port",
+            "x-forwarded-prefix", "forwarded", "via");
 
     private ForwardedHeaders() {
     }
@@ -35,6 +39,15 @@ final class ForwardedHeaders {
      * @param scheme the scheme the client used to reach loomgate ({@code http} or {@code https})
      */
     static Headers of(Request request, AddressRanges trusted, String scheme, RequestContext ctx, TraceParent sent) {
+        return of(request, trusted, scheme, ctx, sent, Proxying.Mode.X_FORWARDED, "/");
+    }
+
+    /**
+     * @param mode   which forwarding headers to send
+     * @param prefix the raw path the route's prefix took ({@code /api/}), as {@code X-Forwarded-Prefix}
+     */
+    static Headers of(Request request, AddressRanges trusted, String scheme, RequestContext ctx, TraceParent sent,
+                      Proxying.Mode mode, String prefix) {
         Headers in = request.headers();
         Set<String> named = HopByHop.named(in.all("Connection"));
         Headers.Builder out = Headers.builder();
@@ -50,12 +63,87 @@ final class ForwardedHeaders {
         boolean trust = peer != null && trusted.contains(peer);
         List<InetAddress> hops = trust ? ClientAddress.hops(in).orElse(List.of()) : List.of();
         String proto = trust ? in.first("X-Forwarded-Proto") : null;
-        StringBuilder forwardedFor = new StringBuilder();
-        hops.forEach(h -> forwardedFor.append(h.getHostAddress()).append(", "));
-        out.add("X-Forwarded-For", forwardedFor.append(client).toString());
-        out.add("X-Forwarded-Proto", "http".equals(proto) || "https".equals(proto) ? proto : scheme);
+        String theProto = "http".equals(proto) || "https".equals(proto) ? proto : scheme;
+        String host = trust && validHost(in.first("X-Forwarded-Host")) ? in.first("X-Forwarded-Host").strip()
+                : validHost(in.first("Host")) ? in.first("Host").strip() : null;
+        String port = trust && validPort(in.first("X-Forwarded-Port")) ? in.first("X-Forwarded-Port").strip() : port(host, theProto);
+        String givenPrefix = trust ? in.first("X-Forwarded-Prefix") : null;
+        String thePrefix = givenPrefix != null && givenPrefix.startsWith("/") && safePrefix(givenPrefix)
+                ? (givenPrefix.endsWith("/") ? givenPrefix.substring(0, givenPrefix.length() - 1) : givenPrefix) + prefix : prefix;
+        if (mode.xForwarded()) {
+            StringBuilder forwardedFor = new StringBuilder();
+            hops.forEach(h -> forwardedFor.append(h.getHostAddress()).append(", "));
+            out.add("X-Forwarded-For", forwardedFor.append(client).toString());
+            out.add("X-Forwarded-Proto", theProto);
+            if (host != null) {
+                out.add("X-Forwarded-Host", host);
+            }
+            out.add("X-Forwarded-Port", port);
+            out.add("X-Forwarded-Prefix", thePrefix.length() > 1 && thePrefix.endsWith("/")
+                    ? thePrefix.substring(0, thePrefix.length() - 1) : thePrefix);
+        }
+        if (mode.rfc7239()) {
+            StringBuilder f = new StringBuilder();
+            if (trust && in.all("Forwarded").stream().allMatch(ForwardedHeaders::safePrefix) && in.contains("Forwarded")) {
+                f.append(String.join(", ", in.all("Forwarded"))).append(", ");
+            }
+            f.append("for=").append(node(peer)).append(";proto=").append(theProto);
+            if (host != null) {
+                f.append(";host=\"").append(host).append('"');
+            }
+            out.add("Forwarded", f.toString());
+        }
         out.add("Via", via(in.all("Via")));
         return out.addAll(Propagation.headers(ctx, sent).build()).build();
+    }
+
+    /** The client's address, after the trusted proxies: what {@code {client.ip}} stands for. */
+    static String clientIp(Request request, AddressRanges trusted) {
+        InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
+        if (peer == null) {
+            return "";
+        }
+        if (trusted.contains(peer)) {
+            List<InetAddress> hops = ClientAddress.hops(request.headers()).orElse(List.of());
+            if (!hops.isEmpty()) {
+                return hops.getLast().getHostAddress();
+            }
+        }
+        return peer.getHostAddress();
+    }
+
+    /** A {@code Host}-shaped value: a name or address and perhaps a port, nothing a header could not carry. */
+    static boolean validHost(String h) {
+        return h != null && !h.isBlank() && h.length() <= 255
+                && h.strip().chars().allMatch(c -> Character.isLetterOrDigit(c) && c < 0x80 || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
+    }
+
+    private static boolean validPort(String p) {
+        return p != null && p.strip().matches("\\d{1,5}") && Integer.parseInt(p.strip()) <= 65_535;
+    }
+
+    /** The port a client reached: the one its {@code Host} names, else its scheme's. */
+    private static String port(String host, String scheme) {
+        if (host != null) {
+            int colon = host.lastIndexOf(':');
+            if (colon > host.lastIndexOf(']') && validPort(host.substring(colon + 1))) {
+                return host.substring(colon + 1);
+            }
+        }
+        return scheme.equals("https") ? "443" : "80";
+    }
+
+    private static boolean safePrefix(String v) {
+        return v.length() <= 1024 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+    }
+
+    /** An RFC 7239 node: an IPv4 address as it is, an IPv6 one quoted in brackets. */
+    private static String node(InetAddress peer) {
+        if (peer == null) {
+            return "unknown";
+        }
+        String a = peer.getHostAddress();
+        return a.contains(":") ? "\"[" + a + "]\"" : a;
     }
 
     /** The {@code Via} of a message passed on: what it had, and loomgate's hop. */

@@ -58,7 +58,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     @Override
     public List<String> fields() {
         return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "forwardQuery", "forwardHeaders", "timeout",
-                "maxBodyBytes", "idleTimeout", "caFile", "cache");
+                "maxBodyBytes", "idleTimeout", "caFile", "cache", "preserveHost", "forwarded");
     }
 
     @Override
@@ -87,7 +87,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
             }
         }
         return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file), replicas,
-                CacheSettings.read(fields));
+                CacheSettings.read(fields), Proxying.read(fields));
     }
 
     @Override

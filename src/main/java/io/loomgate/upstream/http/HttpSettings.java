@@ -28,9 +28,11 @@ import java.util.Optional;
  * @param caFile         for an {@code https://} URL: PEM certificates to trust instead of the JDK's
  * @param replicas       its endpoints when it has several ({@code "endpoints"}), and how calls spread over them
  * @param cache          its {@code "cache"}, when it has one
+ * @param proxying       what a proxied request sends as its {@code Host} and forwarding headers
  */
 record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
-                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas, Optional<CacheSettings> cache)
+                    int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas, Optional<CacheSettings> cache,
+                    Proxying proxying)
         implements UpstreamKind.Settings {
 
     /**
@@ -116,6 +118,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
         w.field("maxBodyBytes", maxBodyBytes).field("idleTimeout", Durations.format(idleTimeout));
         caFile.ifPresent(f -> w.field("caFile", f.toString()));
         cache.ifPresent(c -> c.print(w));
+        proxying.print(w);
     }
 
     /** The path parameters its URL needs from every route that calls it. */

@@ -22,16 +22,15 @@ import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.balance.Fleet;
+import io.loomgate.rewrite.Redirects;
 import io.loomgate.upstream.cache.CachedCalls;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -59,6 +58,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     private final Forwarding forwarding;
     private final Optional<UpstreamCache> cached;
     private final ProxyExchange proxy;
+    private final List<String> bases;
 
     /** What a proxy route needs to know about the listener its requests came in on. */
     record Forwarding(AddressRanges trusted, String scheme) {
@@ -71,7 +71,17 @@ final class HttpUpstream implements Upstream, Forwarder {
         this.client = client;
         this.forwarding = forwarding;
         this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
+        this.bases = Redirects.bases(settings.urls());
         this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding, cached.map(UpstreamCache::calls));
+    }
+
+    Proxying proxying() {
+        return settings.proxying();
+    }
+
+    /** How a URL pointing at it starts ({@link Redirects#bases}): a redirect there is brought back through the gateway. */
+    List<String> bases() {
+        return bases;
     }
 
     /** The route file checked the CA file at startup; it cannot fail here unless it changed since. */
@@ -149,7 +159,7 @@ final class HttpUpstream implements Upstream, Forwarder {
             }
             byte[] answer;
             try {
-                answer = read(response.body(), settings.maxBodyBytes(), status);
+                answer = ResponseBodies.read(id, response.body(), settings.maxBodyBytes(), status);
             } catch (UpstreamFailure tooLarge) {
                 if (status >= 200 && status <= 299) {
                     throw tooLarge;
@@ -262,22 +272,6 @@ final class HttpUpstream implements Upstream, Forwarder {
         String down = endpoints.allDown() ? "every endpoint is down (ejected or failing its health checks); " : "";
         LOG.log(Level.INFO, () -> "request " + ctx.requestId() + ": " + id + ": " + down + NetworkErrors.detail(e, origin));
         return new UpstreamFailure(id, down + NetworkErrors.reason(e));
-    }
-
-    /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
-    private byte[] read(InputStream in, int limit, int status) throws IOException, UpstreamFailure {
-        byte[] buf = new byte[Math.min(limit + 1, 8192)];
-        int n = 0;
-        for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
-            n += r;
-            if (n > limit) {
-                throw new UpstreamFailure(id, "response body over the " + limit + "-byte limit", OptionalInt.of(status));
-            }
-            if (n == buf.length) {
-                buf = Arrays.copyOf(buf, Math.min(buf.length * 2, limit + 1));
-            }
-        }
-        return Arrays.copyOf(buf, n);
     }
 
     private String withForwardedQuery(String target, RequestContext ctx) {

@@ -25,7 +25,7 @@ import java.util.Set;
  * @param length  the body's length, or -1 to send it chunked
  */
 record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
-                       long length) {
+                       long length, java.util.Optional<String> host) {
 
     /** RFC 9110 section 9.2.2: sending one of these twice has the effect of sending it once. */
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
@@ -37,11 +37,20 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(host, "host");
+        if (host.isPresent() && !FieldText.isValue(host.get())) {
+            throw new IllegalArgumentException("not a Host that may be sent: " + FieldText.printable(host.get()));
+        }
         headers.forEach((name, value) -> {
             if (!FieldText.isToken(name) || !FieldText.isValue(value) || FRAMING.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(name));
             }
         });
+    }
+
+    /** The upstream's own {@code Host}: its authority. */
+    OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body, long length) {
+        this(method, origin, target, headers, body, length, java.util.Optional.empty());
     }
 
     /** Headers the codec writes itself: one given by anyone else would let it choose how the upstream frames the stream. */
@@ -87,7 +96,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
     /** The request line and headers, ending with the empty line; {@code close} asks the upstream to close afterwards. */
     byte[] head(boolean close) {
         StringBuilder head = new StringBuilder(256).append(method).append(' ').append(target)
-                .append(" HTTP/1.1\r\nHost: ").append(origin.authority()).append("\r\n");
+                .append(" HTTP/1.1\r\nHost: ").append(host.orElse(origin.authority())).append("\r\n");   // the client's, with preserveHost
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (upgrade()) {
             head.append("Connection: Upgrade\r\n");

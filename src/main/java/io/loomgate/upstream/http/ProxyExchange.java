@@ -8,7 +8,11 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
+import io.loomgate.core.template.Template;
+import io.loomgate.rewrite.Redirects;
+import io.loomgate.rewrite.RequestValues;
 import io.loomgate.upstream.Forward;
+import io.loomgate.upstream.ProxyRules;
 import io.loomgate.upstream.balance.Fleet;
 import io.loomgate.upstream.cache.CacheControl;
 import io.loomgate.upstream.cache.CacheLocks;
@@ -54,12 +58,24 @@ final class ProxyExchange {
     Response forward(Forward forward) throws UpstreamFailure, InterruptedException {
         RequestContext ctx = RequestContext.current();
         Request request = forward.request();
+        Template.Values values = RequestValues.of(ctx, ForwardedHeaders.clientIp(request, forwarding.trusted()));
+        Response answer = forward(forward, ctx, request, values);
+        String clientBase = Redirects.clientBase(forwarding.scheme(), request.headers().first("Host"), forward.prefix());
+        ProxyRules rules = forward.rules();
+        return answer.withStreamedHeaders(h -> rules.responseHeaders().apply(
+                rules.cookies().rewrite(Redirects.rewrite(h, upstream.bases(), clientBase)), values));
+    }
+
+    private Response forward(Forward forward, RequestContext ctx, Request request, Template.Values values)
+            throws UpstreamFailure, InterruptedException {
         String length = request.headers().first("Content-Length");
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
-        Headers forwarded = ForwardedHeaders.of(request, forwarding.trusted(), forwarding.scheme(), ctx, sent);
+        Proxying proxying = upstream.proxying();
+        Headers forwarded = forward.rules().requestHeaders().apply(ForwardedHeaders.of(request, forwarding.trusted(),
+                forwarding.scheme(), ctx, sent, proxying.forwarded(), forward.prefix()), values);
         CachedCalls.Ask ask = null;
         Optional<StoredAnswer> ifError = Optional.empty();
         CacheLocks.Lead lead = null;
@@ -124,8 +140,11 @@ final class ProxyExchange {
         Origin origin = endpoint.value();
         String target = upstream.target(ctx, origin) + forward.target();
         long sentAt = System.currentTimeMillis();
+        String clientHost = request.headers().first("Host");
+        Optional<String> host = upstream.proxying().preserveHost() && ForwardedHeaders.validHost(clientHost)
+                ? Optional.of(clientHost.strip()) : Optional.empty();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
-                upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n);
+                upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n, host);
         AttemptSpan span = AttemptSpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
         Http1Response response;
         long started = endpoints.started(endpoint);

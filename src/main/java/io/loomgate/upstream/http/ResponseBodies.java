@@ -79,4 +79,20 @@ final class ResponseBodies {
             throw new UpstreamFailure(id, "answered " + what + " that is not valid UTF-8", OptionalInt.of(status));
         }
     }
+
+    /** At most {@code limit} bytes; one more is a failure, and the rest is never read. */
+    static byte[] read(UpstreamId id, java.io.InputStream in, int limit, int status) throws java.io.IOException, UpstreamFailure {
+        byte[] buf = new byte[Math.min(limit + 1, 8192)];
+        int n = 0;
+        for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
+            n += r;
+            if (n > limit) {
+                throw new UpstreamFailure(id, "response body over the " + limit + "-byte limit", java.util.OptionalInt.of(status));
+            }
+            if (n == buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.min(buf.length * 2, limit + 1));
+            }
+        }
+        return java.util.Arrays.copyOf(buf, n);
+    }
 }

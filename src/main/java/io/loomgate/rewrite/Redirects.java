@@ -1,0 +1,93 @@
+package io.loomgate.rewrite;
+
+import io.loomgate.http.Headers;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Redirects come back through the gateway (nginx's {@code proxy_redirect default}, Spring Cloud
+ * Gateway's {@code RewriteLocationResponseHeader}): a {@code Location}, {@code Content-Location}
+ * or {@code Refresh} ({@code 5; url=...}) that points at the upstream (one of its URLs, scheme and
+ * authority and path) is rewritten to the client's scheme and host and the route's prefix, so no
+ * upstream address reaches the client. Anything else is left as the upstream sent it.
+ */
+public final class Redirects {
+
+    private Redirects() {
+    }
+
+    /**
+     * @param upstreamBases the upstream's URLs as they would start a URL pointing at it
+     *                      ({@code http://10.0.0.5:8080/api/}), each ending in {@code /}
+     * @param clientBase    where the client reaches the route ({@code https://api.example.com/p/}),
+     *                      ending in {@code /}
+     */
+    public static Headers rewrite(Headers headers, List<String> upstreamBases, String clientBase) {
+        Headers out = headers;
+        for (String name : List.of("Location", "Content-Location")) {
+            String v = headers.first(name);
+            if (v != null) {
+                String r = mapped(v.strip(), upstreamBases, clientBase);
+                if (!r.equals(v.strip())) {
+                    out = out.with(name, r);
+                }
+            }
+        }
+        String refresh = headers.first("Refresh");
+        if (refresh != null) {
+            int at = refresh.toLowerCase(Locale.ROOT).indexOf("url=");
+            if (at >= 0) {
+                String url = refresh.substring(at + 4).strip();
+                String r = mapped(url, upstreamBases, clientBase);
+                if (!r.equals(url)) {
+                    out = out.with("Refresh", refresh.substring(0, at + 4) + r);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How a URL pointing at an upstream starts, for each of its URLs: scheme, authority, and the
+     * path up to its last {@code /} before any placeholder or query ({@code http://10.0.0.5:8080/api/}).
+     */
+    public static List<String> bases(List<String> urls) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String url : urls) {
+            String noQuery = url.contains("?") ? url.substring(0, url.indexOf('?')) : url;
+            int scheme = noQuery.indexOf("://") + 3;
+            int pathAt = noQuery.indexOf('/', scheme);
+            String path = pathAt < 0 ? "/" : noQuery.substring(pathAt);
+            int brace = path.indexOf('{');
+            path = brace < 0 ? path : path.substring(0, brace);
+            out.add(noQuery.substring(0, pathAt < 0 ? noQuery.length() : pathAt) + path.substring(0, path.lastIndexOf('/') + 1));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Where the client reaches a route: {@code scheme}, its {@code Host} (when it is a host) and the
+     * route's {@code prefix}; only the prefix, a path a redirect may hold alone, when the {@code Host}
+     * is not one (a hostile value is never echoed).
+     */
+    public static String clientBase(String scheme, String host, String prefix) {
+        String p = prefix.endsWith("/") ? prefix : prefix + "/";
+        boolean valid = host != null && !host.isBlank() && host.length() <= 255 && host.strip().chars()
+                .allMatch(c -> (c < 0x80 && Character.isLetterOrDigit(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
+        return valid ? scheme + "://" + host.strip() + p : p;
+    }
+
+    private static String mapped(String url, List<String> bases, String clientBase) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        for (String base : bases) {
+            String b = base.toLowerCase(Locale.ROOT);
+            if (lower.startsWith(b)) {
+                return clientBase + url.substring(base.length());
+            }
+            if (lower.equals(b.substring(0, b.length() - 1))) {   // the base itself, without its slash
+                return clientBase;
+            }
+        }
+        return url;
+    }
+}
