@@ -26,9 +26,20 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
 
     /**
      * @param engines        by key: {@code structured}, {@code completable-future/common-pool}, ...
-     * @param defaultTimeout {@code --timeout}, for routes that declare none
+     * @param proxyTimeout   a proxy route's deadline when it declares none ({@link #proxyTimeout}); the others take theirs per request
      */
-    static ServedRoutes of(Plan plan, Map<String, FanOut> engines, Duration defaultTimeout, RouteEdges edges) {
+    /**
+     * A proxied request's deadline for its answer's head when its route names none: 15 s, Envoy's
+     * route timeout (the aggregation default, {@code --timeout}, is for fan-outs: 2 s made a proxied
+     * answer that takes 5 s a 504), at most {@code --max-timeout}. The body then streams with the
+     * upstream's idle timeout between bytes, not a total.
+     */
+    static Duration proxyTimeout(Duration maxTimeout) {
+        Duration envoy = Duration.ofSeconds(15);
+        return envoy.compareTo(maxTimeout) <= 0 ? envoy : maxTimeout;
+    }
+
+    static ServedRoutes of(Plan plan, Map<String, FanOut> engines, Duration proxyTimeout, RouteEdges edges) {
         List<FanOutRoute> fanOuts = new ArrayList<>();
         List<ProxyRoute> proxies = new ArrayList<>();
         List<ComposeRoute> composes = new ArrayList<>();
@@ -40,7 +51,7 @@ record ServedRoutes(List<FanOutRoute> fanOuts, List<ProxyRoute> proxies, List<Co
                         f.upstreams(), r.timeout(), f.passthrough(), f.valueOnly(), r.clientKnobs(), edge, r.methods(), r.matcher()));
                 case RouteKind.Compose c -> composes.add(new ComposeRoute(r.path(), c.graph(), r.methods(), c.upstreams(),
                         r.timeout(), r.clientKnobs(), edge, r.matcher()));
-                case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(defaultTimeout),
+                case RouteKind.Proxy p -> proxies.add(new ProxyRoute(r.path(), p.upstream(), r.timeout().orElse(proxyTimeout),
                         edge, p.rules(), r.methods(), r.matcher()));
             }
         }

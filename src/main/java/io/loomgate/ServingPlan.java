@@ -55,7 +55,7 @@ record ServingPlan(Plan plan, RouteEdges edges, Optional<ServerTls.Listener> tls
         Optional<ServerTls.Listener> tls = listenerTls(config);
         Upstreams upstreams = upstreams(config, plan, replaced, events, previous);
         return new ServingPlan(plan, edges, tls, upstreams,
-                ServedRoutes.of(plan, engines, config.services().timeout(), edges));
+                ServedRoutes.of(plan, engines, ServedRoutes.proxyTimeout(config.services().maxTimeout()), edges));
     }
 
     /** The listener's TLS: a bad certificate or key is a usage error (exit 2). */

@@ -27,7 +27,8 @@ import java.util.Optional;
  */
 final class ProxyRulesReader {
 
-    static final List<String> FIELDS = List.of("rewrite", "requestHeaders", "responseHeaders", "cookiePath", "cookieDomain", "tunnel");
+    static final List<String> FIELDS = List.of("rewrite", "requestHeaders", "responseHeaders", "cookiePath", "cookieDomain", "tunnel",
+            "maxBodyBytes");
 
     private ProxyRulesReader() {
     }
@@ -48,7 +49,8 @@ final class ProxyRulesReader {
             }
         }
         return new ProxyRules(rewrite, headers(f, "requestHeaders", params), headers(f, "responseHeaders", params),
-                new Cookies(strings(f, "cookiePath"), strings(f, "cookieDomain")), tunnel(f));
+                new Cookies(strings(f, "cookiePath"), strings(f, "cookieDomain")), tunnel(f),
+                f.optionalSize("maxBodyBytes", 0, 64L << 30).orElse(ProxyRules.DEFAULT_MAX_BODY_BYTES));
     }
 
     private static HeaderRules headers(Fields f, String field, List<String> params) throws RouteFileException {
@@ -135,6 +137,9 @@ final class ProxyRulesReader {
             w.name("cookieDomain").beginObject();
             rules.cookies().domains().forEach(w::field);
             w.endObject();
+        }
+        if (rules.maxBodyBytes() != ProxyRules.DEFAULT_MAX_BODY_BYTES) {
+            w.field("maxBodyBytes", rules.maxBodyBytes());
         }
         TunnelLimits tunnel = rules.tunnel();
         if (!tunnel.equals(TunnelLimits.DEFAULT)) {

@@ -12,14 +12,20 @@ import java.util.Optional;
  * {@code requestHeaders}. On the way out: redirects pointing at the upstream brought back through
  * the gateway, then its {@code cookiePath} and {@code cookieDomain}, then its {@code responseHeaders}.
  *
- * @param tunnel how long a tunnel through it may stay open
+ * @param tunnel       how long a tunnel through it may stay open
+ * @param maxBodyBytes the largest request body it forwards: a declared {@code Content-Length} over it
+ *                     gets 413 before the upstream is called, a chunked body that passes it is cut
+ *                     with 413 (nginx's {@code client_max_body_size}, and its default, 1 MiB)
  */
 public record ProxyRules(Optional<PathRewrite> rewrite, HeaderRules requestHeaders, HeaderRules responseHeaders, Cookies cookies,
-                         TunnelLimits tunnel) {
+                         TunnelLimits tunnel, long maxBodyBytes) {
 
-    /** Nothing rewritten, the default tunnel limits. */
+    /** nginx's {@code client_max_body_size} default. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20;
+
+    /** Nothing rewritten, the default tunnel limits and body bound. */
     public static final ProxyRules NONE = new ProxyRules(Optional.empty(), HeaderRules.NONE, HeaderRules.NONE, Cookies.NONE,
-            TunnelLimits.DEFAULT);
+            TunnelLimits.DEFAULT, DEFAULT_MAX_BODY_BYTES);
 
     public ProxyRules {
         Objects.requireNonNull(rewrite, "rewrite");
@@ -27,5 +33,8 @@ public record ProxyRules(Optional<PathRewrite> rewrite, HeaderRules requestHeade
         Objects.requireNonNull(responseHeaders, "responseHeaders");
         Objects.requireNonNull(cookies, "cookies");
         Objects.requireNonNull(tunnel, "tunnel");
+        if (maxBodyBytes < 0) {
+            throw new IllegalArgumentException("maxBodyBytes must be >= 0: " + maxBodyBytes);
+        }
     }
 }

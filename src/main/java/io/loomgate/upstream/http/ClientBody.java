@@ -17,26 +17,54 @@ final class ClientBody extends FilterInputStream {
         }
     }
 
+    /** The client's body went past the route's {@code maxBodyBytes}: a 413, not a 400. */
+    static final class TooLarge extends IOException {
+        TooLarge(long max) {
+            super("the request body is larger than the route's maxBodyBytes (" + max + ")");
+        }
+    }
+
+    private final long max;
+    private long read;
+
     ClientBody(InputStream in) {
+        this(in, Long.MAX_VALUE);
+    }
+
+    /** At most {@code max} bytes; one more fails the read with {@link TooLarge}. */
+    ClientBody(InputStream in, long max) {
         super(in);
+        this.max = max;
     }
 
     @Override
     public int read() throws IOException {
-        try {
-            return super.read();
-        } catch (IOException e) {
-            throw new Failed(e);
-        }
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        int n;
         try {
-            return super.read(b, off, len);
+            n = super.read(b, off, (int) Math.min(len, Math.max(1, max - read + 1)));
         } catch (IOException e) {
             throw new Failed(e);
         }
+        if (n > 0 && (read += n) > max) {
+            throw new Failed(new TooLarge(max));
+        }
+        return n;
+    }
+
+    /** True when {@code e}, or what caused it, is the client's body past its route's limit. */
+    static boolean tooLarge(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TooLarge) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when {@code e}, or what caused it, is a failure of the client's body. */

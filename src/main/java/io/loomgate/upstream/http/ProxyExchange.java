@@ -71,6 +71,9 @@ final class ProxyExchange {
         String length = request.headers().first("Content-Length");
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
+        if (n > forward.rules().maxBodyBytes()) {   // declared too large: refused at once, the upstream never called
+            throw tooLarge(forward.rules().maxBodyBytes());
+        }
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
         Proxying proxying = upstream.proxying();
@@ -89,7 +92,7 @@ final class ProxyExchange {
                 ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
                 CachedCalls.Lookup found = cache.get().lookup(ask);
                 if (found.fresh().isPresent()) {
-                    return stored(found.fresh().get(), request);   // a HEAD gets a stored GET's head
+                    return StoredResponses.of(upstream.id().value(), found.fresh().get(), request);   // a HEAD gets a stored GET's head
                 }
                 if (head) {
                     ask = null;   // a HEAD's own answer has no body to store
@@ -98,7 +101,7 @@ final class ProxyExchange {
                 if (found.whileRevalidating()) {
                     String below = forward.target();
                     cache.get().refresh(ask, found.stale().get(), conditions -> whole(ctx, below, forwarded, conditions));
-                    return stored(cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"), request);
+                    return StoredResponses.of(upstream.id().value(), cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"), request);
                 }
                 ifError = found.ifError() ? found.stale() : Optional.empty();
                 if (!head) {   // a GET miss: identical ones in flight share one upstream call
@@ -108,7 +111,7 @@ final class ProxyExchange {
                     } else if (turn instanceof CacheLocks.Waited w && w.stored()) {
                         Optional<CachedCalls.Served> theirs = cache.get().collapsed(ask);
                         if (theirs.isPresent()) {
-                            return stored(theirs.get(), request);
+                            return StoredResponses.of(upstream.id().value(), theirs.get(), request);
                         }
                     }
                 }
@@ -123,6 +126,12 @@ final class ProxyExchange {
             release(lead, left ? CacheLocks.Ended.ABANDONED : CacheLocks.Ended.NOT_STORED);
             throw e;
         }
+    }
+
+    /** 413, and the connection closed: the rest of the body is never read. */
+    private static HttpError tooLarge(long max) {
+        return new HttpError(413, "body_too_large", "the request body is larger than this route takes (" + max + " bytes)",
+                Map.of(), Map.of("Connection", "close"));
     }
 
     private static void release(CacheLocks.Lead lead, CacheLocks.Ended how) {
@@ -144,7 +153,8 @@ final class ProxyExchange {
         Optional<String> host = upstream.proxying().preserveHost() && ForwardedHeaders.validHost(clientHost)
                 ? Optional.of(clientHost.strip()) : Optional.empty();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
-                upgrade ? Tunnel.asked(forwarded, request) : forwarded, hasBody ? new ClientBody(request.body()) : null, n, host);
+                upgrade ? Tunnel.asked(forwarded, request) : forwarded,
+                hasBody ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, n, host);
         AttemptSpan span = AttemptSpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
         Http1Response response;
         long started = endpoints.started(endpoint);
@@ -161,13 +171,16 @@ final class ProxyExchange {
             }
             boolean clientsFault = ClientBody.failed(e);
             endpoints.ended(endpoint, endpoints.failedBy(e, cancelled), started);
+            if (ClientBody.tooLarge(e)) {
+                throw tooLarge(forward.rules().maxBodyBytes());
+            }
             if (clientsFault) {
                 throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
                         Map.of(), Map.of("Connection", "close"));
             }
             if (ifError.isPresent() && !cancelled) {
                 release(lead, CacheLocks.Ended.NOT_STORED);
-                return stored(cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"), request);
+                return StoredResponses.of(upstream.id().value(), cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"), request);
             }
             throw upstream.failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
@@ -178,7 +191,7 @@ final class ProxyExchange {
         if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
             release(lead, CacheLocks.Ended.NOT_STORED);
-            return stored(cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
+            return StoredResponses.of(upstream.id().value(), cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
         }
         if (response.status() == 101) {
             Optional<String> refused = Tunnel.refusal(request, response.head());
@@ -256,44 +269,4 @@ final class ProxyExchange {
             endpoints.ended(endpoint, failed, started);
         }
     }
-
-    /**
-     * True when the client's {@code If-None-Match} names {@code etag} (or says {@code *}): the
-     * client has the stored answer already, and gets a 304. Weak comparison, as RFC 9110 asks for
-     * {@code If-None-Match}.
-     */
-    static boolean notModified(java.util.List<String> ifNoneMatch, String etag) {
-        if (etag == null || ifNoneMatch.isEmpty()) {
-            return false;
-        }
-        String ours = etag.strip().startsWith("W/") ? etag.strip().substring(2) : etag.strip();
-        for (String line : ifNoneMatch) {
-            for (String tag : line.split(",")) {
-                String t = tag.strip();
-                if (t.equals("*") || (t.startsWith("W/") ? t.substring(2) : t).equals(ours)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */
-    private Response stored(CachedCalls.Served hit, Request request) {
-        Headers headers = hit.headers().plus("Cache-Status", "loomgate/" + upstream.id().value() + "; " + hit.cacheStatus());
-        boolean unchanged = notModified(request.headers().all("If-None-Match"), hit.headers().first("ETag"));
-        byte[] body = unchanged ? new byte[0] : hit.body();
-        return Response.streamed(unchanged ? 304 : hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
-            @Override
-            public void writeTo(java.io.OutputStream out) throws IOException {
-                out.write(body);
-            }
-
-            @Override
-            public void discard() {
-                // nothing held open
-            }
-        }));
-    }
-
 }
