@@ -45,29 +45,42 @@ final class ProxyEndpoint implements Handler {
         String prefix = raw.substring(0, raw.length() - below.length());
         String rewritten = route.rules().rewrite().map(r -> r.apply(below)).orElse(below);
         String query = request.target().getRawQuery();
-        Forward forward = new Forward(request, query == null ? rewritten : rewritten + "?" + query, prefix, route.rules());
-        return RequestContext.callWith(ctx, () -> forward(forward));
+        CountedBody counted = new CountedBody(request.body());
+        Forward forward = new Forward(request.withBody(counted), query == null ? rewritten : rewritten + "?" + query, prefix,
+                route.rules());
+        return RequestContext.callWith(ctx, () -> forward(forward, ctx, counted));
     }
 
-    /** Forwards, and tells the events how the exchange went: a success below 500, a failure from 500 up. */
-    private Response forward(Forward forward) throws InterruptedException {
+    /**
+     * Forwards, and tells the events how the exchange went (a success below 500, a failure from 500
+     * up), and the request's timeline what it moved ({@link ProxiedTimeline}) once its body has.
+     */
+    private Response forward(Forward forward, RequestContext ctx, CountedBody in) throws InterruptedException {
         long start = System.nanoTime();
         Outcome outcome = new Outcome.Failed(route.upstream() + ": unexpected error");
+        ProxiedTimeline timeline = new ProxiedTimeline(route, forward.request(), ctx, events, start);
+        Response response = null;
         try {
-            Response response = upstream.forward(forward);
+            response = upstream.forward(forward);
             outcome = response.status() >= 500 ? new Outcome.Failed(route.upstream() + ": answered HTTP " + response.status())
                     : new Outcome.Success(new Value.Answered(response.status()));
-            return response;
+            return timeline.whenWritten(response, outcome, in);
         } catch (UpstreamFailure f) {
             outcome = f.timedOut() ? Outcome.TIMED_OUT : new Outcome.Failed(f.getMessage(), f.status());
             throw f.timedOut() ? new HttpError(504, "gateway_timeout", f.getMessage())
                     : new HttpError(502, "bad_gateway", f.getMessage());
+        } catch (HttpError e) {   // refused before an answer: a body too large, a value that cannot be sent
+            outcome = new Outcome.Failed(e.getMessage(), java.util.OptionalInt.of(e.status()));
+            throw e;
         } catch (InterruptedException e) {
             outcome = Outcome.CANCELLED;
             throw e;
         } finally {
             events.forwarded(new FinishedCall(route.upstream(), outcome, Optional.of(Duration.ZERO),
                     Duration.ofNanos(System.nanoTime() - start)));
+            if (response == null) {
+                timeline.failed(outcome, in);
+            }
         }
     }
 

@@ -42,6 +42,11 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(ledger, "ledger");
     }
 
+    /** The same request, its body read through {@code other} (a count of the bytes forwarded, say). */
+    public Request withBody(InputStream other) {
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, other, caller, clientId, ledger);
+    }
+
     /** The same request, from {@code who}. */
     public Request by(Caller who) {
         return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId, ledger);

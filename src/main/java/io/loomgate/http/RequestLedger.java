@@ -33,6 +33,32 @@ public final class RequestLedger {
         return touched.computeIfAbsent(upstream, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 
+    /** A proxied exchange as the access log tells it: the endpoint of its last try, the upstream's status, how many tries. */
+    public record Proxied(String endpoint, int status, int tries) {
+    }
+
+    private volatile Proxied proxied;
+    private final java.util.Map<String, String> lastTried = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The request sent a try to {@code endpoint} of {@code upstream}: the last one is what the log names. */
+    public void tried(String upstream, String endpoint) {
+        lastTried.put(upstream, endpoint);
+    }
+
+    /** The endpoint of {@code upstream} the request's last try went to. */
+    public java.util.Optional<String> lastTried(String upstream) {
+        return java.util.Optional.ofNullable(lastTried.get(upstream));
+    }
+
+    /** The request was proxied, as {@code p} says. */
+    public void proxied(Proxied p) {
+        this.proxied = p;
+    }
+
+    public java.util.Optional<Proxied> proxied() {
+        return java.util.Optional.ofNullable(proxied);
+    }
+
     private final java.util.Queue<String> cacheStatuses = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** A call to {@code upstream} went through its cache and was served as {@code status} (RFC 9211's words: {@code hit}, {@code fwd=miss; stored}). */

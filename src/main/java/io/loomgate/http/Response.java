@@ -124,6 +124,44 @@ public record Response(int status, String contentType, byte[] body, Headers head
         return values;
     }
 
+    /**
+     * This response, with {@code ended} told once how its streamed body went (as {@link #onEnd}) and
+     * how many bytes of it were written.
+     */
+    public Response counted(java.util.function.ObjLongConsumer<IOException> ended) {
+        if (stream == null) {
+            ended.accept(null, body == null ? 0 : body.length);
+            return this;
+        }
+        long[] written = {0};
+        Writer inner = stream.writer();
+        Writer counting = new Writer() {
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                inner.writeTo(new java.io.FilterOutputStream(out) {
+                    @Override
+                    public void write(int b) throws IOException {
+                        out.write(b);
+                        written[0]++;
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        out.write(b, off, len);
+                        written[0] += len;
+                    }
+                });
+            }
+
+            @Override
+            public void discard() {
+                inner.discard();
+            }
+        };
+        return new Response(status, contentType, body, headers, new Stream(stream.headers(), stream.length(), counting))
+                .onEnd(e -> ended.accept(e, written[0]));
+    }
+
     /** A copy whose streamed headers (an upstream's own) are {@code change}d: what a proxy route rewrites. */
     public Response withStreamedHeaders(java.util.function.UnaryOperator<Headers> change) {
         if (stream == null) {

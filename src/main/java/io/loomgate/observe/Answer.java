@@ -29,11 +29,12 @@ import java.util.Optional;
  * @param answerNanos  when its answer was ready
  * @param attempts     each try of its retried calls
  * @param cache        how each call through a cache was served ({@code loomgate/db; hit}), in the order they ended
+ * @param transfer     for a proxied request: the bytes each way, its first and last byte, its endpoint
  */
 public record Answer(String requestId, String clientId, String route, String label, boolean graph, Status status,
                      int httpStatus, List<FinishedCall> calls, boolean hedge, Optional<String> error, Duration decided,
                      Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts,
-                     List<String> cache) {
+                     List<String> cache, Optional<Transfer> transfer) {
 
     /** An answer none of whose calls went through a cache. */
     public Answer(String requestId, String clientId, String route, String label, boolean graph, Status status,
@@ -41,6 +42,15 @@ public record Answer(String requestId, String clientId, String route, String lab
                   Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts) {
         this(requestId, clientId, route, label, graph, status, httpStatus, calls, hedge, error, decided, timeout, arrivalNanos,
                 forkNanos, answerNanos, attempts, List.of());
+    }
+
+    /** An answer that was not proxied. */
+    public Answer(String requestId, String clientId, String route, String label, boolean graph, Status status,
+                  int httpStatus, List<FinishedCall> calls, boolean hedge, Optional<String> error, Duration decided,
+                  Duration timeout, long arrivalNanos, long forkNanos, long answerNanos, List<Attempts.Attempt> attempts,
+                  List<String> cache) {
+        this(requestId, clientId, route, label, graph, status, httpStatus, calls, hedge, error, decided, timeout, arrivalNanos,
+                forkNanos, answerNanos, attempts, cache, Optional.empty());
     }
 
     public Answer {
@@ -51,6 +61,7 @@ public record Answer(String requestId, String clientId, String route, String lab
         Objects.requireNonNull(status, "status");
         calls = List.copyOf(calls);
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(transfer, "transfer");
         Objects.requireNonNull(decided, "decided");
         Objects.requireNonNull(timeout, "timeout");
         attempts = List.copyOf(attempts);

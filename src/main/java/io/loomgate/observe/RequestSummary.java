@@ -28,10 +28,12 @@ public record RequestSummary(String route, boolean started, String method, Strin
      * @param upstreamNanos the time its upstream calls took, added up
      * @param traceId       the trace its upstreams were sent, or empty
      * @param reason        for a failure, its error code ({@code upstream_failed}, {@code client_gone}...); empty otherwise
+     * @param protocol      the request's protocol ({@code HTTP/1.1})
+     * @param proxied       for a proxied request: the endpoint of its last try, the upstream's status, its tries
      */
     public record Wire(String client, String userAgent, long bytesIn, long bytesOut, long upstreamNanos, String traceId,
-                       String reason) {
-        public static final Wire NONE = new Wire("", "", 0, 0, 0, "", "");
+                       String reason, String protocol, java.util.Optional<io.loomgate.http.RequestLedger.Proxied> proxied) {
+        public static final Wire NONE = new Wire("", "", 0, 0, 0, "", "", "", java.util.Optional.empty());
     }
 
     public RequestSummary(String route, boolean started, String method, String rawPath, int status,

@@ -74,6 +74,6 @@ final class Accounting {
         }
         String reason = !v.delivered ? "client_gone" : v.cutOff ? "upstream_cut_off" : v.status >= 400 ? v.reason : "";
         return new RequestSummary.Wire(client == null ? "" : client.getHostAddress(), agent == null ? "" : agent, in, v.bytesOut,
-                v.ledger.upstreamNanos(), v.ledger.traceId(), reason);
+                v.ledger.upstreamNanos(), v.ledger.traceId(), reason, v.exchange().protocol(), v.ledger.proxied());
     }
 }

@@ -58,8 +58,10 @@ public final class AccessLog implements Events {
     }
 
     static String text(RequestSummary s) {
-        return String.format("%s %s %d %.1fms id=%s%s%s%s", Printable.shorten(s.method(), 16),
+        return String.format("%s %s %d %.1fms id=%s%s%s%s%s", Printable.shorten(s.method(), 16),
                 Printable.shorten(s.rawPath(), PATH_LIMIT), s.status(), s.nanos() / 1e6, s.requestId(),
+                s.wire().proxied().map(p -> " upstream=" + p.endpoint() + " upstream-status=" + p.status() + " tries=" + p.tries())
+                        .orElse(""),
                 s.clientId().isEmpty() ? "" : " client-id=" + s.clientId(),
                 s.caller().isEmpty() ? "" : " caller=" + Printable.shorten(s.caller(), 64),
                 s.cutOff() ? " (cut off: the upstream failed mid-body)" : s.delivered() ? "" : " (client gone)");
@@ -86,6 +88,8 @@ public final class AccessLog implements Events {
         if (!wire.reason().isEmpty()) {
             w.field("reason", wire.reason());
         }
+        w.field("protocol", wire.protocol());
+        wire.proxied().ifPresent(p -> w.field("upstream", p.endpoint()).field("upstreamStatus", p.status()).field("tries", p.tries()));
         return w.endObject().toString();
     }
 

@@ -6,6 +6,7 @@ import io.loomgate.observe.Answer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -31,7 +32,8 @@ import java.util.OptionalDouble;
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
                        double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
-                       List<Span> spans, List<AttemptSpan> attempts, String clientId, List<String> cache) {
+                       List<Span> spans, List<AttemptSpan> attempts, String clientId, List<String> cache,
+                       Optional<TransferSpan> transfer) {
 
     public Timeline {
         Objects.requireNonNull(id, "id");
@@ -42,6 +44,7 @@ public record Timeline(String id, String route, String policy, String status, in
         error = Span.cut(error);
         spans = List.copyOf(spans);
         attempts = List.copyOf(attempts);
+        Objects.requireNonNull(transfer, "transfer");
         Objects.requireNonNull(clientId, "clientId");
         cache = List.copyOf(cache);
     }
@@ -50,13 +53,21 @@ public record Timeline(String id, String route, String policy, String status, in
     public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
                     double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
         this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
-                List.of(), "", List.of());
+                List.of(), "", List.of(), Optional.empty());
+    }
+
+    /** The same, with its tries, client id and cache statuses, and not proxied. */
+    public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
+                    double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans,
+                    List<AttemptSpan> attempts, String clientId, List<String> cache) {
+        this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
+                attempts, clientId, cache, Optional.empty());
     }
 
     /** This timeline, with the client's own request id beside loomgate's. */
     public Timeline withClientId(String client) {
         return new Timeline(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs,
-                error, spans, attempts, client, cache);
+                error, spans, attempts, client, cache, transfer);
     }
 
     /** The timeline of {@code answer}. */
@@ -70,7 +81,9 @@ public record Timeline(String id, String route, String policy, String status, in
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
                 arrivedAt, fork, fork + millis(answer.decided().toNanos()), millis(answer.timeout().toNanos()),
                 millis(answer.answerNanos() - answer.arrivalNanos()), answer.error().orElse(""), spans(answer), tries,
-                answer.clientId(), answer.cache());
+                answer.clientId(), answer.cache(), answer.transfer().map(t -> new TransferSpan(t.bytesIn(), t.bytesOut(),
+                        millis(t.firstByteNanos() - answer.arrivalNanos()), millis(t.lastByteNanos() - answer.arrivalNanos()),
+                        t.endpoint())));
     }
 
     /** One span per call of {@code answer}, in milliseconds from its arrival. */

@@ -45,6 +45,9 @@ public final class TimelineJson {
             w.endObject();
         }
         w.endArray();
+        t.transfer().ifPresent(x -> w.name("transfer").beginObject().field("bytesIn", x.bytesIn()).field("bytesOut", x.bytesOut())
+                .field("firstByteMs", x.firstByteMs()).field("lastByteMs", x.lastByteMs()).field("endpoint", x.endpoint())
+                .endObject());
         if (!t.cache().isEmpty()) {
             w.name("cache").beginArray();
             t.cache().forEach(w::value);

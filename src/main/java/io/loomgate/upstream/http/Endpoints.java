@@ -76,7 +76,9 @@ final class Endpoints {
      */
     Fleet.Member<Origin> choose(RequestContext ctx) {
         if (fleet.members().size() == 1) {
-            return fleet.members().getFirst();   // one url: nothing to choose, nothing to remember
+            Fleet.Member<Origin> only = fleet.members().getFirst();   // one url: nothing to choose, nothing to remember
+            ctx.ledger().tried(id.value(), only.key());
+            return only;
         }
         Set<String> tried = ctx.ledger().touched(id.value());
         String key = "";
@@ -89,6 +91,7 @@ final class Endpoints {
         }
         Fleet.Member<Origin> m = fleet.pick(tried, key);
         tried.add(m.key());
+        ctx.ledger().tried(id.value(), m.key());
         return m;
     }
 
