@@ -245,6 +245,16 @@ public final class Fleet<T> {
         m.calls.increment();
     }
 
+    /** Ends {@code m}'s ejection now (a health check it passed); true when it was ejected. */
+    public synchronized boolean uneject(Member<T> m) {
+        if (!ejected(m)) {
+            return false;
+        }
+        m.ejected = false;
+        m.failures.set(0);
+        return true;
+    }
+
     private synchronized void eject(Member<T> m) {
         List<Member<T>> members = view.members();
         if (ejected(m) || !members.contains(m)) {

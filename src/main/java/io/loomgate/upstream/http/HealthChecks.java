@@ -27,7 +27,8 @@ final class HealthChecks implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     /** {@code "health"} as the route file declares it. */
-    record Settings(String path, Duration every, Duration timeout, int unhealthyAfter, int healthyAfter, Set<Integer> expect) {
+    record Settings(String path, Duration every, Duration timeout, int unhealthyAfter, int healthyAfter, Set<Integer> expect,
+                    boolean endsEjection) {
         Settings {
             expect = Set.copyOf(expect);
         }
@@ -89,6 +90,9 @@ final class HealthChecks implements AutoCloseable {
             }
             if (check(m.value())) {
                 bad = 0;
+                if (settings.endsEjection() && fleet.uneject(m)) {   // Envoy's default: a passing check ends a passive ejection
+                    LOG.log(Level.INFO, "upstream " + upstream + ": endpoint " + m.key() + " passed a health check; its ejection ends");
+                }
                 if (++good >= settings.healthyAfter() && !m.up()) {
                     m.up(true);
                     LOG.log(Level.INFO, "upstream " + upstream + ": endpoint " + m.key() + " is healthy again");

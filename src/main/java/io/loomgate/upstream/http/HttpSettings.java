@@ -98,7 +98,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             replicas.health().ifPresent(h -> {
                 w.name("health").beginObject().field("path", h.path()).field("every", Durations.format(h.every()))
                         .field("timeout", Durations.format(h.timeout())).field("unhealthyAfter", h.unhealthyAfter())
-                        .field("healthyAfter", h.healthyAfter());
+                        .field("healthyAfter", h.healthyAfter()).field("endsEjection", h.endsEjection());
                 w.name("expect").beginArray();
                 h.expect().stream().sorted().forEach(c -> w.value((long) c));
                 w.endArray().endObject();

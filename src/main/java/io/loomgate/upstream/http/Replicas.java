@@ -121,8 +121,9 @@ final class Replicas {
         if (expect.isEmpty()) {
             expect.add(200);
         }
-        h.finish("health", List.of("path", "every", "timeout", "unhealthyAfter", "healthyAfter", "expect"));
-        return Optional.of(new HealthChecks.Settings(path, every, timeout, unhealthy, healthy, expect));
+        boolean endsEjection = h.optionalBoolean("endsEjection").orElse(true);
+        h.finish("health", List.of("path", "every", "timeout", "unhealthyAfter", "healthyAfter", "expect", "endsEjection"));
+        return Optional.of(new HealthChecks.Settings(path, every, timeout, unhealthy, healthy, expect, endsEjection));
     }
 
     private static Outliers outliers(Fields f) throws RouteFileException {
