@@ -118,7 +118,7 @@ final class RouteEdges {
         }
         Optional<RateLimiter> preAuth = edge.preAuth().map(s -> (RateLimiter) kept("pre_auth", path, s));   // never shared
         Optional<Limit> limiter = edge.rateLimit().map(s -> kept("rate_limit", path, s));
-        return new RouteEdge(edge.cors(), preAuth, auth, failures, limiter);
+        return new RouteEdge(edge.cors(), preAuth, auth, failures, limiter, edge.compress());
     }
 
     /** The previous plan's limiter of this route, when its settings are the same; a new one otherwise. Kept for the metrics. */

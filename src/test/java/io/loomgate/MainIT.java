@@ -76,7 +76,7 @@ class MainIT {
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, timeout, status, answer, clientKnobs, methods, fallbacks, quorum, hedge, auth, rateLimit, preAuthLimit, cors, host, match)
+            {"path": "/a", "policy": "all", "upstreams": ["db"], "colour": "red"} | routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, timeout, status, answer, clientKnobs, methods, fallbacks, quorum, hedge, auth, rateLimit, preAuthLimit, cors, compress, host, match)
             {"path": "/a", "policy": "all", "upstreams": ["nope"]}                | routes[0].upstreams[0] must be a declared upstream (db); got 'nope'
             {"path": "/health", "policy": "all", "upstreams": ["db"]}             | routes[0].path is taken by an operator endpoint (/, /dashboard, /debug/threads, /health, /livez, /metrics, /readyz, /debug/...); got '/health'
             {"path": "/a", "policy": "all", "upstreams": ["db"], "timeout": "2x"} | routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '2x'

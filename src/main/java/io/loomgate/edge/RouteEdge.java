@@ -21,10 +21,10 @@ import java.util.Optional;
  * @param limit    its rate limit, by the key its settings name (this instance's, or shared on Redis); empty for none
  */
 public record RouteEdge(Optional<Cors> cors, Optional<RateLimiter> preAuth, Auth auth, Optional<AuthFailures> failures,
-                        Optional<Limit> limit) {
+                        Optional<Limit> limit, Optional<io.loomgate.edge.compress.Compression> compress) {
 
     public static final RouteEdge NONE = new RouteEdge(Optional.empty(), Optional.empty(), new Auth.None(),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty());
 
     public RouteEdge {
         Objects.requireNonNull(cors, "cors");
@@ -32,5 +32,6 @@ public record RouteEdge(Optional<Cors> cors, Optional<RateLimiter> preAuth, Auth
         Objects.requireNonNull(auth, "auth");
         failures = auth instanceof Auth.None ? Optional.empty() : failures;
         Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(compress, "compress");
     }
 }

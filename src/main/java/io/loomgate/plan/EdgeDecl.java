@@ -21,10 +21,11 @@ import java.util.Optional;
  *                  wrote them (its own, or the file's it inherits), for {@code --print-routes}
  */
 public record EdgeDecl(Optional<AuthSpec> auth, Optional<RateLimiter.Settings> rateLimit, Optional<Cors> cors,
-                       Optional<RateLimiter.Settings> preAuth, Map<String, Object> written) {
+                       Optional<RateLimiter.Settings> preAuth, Map<String, Object> written,
+                       Optional<io.loomgate.edge.compress.Compression> compress) {
 
     public static final EdgeDecl NONE = new EdgeDecl(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-            Map.of());
+            Map.of(), Optional.empty());
 
     public EdgeDecl {
         Objects.requireNonNull(auth, "auth");
@@ -32,11 +33,13 @@ public record EdgeDecl(Optional<AuthSpec> auth, Optional<RateLimiter.Settings> r
         Objects.requireNonNull(cors, "cors");
         Objects.requireNonNull(preAuth, "preAuth");
         written = Collections.unmodifiableMap(new LinkedHashMap<>(written));
+        Objects.requireNonNull(compress, "compress");
     }
 
     /** True when the route checks anything at the edge. */
     public boolean isEmpty() {
-        return (auth.isEmpty() || !auth.get().checksCaller()) && rateLimit.isEmpty() && cors.isEmpty() && preAuth.isEmpty();
+        return (auth.isEmpty() || !auth.get().checksCaller()) && rateLimit.isEmpty() && cors.isEmpty() && preAuth.isEmpty()
+                && compress.isEmpty();
     }
 
     /** True when the route verifies a JWT, so templates may use {@code {jwt.NAME}}. */

@@ -2,6 +2,7 @@ package io.loomgate.plan;
 
 import io.loomgate.edge.auth.AuthModule;
 import io.loomgate.edge.auth.AuthSpec;
+import io.loomgate.edge.compress.Compression;
 import io.loomgate.edge.cors.Cors;
 import io.loomgate.edge.limit.AuthFailures;
 import io.loomgate.edge.limit.RateLimiter;
@@ -42,9 +43,11 @@ final class EdgeReader {
         Map<String, Object> written = new LinkedHashMap<>();
         top.optionalValue("auth").ifPresent(v -> written.put("auth", v));
         top.optionalValue("cors").ifPresent(v -> written.put("cors", v));
+        top.optionalValue("compress").ifPresent(v -> written.put("compress", v));
         Optional<AuthSpec> auth = written.containsKey("auth") ? Optional.of(auth(top, methods)) : Optional.empty();
         Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(top)) : Optional.empty();
-        return new EdgeDecl(auth, Optional.empty(), cors, Optional.empty(), written);
+        Optional<Compression> compress = written.containsKey("compress") ? compress(top) : Optional.empty();
+        return new EdgeDecl(auth, Optional.empty(), cors, Optional.empty(), written, compress);
     }
 
     /** The file's {@code authFailures}: how many refused credentials a client address may send; empty when "off". */
@@ -70,11 +73,12 @@ final class EdgeReader {
     /** A route's edge, over the file's defaults. */
     static EdgeDecl route(Fields f, EdgeDecl file, List<AuthModule> methods) throws RouteFileException {
         Map<String, Object> written = new LinkedHashMap<>();
-        for (String name : List.of("auth", "rateLimit", "preAuthLimit", "cors")) {
+        for (String name : List.of("auth", "rateLimit", "preAuthLimit", "cors", "compress")) {
             f.optionalValue(name).ifPresent(v -> written.put(name, v));
         }
         Optional<AuthSpec> auth = written.containsKey("auth") ? Optional.of(auth(f, methods)) : file.auth();
         Optional<Cors> cors = written.containsKey("cors") ? Optional.of(cors(f)) : file.cors();
+        Optional<Compression> compress = written.containsKey("compress") ? compress(f) : file.compress();
         file.written().forEach(written::putIfAbsent);   // what the route inherits, so a printed table says it per route
         Optional<RateLimiter.Settings> limit = Optional.empty();
         if (written.containsKey("rateLimit")) {
@@ -86,7 +90,24 @@ final class EdgeReader {
             preAuth = Optional.of(new RateLimiter.Settings(perSecond(p), (int) burst(p, perSecond(p)), "ip", maxKeys(p)));
             p.finish("a pre-auth limit", List.of("perSecond", "burst", "maxKeys"));
         }
-        return new EdgeDecl(auth, limit, cors, preAuth, written);
+        return new EdgeDecl(auth, limit, cors, preAuth, written, compress);
+    }
+
+    /** {@code "compress": {"types": [...], "minBytes": 1024}} (both optional), or {@code false} for none on a route. */
+    private static Optional<Compression> compress(Fields f) throws RouteFileException {
+        Object v = f.optionalValue("compress").orElseThrow();
+        if (Boolean.FALSE.equals(v)) {
+            return Optional.empty();
+        }
+        if (!(v instanceof Map<?, ?>)) {
+            throw f.bad("compress", "must be {\"types\": [...], \"minBytes\": 1024} or false", v);
+        }
+        Fields c = f.object("compress");
+        List<String> types = c.optionalStrings("types", t -> t.matches("[A-Za-z0-9!#$&^_.+-]+/([A-Za-z0-9!#$&^_.+-]+|\\*)"),
+                "a media type such as application/json or text/*");
+        long min = c.optionalSize("minBytes", 0, 1L << 30).orElse(Compression.DEFAULT_MIN_BYTES);
+        c.finish("compress", List.of("types", "minBytes"));
+        return Optional.of(new Compression(types.isEmpty() ? Compression.DEFAULT_TYPES : types, min));
     }
 
     /** {@code "auth"}: a registered method's bare name, or an object of one method's name and its settings. */

@@ -41,7 +41,7 @@ public final class PlanReader {
     /** The bundled backend's built-in routes: each simulated service at its own path, and /api/data. */
     public static final String BUILT_IN_BACKEND = "/io/loomgate/demo/backend.json";
 
-    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors", "authFailures");
+    private static final List<String> TOP = List.of("upstreams", "routes", "clientKnobs", "auth", "cors", "authFailures", "compress");
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
     private static final int MAX_PATH = 200;
 

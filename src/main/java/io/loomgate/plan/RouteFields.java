@@ -14,7 +14,7 @@ import java.util.Set;
 final class RouteFields {
 
     /** The edge's fields, and what it matches besides its path, which every route may have ({@link EdgeReader}). */
-    static final List<String> EDGE = List.of("auth", "rateLimit", "preAuthLimit", "cors", "host", "match");
+    static final List<String> EDGE = List.of("auth", "rateLimit", "preAuthLimit", "cors", "compress", "host", "match");
 
     /** The methods a route may serve. */
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");

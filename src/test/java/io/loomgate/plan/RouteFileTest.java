@@ -105,7 +105,7 @@ class RouteFileTest {
             [{"path": "/x", "policy": "al", "upstreams": ["orders"]}, {"path": "/y", "policy": "all", "upstreams": ["orders"]}] | routes.json: routes[0].policy must be one of single, all, any, fallback, quorum, hedge, proxy, compose; got 'al'
             [{"path": "/x", "policy": "all", "upstreams": ["orders"]}, {"path": "/x", "policy": "any", "upstreams": ["stock"]}] | routes.json: routes[1].path '/x' is declared twice (first at routes[0]); one path may have two routes only for different methods, hosts or match conditions
             [{"path": "/x", "policy": "all", "upstreams": ["orders", "nope"]}] | routes.json: routes[0].upstreams[1] must be a declared upstream (orders, stock); got 'nope'
-            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, timeout, status, answer, clientKnobs, methods, fallbacks, quorum, hedge, auth, rateLimit, preAuthLimit, cors, host, match)
+            [{"path": "/x", "policy": "all", "upstreams": ["orders"], "colour": "red"}] | routes.json: routes[0].colour is not a field of a route (its fields: path, policy, engine, executor, upstreams, timeout, status, answer, clientKnobs, methods, fallbacks, quorum, hedge, auth, rateLimit, preAuthLimit, cors, compress, host, match)
             [{"path": "/x", "policy": "all", "upstreams": ["orders"], "timeout": "5 s"}] | routes.json: routes[0].timeout must be a duration from 1ms to 1h such as 300ms, 1.5s, 2m or 1h; got '5 s'
             [{"path": "/x", "policy": "all", "upstreams": []}] | routes.json: routes[0].upstreams must name at least one upstream; got '[]'
             [{"path": "/x", "policy": "single", "upstreams": ["orders", "stock"]}] | routes.json: routes[0].upstreams must name exactly one upstream with policy single; got '2 upstreams'
@@ -241,10 +241,10 @@ class RouteFileTest {
                 + " {\"id\": \"a\", \"kind\": \"simulated\", \"service\": \"db\"}], \"routes\": []}";
         assertEquals("routes.json: upstreams[1].id 'a' is declared twice (first at upstreams[0])",
                 assertThrows(RouteFileException.class, () -> parse(dup)).getMessage());
-        assertEquals("routes.json: extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors, authFailures)",
+        assertEquals("routes.json: extra is not a field of a route file (its fields: upstreams, routes, clientKnobs, auth, cors, authFailures, compress)",
                 assertThrows(RouteFileException.class, () -> parse(file("[]").replace("}", ", \"extra\": 1}"))).getMessage());
         assertEquals("routes.json: upstream is not a field of a route file (did you mean \"upstreams\"?) (its fields: upstreams, routes,"
-                        + " clientKnobs, auth, cors, authFailures)",
+                        + " clientKnobs, auth, cors, authFailures, compress)",
                 assertThrows(RouteFileException.class, () -> parse("{\"upstream\": [], \"routes\": []}")).getMessage(),
                 "the unknown field is named, not the one it stands for said to be missing");
         assertEquals("routes.json: routes is missing; it must be an array",

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
  *       no state-changing request from another origin (403);</li>
  *   <li>{@code route}: the route, or 404, 405, 501, an {@code OPTIONS} answer;</li>
  *   <li>{@code body}: the body for routes that read it, else read and discarded (413 past 1 MiB);</li>
+ *   <li>{@code compress}: on the way out, the route's {@code "compress"}: gzip when the client takes it;</li>
  *   <li>{@code cors}: a preflight answered; CORS headers on the way out;</li>
  *   <li>{@code pre-auth-limit}: the route's limit per client address;</li>
  *   <li>{@code auth-failures}: an address whose refused credentials ran out;</li>
@@ -61,6 +62,7 @@ public final class Filters {
                 new FramingFilter(),
                 new RouteFilter(routers),
                 new BodyFilter(),
+                new CompressFilter(),
                 new CorsFilter(),
                 new PreAuthLimitFilter(),
                 new AuthFailuresFilter(),

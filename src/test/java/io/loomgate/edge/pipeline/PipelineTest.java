@@ -258,7 +258,7 @@ class PipelineTest {
                 return false;
             }
         }, admission).stream().map(Filter::name).toList();
-        assertEquals(List.of("request-id", "connection", "framing", "route", "body", "cors", "pre-auth-limit",
+        assertEquals(List.of("request-id", "connection", "framing", "route", "body", "compress", "cors", "pre-auth-limit",
                 "auth-failures", "auth", "rate-limit", "drain", "admission", "tunnel"), names);
         List<String> admin = Filters.guarded(Filters.standard(router, new Draining() {
             @Override
