@@ -111,6 +111,9 @@ public final class GatewayMetrics implements Events {
     /** Counts each call of the answer that started, with its upstream's calls. */
     @Override
     public void answered(Answer answer) {
+        if (answer.transfer().isPresent()) {
+            return;   // a proxied exchange: counted once, when it was forwarded
+        }
         for (FinishedCall call : answer.calls()) {
             if (call.started()) {
                 called(call);

@@ -89,7 +89,7 @@ class ProxyHardeningTest {
                    {"id": "up", "kind": "http", "url": "%s", "idleTimeout": "1s", "breaker": {"consecutiveFailures": 3}},
                    {"id": "naive", "kind": "http", "url": "%s"}],
                  "routes": [
-                   {"path": "/px/*", "policy": "proxy", "upstreams": ["up"], "timeout": "5s"},
+                   {"path": "/px/*", "policy": "proxy", "upstreams": ["up"], "timeout": "5s", "maxBodyBytes": "64MB"},
                    {"path": "/api/*", "policy": "proxy", "upstreams": ["up"]},
                    {"path": "/naive/*", "policy": "proxy", "upstreams": ["naive"]}]}
                 """.formatted(upstream.url("/"), naive.url("/")));
