@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -34,22 +33,11 @@ class ProxyRetryIdempotencyTest {
 
     /** Resets its first connection after the head; answers 200 after that. Counts requests by method. */
     private static final class ResetsFirst implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicInteger connections = new AtomicInteger();
         final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        final ServerSocket server = io.loomgate.testing.RawServer.start(s -> serve(s, connections.incrementAndGet() == 1));
 
         ResetsFirst() throws IOException {
-            Thread.ofVirtual().start(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        int n = connections.incrementAndGet();
-                        Thread.ofVirtual().start(() -> serve(s, n == 1));
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
         }
 
         void reset() {

@@ -245,32 +245,24 @@ class PipelineTest {
         assertEquals(0, admission.admitted());
     }
 
+    private static final Draining NEVER_DRAINING = new Draining() {
+        @Override
+        public boolean isDraining() {
+            return false;
+        }
+
+        @Override
+        public boolean isNew(long arrivalNanos) {
+            return false;
+        }
+    };
+
     @Test
     void theGatewaysFiltersAreDeclaredInThisOrder() {
-        List<String> names = Filters.standard(router, new Draining() {
-            @Override
-            public boolean isDraining() {
-                return false;
-            }
-
-            @Override
-            public boolean isNew(long arrivalNanos) {
-                return false;
-            }
-        }, admission).stream().map(Filter::name).toList();
+        List<String> names = Filters.standard(router, NEVER_DRAINING, admission).stream().map(Filter::name).toList();
         assertEquals(List.of("request-id", "connection", "framing", "route", "body", "compress", "cors", "pre-auth-limit",
                 "auth-failures", "auth", "rate-limit", "drain", "admission", "tunnel"), names);
-        List<String> admin = Filters.guarded(Filters.standard(router, new Draining() {
-            @Override
-            public boolean isDraining() {
-                return false;
-            }
-
-            @Override
-            public boolean isNew(long arrivalNanos) {
-                return false;
-            }
-        }, admission), new io.loomgate.edge.admin.AdminGuardFilter(io.loomgate.edge.admin.AdminHosts.of("127.0.0.1", 9091,
+        List<String> admin = Filters.guarded(Filters.standard(router, NEVER_DRAINING, admission), new io.loomgate.edge.admin.AdminGuardFilter(io.loomgate.edge.admin.AdminHosts.of("127.0.0.1", 9091,
                 List.of()))).stream().map(Filter::name).toList();
         assertEquals(names.indexOf("framing") + 1, admin.indexOf("admin-guard"), "the admin listener's guard, before routing");
         assertEquals(names.size() + 1, admin.size());

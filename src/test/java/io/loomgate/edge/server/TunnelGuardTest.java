@@ -14,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -52,22 +51,12 @@ class TunnelGuardTest {
 
     /** An upstream that answers 101 on every path, as httpbin's /status/101 does, and counts what comes after its head. */
     private static final class SwitchesAnything implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicInteger heads = new AtomicInteger();
         final AtomicLong bytesAfterHead = new AtomicLong();
         final AtomicInteger closed = new AtomicInteger();
+        final ServerSocket server = io.loomgate.testing.RawServer.start(this::serve);
 
         SwitchesAnything() throws IOException {
-            Thread.ofVirtual().start(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        Thread.ofVirtual().start(() -> serve(s));
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
         }
 
         private void serve(Socket s) {

@@ -9,7 +9,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -33,20 +32,11 @@ class RedisReplyOrderTest {
 
     /** A RESP server on 127.0.0.1 that echoes, in order, holding the reply to "slow" for {@code holdMs}. */
     private static final class EchoRedis implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicInteger afterSlow = new AtomicInteger();
+        final ServerSocket server;
 
         EchoRedis(long holdMs) throws IOException {
-            Thread.ofVirtual().start(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        Thread.ofVirtual().start(() -> serve(s, holdMs));
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
+            server = io.loomgate.testing.RawServer.start(s -> serve(s, holdMs));
         }
 
         private void serve(Socket s, long holdMs) {

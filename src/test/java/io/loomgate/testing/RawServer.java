@@ -1,0 +1,33 @@
+package io.loomgate.testing;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.function.Consumer;
+
+/**
+ * A server socket on 127.0.0.1 whose every connection is served by {@code each} on a virtual
+ * thread of its own: the accept loop of the tests' misbehaving peers, written once.
+ */
+public final class RawServer {
+
+    private RawServer() {
+    }
+
+    /** Listening now; closing the socket ends the loop. {@code each} owns its socket (and closes it). */
+    public static ServerSocket start(Consumer<Socket> each) throws IOException {
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().name("raw-server").start(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    Thread.ofVirtual().start(() -> each.accept(s));
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        });
+        return server;
+    }
+}
