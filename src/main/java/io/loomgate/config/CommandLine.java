@@ -3,7 +3,6 @@ package io.loomgate.config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -177,7 +176,7 @@ public final class CommandLine {
         ObservabilityOptions observability = new ObservabilityOptions(
                 interval, s.get(Flag.ACCESS_LOG).accessLogMode(), optionalFile(s.get(Flag.ACCESS_LOG_FILE)),
                 s.get(Flag.DEBUG_ENDPOINTS).bool(), adminPort(s, server), s.get(Flag.ADMIN_HOST).text(),
-                adminNames(s.get(Flag.ADMIN_NAMES)),
+                AdminNames.read(s.get(Flag.ADMIN_NAMES)),
                 otlpEndpoint(s.get(Flag.OTLP_ENDPOINT)), s.get(Flag.TRACE_SAMPLE).ratio(0, 1));
         return new Config(server, services, observability, EdgeFlags.read(s, env), routeFile(s.get(Flag.ROUTES)), role,
                 s.get(Flag.WATCH).bool());
@@ -221,22 +220,6 @@ public final class CommandLine {
             throw admin.bad("must differ from --port (" + server.port() + ")");
         }
         return OptionalInt.of(port);
-    }
-
-    /** {@code --admin-names}: host names, each perhaps with a port, comma-separated. */
-    private static List<String> adminNames(Setting names) throws UsageException {
-        List<String> out = new ArrayList<>();
-        for (String n : names.value().split(",")) {
-            String name = n.strip();
-            if (name.isEmpty()) {
-                continue;
-            }
-            if (!name.matches("[A-Za-z0-9.\\-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}\\](:[0-9]{1,5})?")) {
-                throw names.bad("must be host names or addresses, each perhaps with :PORT, comma-separated");
-            }
-            out.add(name);
-        }
-        return out;
     }
 
     private static Optional<Path> routeFile(Setting routes) throws UsageException {

@@ -133,13 +133,9 @@ public final class Fields {
             n = Long.parseLong(t.replaceAll("\\D", "")) * unit;
         }
         if (n < min || n > max) {
-            throw bad(name, "must be a size from " + size(min) + " to " + size(max) + " (a number of bytes, or such as \"512KB\", \"64MB\", \"1GB\")", v);
+            throw bad(name, "must be a size from " + Nearest.size(min) + " to " + Nearest.size(max) + " (a number of bytes, or such as \"512KB\", \"64MB\", \"1GB\")", v);
         }
         return Optional.of(n);
-    }
-
-    private static String size(long n) {
-        return n % (1L << 30) == 0 ? (n >> 30) + "GB" : n % (1L << 20) == 0 ? (n >> 20) + "MB" : n % 1024 == 0 ? (n >> 10) + "KB" : n + "B";
     }
 
     /** A number between {@code min} and {@code max}. */
@@ -237,45 +233,9 @@ public final class Fields {
     }
 
     private RouteFileException unknown(String name, String what, List<String> allowed) {
-        String near = nearest(name, allowed);
+        String near = Nearest.of(name, allowed);
         return new RouteFileException(source + ": " + at(Printable.shorten(name, 40)) + " is not a field of " + what
                 + (near == null ? "" : " (did you mean \"" + near + "\"?)") + " (its fields: " + String.join(", ", allowed) + ")");
-    }
-
-    /** The allowed name {@code name} is most likely a typo of: at most two edits away, ignoring case; null when none is. */
-    static String nearest(String name, List<String> allowed) {
-        if (name.length() > 64) {
-            return null;
-        }
-        String best = null;
-        int bestDistance = 3;
-        for (String a : allowed) {
-            int d = distance(name.toLowerCase(java.util.Locale.ROOT), a.toLowerCase(java.util.Locale.ROOT));
-            if (d < bestDistance) {
-                best = a;
-                bestDistance = d;
-            }
-        }
-        return best;
-    }
-
-    /** Levenshtein's edit distance. */
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     /** {@code text}, the value of field {@code name}, as a template; its syntax errors are this field's. */

@@ -85,16 +85,8 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Like {@link #bind(ServerOptions, Lifecycle, LongAdder)}, serving HTTPS when {@code tls} is
-     * given: the JDK's {@link HttpsServer}, TLS 1.2 and 1.3 only.
-     */
-    public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
-                                     Optional<SSLContext> tls) throws IOException {
-        return bind(options, lifecycle, virtualStarted, tls, AddressRanges.NONE, false);
-    }
-
-    /**
-     * Like {@link #bind(ServerOptions, Lifecycle, LongAdder, Optional)}, with {@code trusted} left out of
+     * Like {@link #bind(ServerOptions, Lifecycle, LongAdder)}, serving HTTPS when {@code tls} is given
+     * (the JDK's {@link HttpsServer}, TLS 1.2 and 1.3 only), with {@code trusted} left out of
      * loomgate's server's limit per client address (a trusted proxy's connections carry many clients).
      */
     public static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
@@ -105,16 +97,9 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Binds the admin listener on {@code host} and {@code port}: the same tuning as {@code options},
      * always a virtual thread per request and no admission limit, so nothing the main listener does
-     * can delay it. It reports {@code lifecycle} but does not move it; the main server does.
-     */
-    public static GatewayServer bindAdmin(ServerOptions options, String host, int port, Lifecycle lifecycle,
-                                          LongAdder virtualStarted) throws IOException {
-        return bindAdmin(options, host, port, List.of(), lifecycle, virtualStarted);
-    }
-
-    /**
-     * The same, answering a {@code Host} of {@code names} ({@code --admin-names}) besides loopback and
-     * {@code host} ({@link AdminHosts}).
+     * can delay it. It reports {@code lifecycle} but does not move it; the main server does. It answers
+     * a {@code Host} of {@code names} ({@code --admin-names}) besides loopback and {@code host}
+     * ({@link AdminHosts}).
      */
     public static GatewayServer bindAdmin(ServerOptions options, String host, int port, List<String> names, Lifecycle lifecycle,
                                           LongAdder virtualStarted) throws IOException {
