@@ -40,6 +40,7 @@ public final class Fleet<T> {
         private volatile long ejectedUntil;
         private volatile boolean up = true;
         private volatile boolean ejected;
+        private volatile long warmingSince;
         private int ejections;
 
         Member(T value, String key) {
@@ -103,10 +104,18 @@ public final class Fleet<T> {
     private final Balance balance;
     private final Outliers outliers;
     private final LongSupplier clock;
+    private final SlowStart slowStart;
     private final AtomicInteger next = new AtomicInteger();
     private volatile View<T> view;
 
     public Fleet(List<T> endpoints, Function<T, String> key, Balance balance, Outliers outliers, LongSupplier nanoClock) {
+        this(endpoints, key, balance, outliers, nanoClock, SlowStart.NONE);
+    }
+
+    /** The same, an endpoint that joins or comes back taking its share over {@code slowStart}'s window. */
+    public Fleet(List<T> endpoints, Function<T, String> key, Balance balance, Outliers outliers, LongSupplier nanoClock,
+                 SlowStart slowStart) {
+        this.slowStart = Objects.requireNonNull(slowStart, "slowStart");
         this.key = Objects.requireNonNull(key, "key");
         this.balance = Objects.requireNonNull(balance, "balance");
         this.outliers = Objects.requireNonNull(outliers, "outliers");
@@ -139,7 +148,7 @@ public final class Fleet<T> {
         Map<String, Member<T>> now = new LinkedHashMap<>();
         for (T e : endpoints) {
             String k = key.apply(e);
-            now.putIfAbsent(k, had.containsKey(k) ? had.get(k) : new Member<>(e, k));
+            now.putIfAbsent(k, had.containsKey(k) ? had.get(k) : returned(new Member<>(e, k)));
         }
         this.view = view(List.copyOf(now.values()));
         had.keySet().removeAll(now.keySet());
@@ -154,7 +163,8 @@ public final class Fleet<T> {
     /** True when {@code m} is ejected now. */
     public boolean ejected(Member<T> m) {
         if (m.ejected && clock.getAsLong() - m.ejectedUntil >= 0) {
-            m.ejected = false;   // its time is over: it takes calls again
+            m.ejected = false;   // its time is over: it takes calls again, warming up
+            returned(m);
         }
         return m.ejected;
     }
@@ -173,7 +183,7 @@ public final class Fleet<T> {
         }
         List<Integer> usable = usable(members, avoid);
         return switch (balance) {
-            case ROUND_ROBIN -> members.get(usable.get(Math.floorMod(next.getAndIncrement(), usable.size())));
+            case ROUND_ROBIN -> roundRobin(members, usable);
             case LEAST_REQUEST -> leastOfTwo(members, usable);
             case HASH -> members.get(v.ring().owner(hashKey, usable::contains));
         };
@@ -198,11 +208,7 @@ public final class Fleet<T> {
         if (!healthy.isEmpty()) {
             return healthy;
         }
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-            all.add(i);
-        }
-        return all;
+        return java.util.stream.IntStream.range(0, members.size()).boxed().toList();
     }
 
     private Member<T> leastOfTwo(List<Member<T>> members, List<Integer> usable) {
@@ -217,7 +223,24 @@ public final class Fleet<T> {
         }
         Member<T> x = members.get(usable.get(a));
         Member<T> y = members.get(usable.get(b));
-        return y.outstanding() < x.outstanding() ? y : x;
+        long now = clock.getAsLong();
+        return slowStart.load(y.outstanding(), y.warmingSince, now) < slowStart.load(x.outstanding(), x.warmingSince, now) ? y : x;
+    }
+
+    /** The next in turn, skipped with the probability its slow start leaves out (at most once round). */
+    private Member<T> roundRobin(List<Member<T>> members, List<Integer> usable) {
+        Member<T> m;
+        int tries = 0;
+        do {
+            m = members.get(usable.get(Math.floorMod(next.getAndIncrement(), usable.size())));
+        } while (++tries < usable.size() && !slowStart.admits(m.warmingSince, clock.getAsLong()));
+        return m;
+    }
+
+    /** {@code m} joins or comes back now (a new address, its ejection over, its health checks passing): it warms up. */
+    public Member<T> returned(Member<T> m) {
+        m.warmingSince = slowStart.window().isZero() ? 0 : Math.max(1, clock.getAsLong());
+        return m;
     }
 
     /**
@@ -252,6 +275,7 @@ public final class Fleet<T> {
         }
         m.ejected = false;
         m.failures.set(0);
+        returned(m);
         return true;
     }
 

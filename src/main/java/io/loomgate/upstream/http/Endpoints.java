@@ -41,7 +41,7 @@ final class Endpoints {
         this.client = client;
         List<Origin> declared = settings.urls().stream().map(u -> Origin.of(u, tls)).toList();
         this.fleet = new Fleet<>(declared, Origin::endpointName, settings.replicas().balance(), settings.replicas().outliers(),
-                System::nanoTime);
+                System::nanoTime, settings.replicas().slowStart());
         this.hashKey = settings.replicas().hashKey().map(Template::parse);
         this.health = settings.replicas().health().map(h -> new HealthChecks(id.value(), h, fleet, client));
         this.replicated = !settings.replicas().endpoints().isEmpty();

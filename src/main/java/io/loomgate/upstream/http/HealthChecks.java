@@ -95,6 +95,7 @@ final class HealthChecks implements AutoCloseable {
                 }
                 if (++good >= settings.healthyAfter() && !m.up()) {
                     m.up(true);
+                    fleet.returned(m);
                     LOG.log(Level.INFO, "upstream " + upstream + ": endpoint " + m.key() + " is healthy again");
                 }
             } else {

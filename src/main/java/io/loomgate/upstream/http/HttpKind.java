@@ -57,7 +57,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
 
     @Override
     public List<String> fields() {
-        return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "forwardQuery", "forwardHeaders", "timeout",
+        return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "slowStart", "forwardQuery", "forwardHeaders", "timeout",
                 "maxBodyBytes", "idleTimeout", "caFile", "cache", "preserveHost", "forwarded");
     }
 

@@ -8,6 +8,7 @@ import io.loomgate.json.JsonWriter;
 import io.loomgate.upstream.UpstreamKind;
 import io.loomgate.upstream.balance.Balance;
 import io.loomgate.upstream.balance.Outliers;
+import io.loomgate.upstream.balance.SlowStart;
 import io.loomgate.upstream.cache.CacheSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,17 +41,18 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
      * for {@code hash}, when an endpoint is ejected, its health checks, and how often a host name
      * among them is resolved again. {@link #ONE} for a plain {@code url}.
      */
-    record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers,
+    record Replicas(List<String> endpoints, Balance balance, Optional<String> hashKey, Outliers outliers, SlowStart slowStart,
                     Optional<HealthChecks.Settings> health, Duration resolveEvery) {
         static final Duration DEFAULT_RESOLVE_EVERY = Duration.ofSeconds(30);
         static final Replicas ONE = new Replicas(List.of(), Balance.LEAST_REQUEST, Optional.empty(), Outliers.DEFAULT,
-                Optional.empty(), DEFAULT_RESOLVE_EVERY);
+                SlowStart.NONE, Optional.empty(), DEFAULT_RESOLVE_EVERY);
 
         Replicas {
             endpoints = List.copyOf(endpoints);
             Objects.requireNonNull(balance, "balance");
             Objects.requireNonNull(hashKey, "hashKey");
             Objects.requireNonNull(outliers, "outliers");
+            Objects.requireNonNull(slowStart, "slowStart");
             Objects.requireNonNull(health, "health");
             Objects.requireNonNull(resolveEvery, "resolveEvery");
         }
@@ -89,6 +91,9 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             w.endArray();
             w.field("balance", replicas.balance().wire()).field("resolveEvery", Durations.format(replicas.resolveEvery()));
             replicas.hashKey().ifPresent(k -> w.field("hashKey", k));
+            if (!replicas.slowStart().window().isZero()) {
+                w.field("slowStart", Durations.format(replicas.slowStart().window()));
+            }
             w.name("outliers").beginObject().field("consecutiveFailures", replicas.outliers().consecutiveFailures())
                     .field("baseEjection", Durations.format(replicas.outliers().baseEjection()))
                     .field("maxEjectedPercent", replicas.outliers().maxEjectedPercent());

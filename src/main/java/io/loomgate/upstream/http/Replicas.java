@@ -1,11 +1,13 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.config.Durations;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
 import io.loomgate.upstream.balance.Balance;
 import io.loomgate.upstream.balance.Outliers;
+import io.loomgate.upstream.balance.SlowStart;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +91,11 @@ final class Replicas {
         }
         Duration resolveEvery = f.optionalDuration("resolveEvery", Duration.ofSeconds(1), Duration.ofDays(1))
                 .orElse(HttpSettings.Replicas.DEFAULT_RESOLVE_EVERY);
-        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f), health(f), resolveEvery);
+        Duration slow = f.optionalDuration("slowStart", Duration.ZERO, Duration.ofHours(1)).orElse(Duration.ZERO);
+        if (!slow.isZero() && urls.isEmpty()) {
+            throw f.bad("slowStart", "is for an upstream with \"endpoints\"", Durations.format(slow));
+        }
+        return new HttpSettings.Replicas(urls, balance, hashKey, outliers(f), new SlowStart(slow), health(f), resolveEvery);
     }
 
     private static Optional<HealthChecks.Settings> health(Fields f) throws RouteFileException {
