@@ -26,9 +26,13 @@ endpoints() {
   printf '["http://127.0.0.1:%s%s", "http://127.0.0.1:%s%s", "http://127.0.0.1:%s%s"]' \
     "${ports[0]}" "$1" "${ports[1]}" "$1" "${ports[2]}" "$1"
 }
+# LOOMGATE_SLOW_START=10s gives the fleet a slowStart (recorded as replicas-slowstart-latest), to
+# compare the p99 after backend2 comes back with and without it.
+slow_start=${LOOMGATE_SLOW_START:-}
 fleet='"retry": {"attempts": 2, "backoff": "1ms"},
     "outliers": {"consecutiveFailures": 3, "baseEjection": "10s"},
     "health": {"path": "/health", "every": "1s", "timeout": "500ms", "unhealthyAfter": 2, "healthyAfter": 2}'
+[ -n "$slow_start" ] && fleet="$fleet, \"slowStart\": \"$slow_start\""
 cat >"$work/replicas.json" <<JSON
 {"upstreams": [
    {"id": "api", "kind": "http", "endpoints": $(endpoints /api/), $fleet},
@@ -103,9 +107,9 @@ one fan-out "${url[gateway]}/aggregate"
 [ -n "${url[nginx]:-}" ] && one nginx "${url[nginx]}/api/data"
 
 duration=$replicas_s
-write_machine_json "\"nginx\":\"$nginx_version\",\"killAt\":$kill_at,\"backAt\":$back_at,\"warmup\":$warm_s,"
+write_machine_json "\"nginx\":\"$nginx_version\",\"killAt\":$kill_at,\"backAt\":$back_at,\"warmup\":$warm_s,\"slowStart\":\"${slow_start:-none}\","
 echo
 "${report_tool[@]}" --replicas "$dir"
-record_run replicas-latest
+record_run "replicas${slow_start:+-slowstart}-latest"
 echo
 echo "loomgate: report in $dir/report.md and $dir/report.svg"
