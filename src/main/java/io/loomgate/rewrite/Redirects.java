@@ -23,11 +23,20 @@ public final class Redirects {
      *                      ending in {@code /}
      */
     public static Headers rewrite(Headers headers, List<String> upstreamBases, String clientBase) {
+        return rewrite(headers, upstreamBases, () -> clientBase);
+    }
+
+    /** The same, the client's base made only when the answer has a field to rewrite (most have none). */
+    public static Headers rewrite(Headers headers, List<String> upstreamBases, java.util.function.Supplier<String> clientBase) {
+        if (!headers.contains("Location") && !headers.contains("Content-Location") && !headers.contains("Refresh")) {
+            return headers;
+        }
+        String base = clientBase.get();
         Headers out = headers;
         for (String name : List.of("Location", "Content-Location")) {
             String v = headers.first(name);
             if (v != null) {
-                String r = mapped(v.strip(), upstreamBases, clientBase);
+                String r = mapped(v.strip(), upstreamBases, base);
                 if (!r.equals(v.strip())) {
                     out = out.with(name, r);
                 }
@@ -38,7 +47,7 @@ public final class Redirects {
             int at = refresh.toLowerCase(Locale.ROOT).indexOf("url=");
             if (at >= 0) {
                 String url = refresh.substring(at + 4).strip();
-                String r = mapped(url, upstreamBases, clientBase);
+                String r = mapped(url, upstreamBases, base);
                 if (!r.equals(url)) {
                     out = out.with("Refresh", refresh.substring(0, at + 4) + r);
                 }
@@ -72,9 +81,13 @@ public final class Redirects {
      */
     public static String clientBase(String scheme, String host, String prefix) {
         String p = prefix.endsWith("/") ? prefix : prefix + "/";
-        boolean valid = host != null && !host.isBlank() && host.length() <= 255 && host.strip().chars()
+        return isHost(host) ? scheme + "://" + host.strip() + p : p;
+    }
+
+    /** A {@code Host}-shaped value: a name or an address, perhaps with a port, nothing a header could not carry. */
+    public static boolean isHost(String h) {
+        return h != null && !h.isBlank() && h.length() <= 255 && h.strip().chars()
                 .allMatch(c -> (c < 0x80 && Character.isLetterOrDigit(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
-        return valid ? scheme + "://" + host.strip() + p : p;
     }
 
     private static String mapped(String url, List<String> bases, String clientBase) {

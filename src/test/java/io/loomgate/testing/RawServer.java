@@ -15,6 +15,19 @@ public final class RawServer {
     private RawServer() {
     }
 
+    /** A request head read up to its empty line (ISO-8859-1), or null when the connection ended first. */
+    public static String head(java.io.InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                return null;
+            }
+            head.append((char) c);
+        }
+        return head.toString();
+    }
+
     /** Listening now; closing the socket ends the loop. {@code each} owns its socket (and closes it). */
     public static ServerSocket start(Consumer<Socket> each) throws IOException {
         ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());

@@ -3,7 +3,6 @@ package io.loomgate.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.loomgate.testing.FileGate;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,15 +49,11 @@ class ProxyRetryIdempotencyTest {
                 InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
                 while (true) {
-                    ByteArrayOutputStream head = new ByteArrayOutputStream();
-                    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-                        int c = in.read();
-                        if (c < 0) {
-                            return;
-                        }
-                        head.write(c);
+                    String head = io.loomgate.testing.RawServer.head(in);
+                    if (head == null) {
+                        return;
                     }
-                    String method = head.toString(StandardCharsets.ISO_8859_1).split(" ")[0];
+                    String method = head.split(" ")[0];
                     seen.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
                     if (reset) {
                         s.setSoLinger(true, 0);   // an RST: the request may or may not have been acted on

@@ -7,6 +7,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
+import io.loomgate.rewrite.Redirects;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Locale;
@@ -68,7 +69,7 @@ final class ForwardedHeaders {
                 : validHost(in.first("Host")) ? in.first("Host").strip() : null;
         String port = trust && validPort(in.first("X-Forwarded-Port")) ? in.first("X-Forwarded-Port").strip() : port(host, theProto);
         String givenPrefix = trust ? in.first("X-Forwarded-Prefix") : null;
-        String thePrefix = givenPrefix != null && givenPrefix.startsWith("/") && safePrefix(givenPrefix)
+        String thePrefix = givenPrefix != null && givenPrefix.startsWith("/") && printable(givenPrefix)
                 ? (givenPrefix.endsWith("/") ? givenPrefix.substring(0, givenPrefix.length() - 1) : givenPrefix) + prefix : prefix;
         if (mode.xForwarded()) {
             StringBuilder forwardedFor = new StringBuilder();
@@ -84,7 +85,7 @@ final class ForwardedHeaders {
         }
         if (mode.rfc7239()) {
             StringBuilder f = new StringBuilder();
-            if (trust && in.all("Forwarded").stream().allMatch(ForwardedHeaders::safePrefix) && in.contains("Forwarded")) {
+            if (trust && in.all("Forwarded").stream().allMatch(ForwardedHeaders::printable) && in.contains("Forwarded")) {
                 f.append(String.join(", ", in.all("Forwarded"))).append(", ");
             }
             f.append("for=").append(node(peer)).append(";proto=").append(theProto);
@@ -112,10 +113,9 @@ final class ForwardedHeaders {
         return peer.getHostAddress();
     }
 
-    /** A {@code Host}-shaped value: a name or address and perhaps a port, nothing a header could not carry. */
+    /** A {@code Host}-shaped value ({@link Redirects#isHost}). */
     static boolean validHost(String h) {
-        return h != null && !h.isBlank() && h.length() <= 255
-                && h.strip().chars().allMatch(c -> Character.isLetterOrDigit(c) && c < 0x80 || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
+        return Redirects.isHost(h);
     }
 
     private static boolean validPort(String p) {
@@ -133,7 +133,7 @@ final class ForwardedHeaders {
         return scheme.equals("https") ? "443" : "80";
     }
 
-    private static boolean safePrefix(String v) {
+    private static boolean printable(String v) {
         return v.length() <= 1024 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f);
     }
 

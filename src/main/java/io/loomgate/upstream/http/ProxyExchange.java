@@ -60,10 +60,10 @@ final class ProxyExchange {
         Request request = forward.request();
         Template.Values values = RequestValues.of(ctx, ForwardedHeaders.clientIp(request, forwarding.trusted()));
         Response answer = forward(forward, ctx, request, values);
-        String clientBase = Redirects.clientBase(forwarding.scheme(), request.headers().first("Host"), forward.prefix());
         ProxyRules rules = forward.rules();
-        return answer.withStreamedHeaders(h -> rules.responseHeaders().apply(
-                rules.cookies().rewrite(Redirects.rewrite(h, upstream.bases(), clientBase)), values));
+        return answer.withStreamedHeaders(h -> rules.responseHeaders().apply(rules.cookies().rewrite(Redirects.rewrite(h,
+                upstream.bases(), () -> Redirects.clientBase(forwarding.scheme(), request.headers().first("Host"), forward.prefix()))),
+                values));
     }
 
     private Response forward(Forward forward, RequestContext ctx, Request request, Template.Values values)
