@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  *
  * <pre>{@code
  * Fleet<Origin> fleet = new Fleet<>(origins, Origin::key, Balance.LEAST_REQUEST, Outliers.DEFAULT, System::nanoTime);
- * Fleet.Member<Origin> m = fleet.pick(Set.of(), "");
+ * Fleet.Member<Origin> m = fleet.pickFor(triedByThisRequest, "");
  * m.started();
  * ... call m.value() ...
  * fleet.ended(m, failed);
@@ -48,24 +48,16 @@ public final class Fleet<T> {
             this.key = key;
         }
 
-        public T value() {
-            return value;
-        }
+        public T value() { return value; }
 
         /** Its name: {@code 10.0.0.5:8080}. */
-        public String key() {
-            return key;
-        }
+        public String key() { return key; }
 
         /** Calls it has now. */
-        public int outstanding() {
-            return outstanding.get();
-        }
+        public int outstanding() { return outstanding.get(); }
 
         /** Tries it has taken, ended. */
-        public long calls() {
-            return calls.sum();
-        }
+        public long calls() { return calls.sum(); }
 
         /** Tries it failed itself (refused, reset, 5xx, too slow). */
         public long failures() {
@@ -187,6 +179,15 @@ public final class Fleet<T> {
             case LEAST_REQUEST -> leastOfTwo(members, usable);
             case HASH -> members.get(v.ring().owner(hashKey, usable::contains));
         };
+    }
+
+    /** {@link #pick}, added to the request's {@code tried} in one step: a hedge's two copies choose at once. */
+    public Member<T> pickFor(Set<String> tried, String hashKey) {
+        synchronized (tried) {
+            Member<T> m = pick(tried, hashKey);
+            tried.add(m.key);
+            return m;
+        }
     }
 
     /** Healthy and not yet used by the request; else healthy; else every one (panic). */

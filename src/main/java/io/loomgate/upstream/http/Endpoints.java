@@ -89,8 +89,7 @@ final class Endpoints {
                 key = "";   // a request without the key: all such requests share one place on the ring
             }
         }
-        Fleet.Member<Origin> m = fleet.pick(tried, key);
-        tried.add(m.key());
+        Fleet.Member<Origin> m = fleet.pickFor(tried, key);
         ctx.ledger().tried(id.value(), m.key());
         return m;
     }

@@ -55,6 +55,27 @@ class FleetTest {
     }
 
     @Test
+    void twoCopiesOfOneRequestChoosingAtOnceGoToTwoEndpoints() throws Exception {
+        Fleet<String> f = fleet(Balance.HASH, "a", "b", "c");   // one key: without the other's pick, both take its owner
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 2_000; round++) {
+                Set<String> tried = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                var bothReady = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.Callable<String> copy = () -> {
+                    bothReady.await();
+                    return f.pickFor(tried, "user-7").key();
+                };
+                var first = pool.submit(copy);
+                var second = pool.submit(copy);
+                String one = first.get();
+                String other = second.get();
+                assertFalse(one.equals(other), "round " + round + ": both copies went to " + one);
+                assertEquals(Set.of(one, other), tried, "each pick is remembered for the request's next try");
+            }
+        }
+    }
+
+    @Test
     void aHashKeyStaysOnItsEndpointAndOnlyTheLeaversKeysMove() {
         Fleet<String> four = fleet(Balance.HASH, "a", "b", "c", "d");
         Fleet<String> three = fleet(Balance.HASH, "a", "b", "c");
