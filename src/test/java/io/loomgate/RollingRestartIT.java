@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Three loomgate jars behind a real HAProxy ({@code deploy/haproxy.cfg}, ports rewritten), wrk at
- * c=50 for 20 s, and a rolling restart under it: each loomgate in turn gets SIGTERM, is waited for,
+ * c=50 until every restarted process has answered, and a rolling restart under it: each loomgate in turn gets SIGTERM, is waited for,
  * started again, and waited for until HAProxy has it up. With {@code --drain-delay 2s} nothing may
  * fail: no socket error, no non-2xx, and every instance answered. Without the delay the same
  * restart loses requests, which the second test shows and prints. Skipped, with the reason
@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 class RollingRestartIT {
 
     private static final int INSTANCES = 3;
-    private static final Duration LOAD = Duration.ofSeconds(20);
+    /** wrk's longest run: it is stopped (SIGINT, and it reports) once every restarted process has answered. */
+    private static final Duration LOAD = Duration.ofSeconds(90);
 
     @Test
     void withADrainDelayARollingRestartLosesNothing() throws Exception {
@@ -131,7 +132,9 @@ class RollingRestartIT {
                         awaitUp(statsClient, i, lb);
                         Thread.sleep(1_000);
                     }
-                    assertEquals(0, load.awaitExit(LOAD.plusSeconds(30)), load.stderr().toString());
+                    awaitServed(ports, load);   // however long the restarts took, the last restarted process gets traffic
+                    new ProcessBuilder("kill", "-INT", String.valueOf(load.pid())).start().waitFor();   // wrk reports and exits
+                    assertEquals(0, load.awaitExit(Duration.ofSeconds(30)), load.stderr().toString());
                 }
                 String line = load.stdout().stream().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
                 Map<String, Object> report = JsonParser.parseObject(line);
@@ -152,6 +155,23 @@ class RollingRestartIT {
         } finally {
             gates.forEach(ChildProcess::close);
             LocalTools.deleteTree(dir);
+        }
+    }
+
+    /** Waits (at most the load's length) until each restarted process has answered a request of the load. */
+    @SuppressWarnings("unchecked")
+    private static void awaitServed(List<Integer> ports, ChildProcess load) throws InterruptedException {
+        for (int port : ports) {
+            try (TestClient c = new TestClient(URI.create("http://127.0.0.1:" + port))) {
+                for (int i = 0; i < LOAD.toMillis() / 100; i++) {
+                    Map<String, Object> routes = (Map<String, Object>) c.getJson("/metrics?format=json").get("routes");
+                    Map<String, Object> block = (Map<String, Object>) routes.get("/block");
+                    if (!load.isAlive() || (block != null && ((Long) block.get("requests")) > 0)) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.observe.Events;
 import io.loomgate.edge.routing.Handler;
+import io.loomgate.upstream.BufferedBody;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstreams;
@@ -20,8 +21,9 @@ import java.util.Optional;
 /**
  * A reverse-proxy route ({@code "policy": "proxy"}): forwards the method, the raw path below the
  * route's prefix, the query, the headers and the body to one HTTP upstream, through the same
- * decorators as every call (recording, breaker, faults), and streams its answer back. The deadline
- * covers the wait for the answer's head; the body then flows at the client's pace, with the
+ * decorators as every call (recording, breaker, faults), and streams its answer back. A small
+ * request body is read first ({@link BufferedBody}); the deadline covers the wait for the answer's
+ * head from the request body's end; the answer's body then flows at the client's pace, with the
  * upstream's idle timeout between bytes. An upstream that cannot be reached, or answers something
  * malformed, is a 502; one that does not answer in time, a 504.
  */
@@ -38,8 +40,9 @@ final class ProxyEndpoint implements Handler {
     }
 
     @Override
-    public Response handle(Request request) throws InterruptedException {
-        RequestContext ctx = RequestContexts.of(request, route.path(), route.timeout(), Overrides.NONE);
+    public Response handle(Request asked) throws InterruptedException {
+        Request request = BufferedBody.read(asked, route.rules().maxBodyBytes());   // a small body whole, before any upstream
+        RequestContext ctx = RequestContexts.of(request, route.path(), route.timeout(), Overrides.NONE, System.nanoTime());
         String raw = request.target().getRawPath();
         String below = below(raw);
         String prefix = raw.substring(0, raw.length() - below.length());

@@ -23,10 +23,15 @@ final class RequestContexts {
     private RequestContexts() {
     }
 
-    /** For a route with a fixed deadline and no client knobs (a proxy route). */
+    /** For a route with a fixed deadline and no client knobs, counted from the request's arrival. */
     static RequestContext of(Request request, String route, Duration timeout, Overrides overrides) {
+        return of(request, route, timeout, overrides, request.arrivalNanos());
+    }
+
+    /** The same, the deadline counted from {@code fromNanos} (a proxy route: its body's end, when it was read first). */
+    static RequestContext of(Request request, String route, Duration timeout, Overrides overrides, long fromNanos) {
         Duration capped = CallerDeadline.cap(request.headers(), timeout);
-        return new RequestContext(request.id(), route, request.arrivalNanos() + capped.toNanos(), capped, request.query(),
+        return new RequestContext(request.id(), route, fromNanos + capped.toNanos(), capped, request.query(),
                 request.params(), overrides, request.headers(),
                 new RequestTrace(request.headers().first(Propagation.TRACEPARENT), request.ledger()), request.caller(), new Attempts(),
                 request.ledger());

@@ -47,6 +47,11 @@ public record Request(String id, String method, String path, QueryParams query, 
         return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, other, caller, clientId, ledger);
     }
 
+    /** The same request with other headers, its body read through {@code other} (a body read whole, say). */
+    public Request withBody(InputStream other, Headers otherHeaders) {
+        return new Request(id, method, path, query, params, otherHeaders, arrivalNanos, target, remote, other, caller, clientId, ledger);
+    }
+
     /** The same request, from {@code who}. */
     public Request by(Caller who) {
         return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId, ledger);

@@ -30,7 +30,16 @@ public final class RawServer {
 
     /** Listening now; closing the socket ends the loop. {@code each} owns its socket (and closes it). */
     public static ServerSocket start(Consumer<Socket> each) throws IOException {
-        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        return start(0, each);
+    }
+
+    /** The same, each connection's receive buffer set to {@code receiveBuffer} bytes (0: the system's), so a peer that reads nothing soon stops a writer. */
+    public static ServerSocket start(int receiveBuffer, Consumer<Socket> each) throws IOException {
+        ServerSocket server = new ServerSocket();
+        if (receiveBuffer > 0) {
+            server.setReceiveBufferSize(receiveBuffer);
+        }
+        server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         Thread.ofVirtual().name("raw-server").start(() -> {
             while (!server.isClosed()) {
                 try {

@@ -76,6 +76,14 @@ final class Http1Client implements AutoCloseable {
      * @throws java.io.InterruptedIOException when the thread was interrupted (the connection is closed)
      */
     Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+        return send(request, deadlineNanos, idle, Duration.ZERO);
+    }
+
+    /**
+     * The same; a request with a body is sent by a {@link BodySender} while the head is awaited, and
+     * the head is then due within {@code afterBody} of the body's end if that is later than the deadline.
+     */
+    Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         Origin origin = request.origin();
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {
@@ -84,16 +92,22 @@ final class Http1Client implements AutoCloseable {
                 c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
             }
             c.begin(deadlineNanos, idle);
+            BodySender sender = BodySender.NONE;
             try {
-                c.send(request, close);
+                if (request.body() == null) {
+                    c.send(request, close);
+                } else {
+                    sender = BodySender.start(c, request, close, afterBody);
+                }
                 HeadLimits budget = HeadLimits.forResponse();
-                ResponseHead head = HeadReader.read(c, budget, request.upgrade());
+                ResponseHead head = readHead(c, budget, request, sender);
+                boolean early = !sender.answered();   // the answer came before the whole body went: never reused
                 // After a 101 the connection carries the new protocol's bytes, both ways, until either side closes.
                 Framing framing = head.status() == 101 ? new Framing(Framing.Kind.UNTIL_CLOSE, -1, false)
                         : Framing.of(request.method(), head);
                 keepAliveHint(c, head);
-                boolean reusable = framing.persistent() && !close;
-                return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished));
+                boolean reusable = framing.persistent() && !close && !early;
+                return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished), sender);
             } catch (IOException | RuntimeException e) {
                 c.close();
                 if (!(attempt == 0 && staleConnection(c, request, e))) {
@@ -102,6 +116,19 @@ final class Http1Client implements AutoCloseable {
                 LOG.log(Level.DEBUG, () -> origin.key() + ": a reused connection failed before any answer (" + e
                         + "); " + request.method() + " sent again on a new connection");
             }
+        }
+    }
+
+    /** The answer's head; when it cannot come, the body's own failure if that is what ended it. */
+    private static ResponseHead readHead(Http1Connection c, HeadLimits budget, OutgoingRequest request, BodySender sender)
+            throws IOException {
+        try {
+            return HeadReader.read(c, budget, request.upgrade());
+        } catch (IOException e) {
+            if (sender == BodySender.NONE) {
+                throw e;
+            }
+            throw sender.failure(e);
         }
     }
 

@@ -52,8 +52,10 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
     long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
     boolean reused;
-    private long deadlineNanos;
+    private volatile long deadlineNanos;
     private long idleNanos;
+    /** A {@link BodySender} is still writing: the head is awaited with no deadline. */
+    private volatile boolean sending;
     private long received;
     private volatile long writingSince;
     private volatile boolean stalled;
@@ -103,6 +105,16 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     void timeouts(long deadlineNanos, Duration idle) {
         this.deadlineNanos = deadlineNanos;
         this.idleNanos = idle.toNanos();
+    }
+
+    /** Whether a {@link BodySender} is writing the request body now. */
+    void sending(boolean going) {
+        this.sending = going;
+    }
+
+    /** The whole body went out: the head is due within {@code afterBody} from now, if that is later than the deadline. */
+    void bodySent(Duration afterBody) {
+        deadlineNanos = Math.max(deadlineNanos, System.nanoTime() + afterBody.toNanos());
     }
 
     /** Bytes received in this exchange so far (what is buffered included). */
@@ -230,23 +242,29 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     }
 
     private int readSocket(byte[] b, int off, int len) throws IOException {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-            throw new SocketTimeoutException("the exchange's time ran out");
-        }
-        long wait = Math.min(left, idleNanos);
-        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait) + 1));
-        try {
-            int n = in.read(b, off, len);
-            if (n > 0) {
-                received += n;
-            }
-            return n;
-        } catch (SocketTimeoutException e) {
-            if (deadlineNanos - System.nanoTime() <= 0) {
+        while (true) {
+            boolean bodyGoing = sending;   // its writes are bounded on their own; the answer may wait for them
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0 && !bodyGoing) {
                 throw new SocketTimeoutException("the exchange's time ran out");
             }
-            throw new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
+            long wait = bodyGoing ? idleNanos : Math.min(left, idleNanos);
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait) + 1));
+            try {
+                int n = in.read(b, off, len);
+                if (n > 0) {
+                    received += n;
+                }
+                return n;
+            } catch (SocketTimeoutException e) {
+                if (sending) {
+                    continue;
+                }
+                if (deadlineNanos - System.nanoTime() <= 0) {
+                    throw new SocketTimeoutException("the exchange's time ran out");
+                }
+                throw new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
+            }
         }
     }
 

@@ -84,6 +84,7 @@ final class ProxiedBody {
                         keeper.whole(kept.toByteArray());
                     }
                 } finally {
+                    response.sender().await();   // the client's connection is the server's again
                     keeper.ended(complete);
                 }
             }
@@ -92,6 +93,7 @@ final class ProxiedBody {
             public void discard() {
                 boolean empty = length == 0;   // the server writes no body: it came whole
                 body.close();
+                response.sender().await();
                 if (empty && keep > 0) {
                     keeper.whole(new byte[0]);
                 }

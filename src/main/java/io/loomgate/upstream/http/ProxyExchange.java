@@ -5,12 +5,12 @@ import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.http.Headers;
-import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import io.loomgate.core.template.Template;
 import io.loomgate.rewrite.Redirects;
 import io.loomgate.rewrite.RequestValues;
+import io.loomgate.upstream.BufferedBody;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.ProxyRules;
 import io.loomgate.upstream.balance.Fleet;
@@ -20,7 +20,6 @@ import io.loomgate.upstream.cache.CachedCalls;
 import io.loomgate.upstream.cache.StoredAnswer;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -72,7 +71,7 @@ final class ProxyExchange {
         long n = length == null ? -1 : Long.parseLong(length.strip());
         boolean hasBody = n > 0 || (length == null && request.headers().contains("Transfer-Encoding"));
         if (n > forward.rules().maxBodyBytes()) {   // declared too large: refused at once, the upstream never called
-            throw tooLarge(forward.rules().maxBodyBytes());
+            throw BufferedBody.tooLarge(forward.rules().maxBodyBytes());
         }
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
@@ -128,12 +127,6 @@ final class ProxyExchange {
         }
     }
 
-    /** 413, and the connection closed: the rest of the body is never read. */
-    private static HttpError tooLarge(long max) {
-        return new HttpError(413, "body_too_large", "the request body is larger than this route takes (" + max + " bytes)",
-                Map.of(), Map.of("Connection", "close"));
-    }
-
     private static void release(CacheLocks.Lead lead, CacheLocks.Ended how) {
         if (lead != null) {
             lead.end(how);
@@ -159,7 +152,7 @@ final class ProxyExchange {
         Http1Response response;
         long started = endpoints.started(endpoint);
         try {
-            response = client.send(out, ctx.deadlineNanos(), idleTimeout);
+            response = client.send(out, ctx.deadlineNanos(), idleTimeout, ctx.timeout());
             if (span != null) {
                 span.answered(response.status());
             }
@@ -172,11 +165,10 @@ final class ProxyExchange {
             boolean clientsFault = ClientBody.failed(e);
             endpoints.ended(endpoint, endpoints.failedBy(e, cancelled), started);
             if (ClientBody.tooLarge(e)) {
-                throw tooLarge(forward.rules().maxBodyBytes());
+                throw BufferedBody.tooLarge(forward.rules().maxBodyBytes());
             }
             if (clientsFault) {
-                throw new HttpError(400, "bad_body", "the request body ended early or was not validly framed",
-                        Map.of(), Map.of("Connection", "close"));
+                throw BufferedBody.badBody();
             }
             if (ifError.isPresent() && !cancelled) {
                 release(lead, CacheLocks.Ended.NOT_STORED);
