@@ -127,6 +127,11 @@ final class Http1Body extends InputStream {
         return connection.tunnel();
     }
 
+    /** True when the body is over (one without bytes is over as it opens). */
+    boolean ended() {
+        return ended;
+    }
+
     /** Bytes handed to the reader so far. */
     long delivered() {
         return delivered;

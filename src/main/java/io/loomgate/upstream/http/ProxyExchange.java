@@ -179,6 +179,9 @@ final class ProxyExchange {
             endpoints.ended(endpoint, null, started);
             throw e;
         }
+        if (response.body().ended()) {
+            response.sender().await();   // no body to stream: a server may end the exchange with the head (the JDK's does)
+        }
         int status = response.status();
         if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();

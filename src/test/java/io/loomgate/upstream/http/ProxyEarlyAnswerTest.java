@@ -47,6 +47,10 @@ class ProxyEarlyAnswerTest {
         final CountDownLatch release = new CountDownLatch(1);
 
         Refusing(boolean thenClose) throws IOException {
+            this(thenClose, REFUSAL);
+        }
+
+        Refusing(boolean thenClose, String answer) throws IOException {
             server = RawServer.start(thenClose ? 0 : 4096, s -> {
                 connections.incrementAndGet();
                 try (Socket socket = s) {
@@ -57,7 +61,7 @@ class ProxyEarlyAnswerTest {
                     }
                     heads.add(head);
                     OutputStream out = socket.getOutputStream();
-                    out.write(REFUSAL.getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     if (!thenClose) {
                         release.await();   // keeps the connection open, reading nothing, until the test is done
@@ -109,6 +113,18 @@ class ProxyEarlyAnswerTest {
                 assertEquals(401, r.statusCode(), "try " + i + ": " + r.body());
                 assertEquals("no, not you.", r.body());
                 assertEquals("Basic realm=\"up\"", r.headers().firstValue("WWW-Authenticate").orElse(null));
+            }
+        }
+    }
+
+    @Test
+    void anEarlyAnswerWithoutABodyIsPassedOnEveryTime() throws Exception {
+        String empty = "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"up\"\r\nContent-Length: 0\r\n\r\n";
+        try (Refusing up = new Refusing(false, empty); FileGate g = gate(up)) {
+            for (int i = 0; i < 5; i++) {   // the JDK's server ends an exchange whose answer has no body as the head goes
+                HttpResponse<String> r = post(g);
+                assertEquals(401, r.statusCode(), "try " + i + ": " + r.body());
+                assertEquals("", r.body());
             }
         }
     }
