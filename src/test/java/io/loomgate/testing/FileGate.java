@@ -41,6 +41,13 @@ public final class FileGate implements AutoCloseable {
         return new FileGate(Loomgate.start(CommandLine.config(args.toArray(String[]::new))));
     }
 
+    /** One started on a route file of its own, on port 0. */
+    public static FileGate startFile(Path file, String... flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--routes", file.toString()));
+        args.addAll(List.of(flags));
+        return new FileGate(Loomgate.start(CommandLine.config(args.toArray(String[]::new))));
+    }
+
     public Loomgate gate() {
         return gate;
     }

@@ -102,9 +102,13 @@ class ComposeGatewayTest {
     @SuppressWarnings("unchecked")
     void aRequiredCallThatFailsCancelsWhatRunsAndWhatNeededItNeverStarts() throws Exception {
         serve(OVERVIEW);
-        api.hold("/users/7").answer("/orders", 500, "{\"error\":\"down\"}");
+        api.hold("/users/7").hold("/orders").answer("/orders", 500, "{\"error\":\"down\"}");
 
-        HttpResponse<String> r = client.get("/users/7/overview");
+        var answer = io.loomgate.testing.Background.supply(() -> client.get("/users/7/overview"));
+        api.await("start /users/7");          // both running before orders fails: on a busy machine it could fail first
+        api.await("start /orders?userId=7");
+        api.release("/orders");
+        HttpResponse<String> r = answer.get();
 
         assertEquals(502, r.statusCode(), r.body());
         assertTrue(r.body().contains("\"call\":\"orders\""), r.body());
@@ -197,13 +201,13 @@ class ComposeGatewayTest {
 
     @Test
     void theDeadlineIsA504NamingTheUnfinishedCallsWhoseUpstreamsSeeThemClosed() throws Exception {
-        serve(OVERVIEW.replace("\"timeout\": \"5s\"", "\"timeout\": \"300ms\""));
+        serve(OVERVIEW.replace("\"timeout\": \"5s\"", "\"timeout\": \"2s\""));   // long enough for user's try to reach its upstream on a busy machine
         api.hold("/users/7");
 
         HttpResponse<String> r = client.get("/users/7/overview");
 
         assertEquals(504, r.statusCode(), r.body());
-        assertTrue(r.body().contains("\"message\":\"deadline of 300ms passed; still running: user; not started: team\"}"), r.body());
+        assertTrue(r.body().contains("\"message\":\"deadline of 2s passed; still running: user; not started: team\"}"), r.body());
         api.await("closed /users/7");
         assertTrue(api.events().contains("end /items/b"), "what did not need user ran to the end: " + api.events());
     }
@@ -214,7 +218,7 @@ class ComposeGatewayTest {
                 {"path": "/users/{id}/card", "policy": "compose", "timeout": "5s",
                  "calls": {
                    "user":   {"upstream": "users",  "path": "/users/{id}"},
-                   "orders": {"upstream": "orders", "path": "/orders?userId={id}", "timeout": "200ms",
+                   "orders": {"upstream": "orders", "path": "/orders?userId={id}", "timeout": "1s",
                               "optional": true, "fallback": {"items": []}}},
                  "answer": {"name": "{user.name}", "orders": "{orders.items}", "errors": "{errors}"}}""");
         api.hold("/orders");
@@ -224,7 +228,7 @@ class ComposeGatewayTest {
         assertEquals(200, r.statusCode(), r.body());
         assertEquals("false", r.headers().firstValue("X-Loomgate-Completed").orElse(""));
         assertEquals("{\"name\":\"Ada\",\"orders\":[],\"errors\":[{\"call\":\"orders\",\"error\":\"orders: no answer"
-                + " within its own 200ms\"}]}", r.body());
+                + " within its own 1s\"}]}", r.body());
         api.await("closed /orders?userId=7");
     }
 }

@@ -133,7 +133,7 @@ class HttpsUpstreamTest {
     void aCancelledCallClosesItsTlsConnectionUnderTheUpstream() throws Exception {
         try (ApiUpstream api = ApiUpstream.startTls(LOCAL.serverContext()).hold("/slow")) {
             try (Loomgate gate = gate(upstream("slow", api.url() + "/slow", ", \"caFile\": \"" + LOCAL.caPem() + "\""),
-                    "{\"path\": \"/slow\", \"policy\": \"single\", \"upstreams\": [\"slow\"], \"timeout\": \"300ms\"}");
+                    "{\"path\": \"/slow\", \"policy\": \"single\", \"upstreams\": [\"slow\"], \"timeout\": \"2s\"}");   // the handshake and the request reach it first, however busy the machine
                  TestClient client = new TestClient(gate.baseUri())) {
                 assertEquals(504, client.get("/slow").statusCode());
                 api.await("closed /slow");
