@@ -61,6 +61,38 @@ class ProxyBodyLimitTest {
     }
 
     @Test
+    void aStreamedChunkedBodyThatPassesTheLimitIsCutWith413AndTheUpstreamSeesItAbandoned() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger whole = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer reader = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        reader.createContext("/", x -> {   // reads the whole body before it answers, as most upstreams do
+            try (x) {
+                x.getRequestBody().readAllBytes();
+                whole.incrementAndGet();
+                x.sendResponseHeaders(200, -1);
+            } catch (java.io.IOException e) {
+                cut.incrementAndGet();
+            }
+        });
+        reader.start();
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:"
+                        + reader.getAddress().getPort() + "/\"}",
+                     List.of("{\"path\": \"/mid/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"], \"maxBodyBytes\": \"200KB\"}"))) {
+            byte[] body = new byte[300 * 1024];   // past the 64 KiB read before connecting: it streams, chunked
+            HttpResponse<String> r = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/mid/up"))
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(413, r.statusCode(), r.body());
+            assertTrue(r.body().contains("body_too_large"), r.body());
+            org.awaitility.Awaitility.await().until(() -> cut.get() == 1);
+            assertEquals(0, whole.get(), "the upstream never got a whole request, and saw it cut");
+        } finally {
+            reader.stop(0);
+        }
+    }
+
+    @Test
     void theDefaultIsOneMebibyteAndAProxiedAnswerMayTakeLongerThanTwoSeconds() throws Exception {
         try (ApiUpstream api = ApiUpstream.start().answer("/up", "{}").answer("/slow", "{\"slow\":true}")
                 .delay("/slow", java.time.Duration.ofMillis(2500)); FileGate g = gate(api)) {
