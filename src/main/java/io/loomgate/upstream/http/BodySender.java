@@ -115,6 +115,14 @@ final class BodySender {
         }
     }
 
+    /** The exchange failed after its head came (a malformed answer): nothing more is sent or read of the body here. */
+    void abandon() {
+        answered = false;
+        headKnown.countDown();
+        connection.close();
+        await();
+    }
+
     /**
      * What to throw when waiting for the head failed with {@code read}: the client's fault or a
      * stalled write, which closed the connection, before the read's own error.

@@ -110,6 +110,9 @@ final class Http1Client implements AutoCloseable {
                 return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished), sender);
             } catch (IOException | RuntimeException e) {
                 c.close();
+                if (sender != BodySender.NONE) {
+                    sender.abandon();   // the client's body is the server's again before the failure is answered
+                }
                 if (!(attempt == 0 && staleConnection(c, request, e))) {
                     throw e;
                 }
