@@ -154,21 +154,27 @@ public final class Loomgate implements AutoCloseable {
             if (server != null) {
                 server.shutdown();
             }
-            if (admin != null) {
-                admin.shutdown();
-            }
-            if (virtualThreads != null) {
-                virtualThreads.close();
-            }
-            if (accessLog != null) {
-                accessLog.close();
-            }
-            if (traces != null) {
-                traces.close();
-            }
-            modules.close();
+            release(admin, virtualThreads, accessLog, traces, modules);
             throw e;
         }
+    }
+
+    /** What is released after the main server stopped, at shutdown or after a failed start; each may be absent (null). */
+    private static void release(GatewayServer admin, VirtualThreads virtualThreads, LogQueue accessLog, OtlpExporter traces,
+                                PlanModules modules) {
+        if (admin != null) {
+            admin.shutdown();
+        }
+        if (virtualThreads != null) {
+            virtualThreads.close();
+        }
+        if (accessLog != null) {
+            accessLog.close();
+        }
+        if (traces != null) {
+            traces.close();
+        }
+        modules.close();
     }
 
     /** The access log's queue, when there is one: to the file, the console or the {@code loomgate.access} logger. */
@@ -244,20 +250,10 @@ public final class Loomgate implements AutoCloseable {
             report = server.shutdown();
             live.current().plan().upstreams().deactivateAll();
             live.current().plan().edges().close();
-            if (admin != null) {
-                admin.shutdown();
-            }
             if (metricsLogger != null) {
                 metricsLogger.close();
             }
-            virtualThreads.close();
-            if (accessLog != null) {
-                accessLog.close();
-            }
-            if (traces != null) {
-                traces.close();
-            }
-            modules.close();
+            release(admin, virtualThreads, accessLog, traces, modules);
             LOG.log(Level.INFO, "stopped: " + report.describe());
         }
         return report;

@@ -68,6 +68,27 @@ class ArchitectureTest {
         assertEquals(List.of("(root)"), demoUsers, "only the composition root wires the demo in");
     }
 
+    /**
+     * The core is below what it calls: it reaches the upstreams through its own port
+     * ({@code core.port.Calls}), and names no upstream, edge, observer, plan or API type.
+     */
+    @Test
+    void theCoreUsesOnlyItselfAndTheLayersBelowIt() throws IOException {
+        Set<String> below = Set.of("config", "http", "json", "trace", "module");
+        Uses u = uses();
+        Map<String, Set<String>> against = new TreeMap<>();
+        u.packages().forEach((pkg, deps) -> {
+            if (pkg.startsWith("core.")) {
+                for (String d : deps) {
+                    if (!d.startsWith("core.") && !below.contains(d)) {
+                        against.computeIfAbsent(pkg, k -> new TreeSet<>()).add(d);
+                    }
+                }
+            }
+        });
+        assertEquals(Map.of(), against, "core packages using a layer above them");
+    }
+
     @Test
     void configIsALeafAndMetricsReadsNoConcreteServer() throws IOException {
         Uses u = uses();

@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * A strict RFC 8259 parser into plain Java values: {@code Map<String, Object>} (insertion-ordered),
  * {@code List<Object>}, {@code String}, {@code Long} or {@code Double}, {@code Boolean} and
- * {@code null}. Used to read the load harness's wrk output, and by tests to check every JSON body
- * loomgate writes.
+ * {@code null}. It reads everything loomgate reads as JSON: route files, JWTs and JWKS, upstream
+ * answers (bounded by {@link #MAX_DEPTH}), the load harness's wrk output, and the tests' checks of
+ * every JSON body loomgate writes.
  */
 public final class JsonParser {
 

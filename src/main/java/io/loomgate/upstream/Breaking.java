@@ -4,6 +4,7 @@ import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
 import io.loomgate.http.Response;
 
 /**

@@ -3,6 +3,7 @@ package io.loomgate.upstream;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
 import io.loomgate.http.Response;
 
 /**

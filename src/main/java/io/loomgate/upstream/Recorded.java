@@ -7,6 +7,7 @@ import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Response;
 import io.loomgate.observe.CallRecord;

@@ -6,6 +6,8 @@ import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
+import io.loomgate.core.port.RetryBudget;
 import io.loomgate.http.Response;
 import java.time.Duration;
 import java.util.Set;

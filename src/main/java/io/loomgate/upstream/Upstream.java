@@ -3,6 +3,7 @@ package io.loomgate.upstream;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
 
 /**
  * The calling port every backend plugs into: one call, made on the calling thread, inside a

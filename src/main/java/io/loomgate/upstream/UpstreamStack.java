@@ -1,6 +1,7 @@
 package io.loomgate.upstream;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.port.RetryBudget;
 import io.loomgate.observe.Events;
 import java.util.List;
 import java.util.Optional;

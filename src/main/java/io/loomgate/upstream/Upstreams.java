@@ -1,6 +1,11 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
+import io.loomgate.core.port.Calls;
+import io.loomgate.core.port.RetryBudget;
 import io.loomgate.observe.Events;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,7 +30,7 @@ import java.util.function.LongSupplier;
  * Value v = upstreams.get(UpstreamId.of("db")).call();   // inside a RequestContext
  * }</pre>
  */
-public final class Upstreams {
+public final class Upstreams implements Calls {
 
     private final Map<UpstreamId, Layered> byId;
     private final Map<UpstreamId, Upstream> raw;
@@ -58,6 +63,16 @@ public final class Upstreams {
      */
     public Upstream get(UpstreamId id) {
         return stacked(id);
+    }
+
+    @Override
+    public Value call(UpstreamId id) throws UpstreamFailure, InterruptedException {
+        return stacked(id).call();
+    }
+
+    @Override
+    public Value call(UpstreamId id, Call call) throws UpstreamFailure, InterruptedException {
+        return stacked(id).call(call);
     }
 
     /**
@@ -123,6 +138,7 @@ public final class Upstreams {
     }
 
     /** The budget the retries of {@code id}, and the hedge backups sent to it, draw on. */
+    @Override
     public RetryBudget budget(UpstreamId id) {
         RetryBudget b = budgets.get(id);
         if (b == null) {

@@ -6,7 +6,7 @@ import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.engine.DrivenScope;
-import io.loomgate.upstream.Upstreams;
+import io.loomgate.core.port.Calls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Composer {
 
-    private final Upstreams upstreams;
+    private final Calls upstreams;
     private final ThreadMode mode;
     private final LongAdder virtualStarted;
 
-    public Composer(Upstreams upstreams, ThreadMode mode, LongAdder virtualStarted) {
+    public Composer(Calls upstreams, ThreadMode mode, LongAdder virtualStarted) {
         this.upstreams = upstreams;
         this.mode = mode;
         this.virtualStarted = virtualStarted;

@@ -4,14 +4,14 @@ import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.engine.DrivenScope;
 import io.loomgate.core.fanout.Failures;
+import io.loomgate.core.port.Call;
+import io.loomgate.core.port.Calls;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
-import io.loomgate.upstream.Call;
-import io.loomgate.upstream.Upstreams;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -34,7 +34,7 @@ final class GraphRun implements DrivenScope.Body {
     static final int SLOTS = 100_000;
 
     private final CallGraph graph;
-    private final Upstreams upstreams;
+    private final Calls upstreams;
     private final RequestContext ctx;
     private final byte[] body;
     private final Optional<String> contentType;
@@ -45,7 +45,7 @@ final class GraphRun implements DrivenScope.Body {
     /** The required call whose failure stopped the graph, or -1. */
     int stoppedBy = -1;
 
-    GraphRun(CallGraph graph, Upstreams upstreams, RequestContext ctx, byte[] body, Optional<String> contentType) {
+    GraphRun(CallGraph graph, Calls upstreams, RequestContext ctx, byte[] body, Optional<String> contentType) {
         this.graph = graph;
         this.upstreams = upstreams;
         this.ctx = ctx;
@@ -149,7 +149,7 @@ final class GraphRun implements DrivenScope.Body {
         }
         running++;
         String name = item < 0 ? spec.name() : spec.name() + "[" + item + "]";
-        scope.fork(i * SLOTS + item + 1, name, () -> upstreams.get(spec.upstream()).call(call), spec.timeout());
+        scope.fork(i * SLOTS + item + 1, name, () -> upstreams.call(spec.upstream(), call), spec.timeout());
     }
 
     private Call shape(CallSpec spec, Object element) throws UnsafeValue {

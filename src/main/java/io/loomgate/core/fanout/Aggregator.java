@@ -2,8 +2,8 @@ package io.loomgate.core.fanout;
 
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.upstream.RetryBudget;
-import io.loomgate.upstream.Upstreams;
+import io.loomgate.core.port.Calls;
+import io.loomgate.core.port.RetryBudget;
 import java.util.List;
 
 /**
@@ -17,9 +17,9 @@ import java.util.List;
  */
 public final class Aggregator {
 
-    private final Upstreams upstreams;
+    private final Calls upstreams;
 
-    public Aggregator(Upstreams upstreams) {
+    public Aggregator(Calls upstreams) {
         this.upstreams = upstreams;
     }
 
@@ -48,6 +48,6 @@ public final class Aggregator {
     }
 
     private FanOut.Part part(UpstreamId id) {
-        return new FanOut.Part(id, upstreams.get(id)::call);
+        return new FanOut.Part(id, () -> upstreams.call(id));
     }
 }

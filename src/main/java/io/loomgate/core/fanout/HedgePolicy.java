@@ -1,10 +1,10 @@
 package io.loomgate.core.fanout;
 
-import io.loomgate.core.call.Status;
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
+import io.loomgate.core.call.Status;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.upstream.RetryBudget;
+import io.loomgate.core.port.RetryBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

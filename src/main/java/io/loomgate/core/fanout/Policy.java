@@ -16,8 +16,12 @@ import java.util.Map;
  * Policy.any();                                                  // the first success wins
  * Policy.withFallback(Map.of(UpstreamId.of("db"), Value.text("cached")));
  * }</pre>
+ *
+ * <p>Not sealed: nothing switches over the policies, so a new one is its class and its
+ * {@link PolicyModule}, registered in one place ({@code Modules}); a hedge is built from its
+ * settings ({@link HedgeSettings#build}), since it keeps state across requests.
  */
-public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, FallbackPolicy, QuorumPolicy, HedgePolicy {
+public interface Policy {
 
     /** The name route files and answers use: {@code single}, {@code all}, {@code any}, {@code fallback}, {@code quorum}, {@code hedge}. */
     String name();
@@ -54,14 +58,6 @@ public sealed interface Policy permits SinglePolicy, AllPolicy, AnyPolicy, Fallb
     /** {@code k} parts must succeed; the rest are cancelled at the k-th success, or as soon as k is out of reach. */
     static Policy quorum(int k) {
         return new QuorumPolicy(k);
-    }
-
-    /**
-     * A hedged request: a backup copy when the primary is slow, the first success wins. Keeps its
-     * budget and latency window, so make one per route.
-     */
-    static Policy hedge(HedgeSettings settings) {
-        return new HedgePolicy(settings);
     }
 
     /** A part that fails or is late is replaced by its fallback value; the answer is then degraded. */

@@ -1,12 +1,11 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.http.RequestHead;
 import io.loomgate.http.Response;
 
 /**
  * Says {@code Connection: close} on an answer after which the connection must not be reused: while
  * the server drains, so clients move to another instance, and after a request whose framing leaves
- * doubt ({@link RequestHead#endsConnection}).
+ * doubt ({@link HeadChecks#endsConnection}).
  */
 final class ConnectionFilter implements Filter {
 
@@ -28,7 +27,7 @@ final class ConnectionFilter implements Filter {
 
     @Override
     public Response onResponse(Visit v, Response answer) {
-        if ((draining.isDraining() || RequestHead.endsConnection(v.headers())) && !answer.headers().contains("Connection")) {
+        if ((draining.isDraining() || HeadChecks.endsConnection(v.headers())) && !answer.headers().contains("Connection")) {
             return answer.withHeader("Connection", "close");
         }
         return answer;

@@ -32,9 +32,9 @@ public final class ServerTiming {
     }
 
     /** The header of {@code spans}; with their starts when {@code graph} (a composed route's calls). */
-    public static String header(List<Span> spans, boolean graph) {
+    public static String header(List<TimelineSpan> spans, boolean graph) {
         StringBuilder sb = new StringBuilder(32 * spans.size());
-        for (Span s : spans) {
+        for (TimelineSpan s : spans) {
             if (!sb.isEmpty()) {
                 sb.append(", ");
             }

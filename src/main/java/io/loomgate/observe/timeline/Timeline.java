@@ -32,7 +32,7 @@ import java.util.OptionalDouble;
  */
 public record Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs,
                        double forkMs, double decidedMs, double deadlineMs, double answeredMs, String error,
-                       List<Span> spans, List<AttemptSpan> attempts, String clientId, List<String> cache,
+                       List<TimelineSpan> spans, List<TimelineAttempt> attempts, String clientId, List<String> cache,
                        Optional<TransferSpan> transfer) {
 
     public Timeline {
@@ -41,7 +41,7 @@ public record Timeline(String id, String route, String policy, String status, in
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(error, "error");
-        error = Span.cut(error);
+        error = TimelineSpan.cut(error);
         spans = List.copyOf(spans);
         attempts = List.copyOf(attempts);
         Objects.requireNonNull(transfer, "transfer");
@@ -51,15 +51,15 @@ public record Timeline(String id, String route, String policy, String status, in
 
     /** A timeline without retried calls. */
     public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
-                    double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans) {
+                    double decidedMs, double deadlineMs, double answeredMs, String error, List<TimelineSpan> spans) {
         this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
                 List.of(), "", List.of(), Optional.empty());
     }
 
     /** The same, with its tries, client id and cache statuses, and not proxied. */
     public Timeline(String id, String route, String policy, String status, int httpStatus, long arrivedAtMs, double forkMs,
-                    double decidedMs, double deadlineMs, double answeredMs, String error, List<Span> spans,
-                    List<AttemptSpan> attempts, String clientId, List<String> cache) {
+                    double decidedMs, double deadlineMs, double answeredMs, String error, List<TimelineSpan> spans,
+                    List<TimelineAttempt> attempts, String clientId, List<String> cache) {
         this(id, route, policy, status, httpStatus, arrivedAtMs, forkMs, decidedMs, deadlineMs, answeredMs, error, spans,
                 attempts, clientId, cache, Optional.empty());
     }
@@ -75,7 +75,7 @@ public record Timeline(String id, String route, String policy, String status, in
         double fork = millis(answer.forkNanos() - answer.arrivalNanos());
         long wallNow = System.currentTimeMillis();
         long arrivedAt = wallNow - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
-        List<AttemptSpan> tries = answer.attempts().stream().map(a -> new AttemptSpan(a.upstream().value(), a.number(),
+        List<TimelineAttempt> tries = answer.attempts().stream().map(a -> new TimelineAttempt(a.upstream().value(), a.number(),
                 millis(a.startNanos() - answer.arrivalNanos()), millis(a.endNanos() - a.startNanos()), a.outcome().wire(),
                 a.reason(), a.endpoint())).toList();
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
@@ -87,15 +87,15 @@ public record Timeline(String id, String route, String policy, String status, in
     }
 
     /** One span per call of {@code answer}, in milliseconds from its arrival. */
-    static List<Span> spans(Answer answer) {
+    static List<TimelineSpan> spans(Answer answer) {
         double fork = millis(answer.forkNanos() - answer.arrivalNanos());
-        List<Span> spans = new ArrayList<>(answer.calls().size());
+        List<TimelineSpan> spans = new ArrayList<>(answer.calls().size());
         for (int i = 0; i < answer.calls().size(); i++) {
             FinishedCall p = answer.calls().get(i);
             OptionalDouble start = p.start().map(s -> OptionalDouble.of(fork + millis(s.toNanos())))
                     .orElse(OptionalDouble.empty());
             String copy = answer.hedge() ? (i == 0 ? "primary" : "backup") : "";
-            spans.add(new Span(p.name(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
+            spans.add(new TimelineSpan(p.name(), copy, p.outcome().state(), start, millis(p.duration().toNanos()),
                     detail(p.outcome())));
         }
         return spans;

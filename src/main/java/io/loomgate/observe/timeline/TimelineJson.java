@@ -31,7 +31,7 @@ public final class TimelineJson {
             w.field("error", t.error());
         }
         w.name("spans").beginArray();
-        for (Span s : t.spans()) {
+        for (TimelineSpan s : t.spans()) {
             w.beginObject().field("service", s.service());
             if (!s.copy().isEmpty()) {
                 w.field("copy", s.copy());
@@ -55,7 +55,7 @@ public final class TimelineJson {
         }
         if (!t.attempts().isEmpty()) {
             w.name("attempts").beginArray();
-            for (AttemptSpan a : t.attempts()) {
+            for (TimelineAttempt a : t.attempts()) {
                 w.beginObject().field("service", a.service()).field("attempt", a.number()).field("outcome", a.outcome())
                         .field("startMs", a.startMs()).field("durationMs", a.durationMs());
                 if (!a.endpoint().isEmpty()) {
@@ -97,7 +97,7 @@ public final class TimelineJson {
                 .name("args").beginObject().field("status", t.status()).field("httpStatus", t.httpStatus())
                 .field("policy", t.policy()).endObject().endObject();
         for (int i = 0; i < t.spans().size(); i++) {
-            Span s = t.spans().get(i);
+            TimelineSpan s = t.spans().get(i);
             int tid = i + 1;
             threadName(w, tid, s.copy().isEmpty() ? s.service() : s.service() + " (" + s.copy() + ")");
             if (s.started()) {
@@ -117,7 +117,7 @@ public final class TimelineJson {
         if (!t.attempts().isEmpty()) {
             threadName(w, tries, "tries");
         }
-        for (AttemptSpan a : t.attempts()) {
+        for (TimelineAttempt a : t.attempts()) {
             int tid = tries;
             String name = a.service() + " try " + a.number() + (a.endpoint().isEmpty() ? "" : " at " + a.endpoint());
             event(w, "X", name, a.outcome(), tid, base + micros(a.startMs()),

@@ -8,6 +8,7 @@ import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
+import io.loomgate.core.port.Call;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
@@ -16,13 +17,12 @@ import io.loomgate.edge.tls.TlsException;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
-import io.loomgate.upstream.Call;
+import io.loomgate.rewrite.Redirects;
 import io.loomgate.upstream.EndpointState;
 import io.loomgate.upstream.Forward;
 import io.loomgate.upstream.Forwarder;
 import io.loomgate.upstream.Upstream;
 import io.loomgate.upstream.balance.Fleet;
-import io.loomgate.rewrite.Redirects;
 import io.loomgate.upstream.cache.CachedCalls;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -53,7 +53,7 @@ final class HttpUpstream implements Upstream, Forwarder {
 
     private final UpstreamId id;
     private final HttpSettings settings;
-    private final Endpoints endpoints;
+    private final UpstreamEndpoints endpoints;
     private final Http1Client client;
     private final Forwarding forwarding;
     private final Optional<UpstreamCache> cached;
@@ -67,7 +67,7 @@ final class HttpUpstream implements Upstream, Forwarder {
     HttpUpstream(UpstreamId id, HttpSettings settings, Http1Client client, Forwarding forwarding) {
         this.id = id;
         this.settings = settings;
-        this.endpoints = new Endpoints(id, settings, settings.https() ? Optional.of(trust(settings)) : Optional.empty(), client);
+        this.endpoints = new UpstreamEndpoints(id, settings, settings.https() ? Optional.of(trust(settings)) : Optional.empty(), client);
         this.client = client;
         this.forwarding = forwarding;
         this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
@@ -147,7 +147,7 @@ final class HttpUpstream implements Upstream, Forwarder {
         byte[] body = call.body();
         OutgoingRequest request = new OutgoingRequest(call.method(), origin, target, conditions.isEmpty() ? fields : fields.plus(conditions),
                 body == null ? null : new ByteArrayInputStream(body), body == null ? 0 : body.length);
-        AttemptSpan span = AttemptSpan.start(ctx, sent, id, call.method(), origin, target);
+        TrySpan span = TrySpan.start(ctx, sent, id, call.method(), origin, target);
         Boolean endpointFailed = null;   // null: nothing learnt of the endpoint (the call was cancelled)
         long asked = System.currentTimeMillis();
         long started = endpoints.started(endpoint);

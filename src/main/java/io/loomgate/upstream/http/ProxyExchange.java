@@ -4,10 +4,10 @@ import io.loomgate.config.Durations;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;
 import io.loomgate.core.call.UpstreamFailure;
+import io.loomgate.core.template.Template;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.core.template.Template;
 import io.loomgate.rewrite.Redirects;
 import io.loomgate.rewrite.RequestValues;
 import io.loomgate.upstream.BufferedBody;
@@ -29,7 +29,7 @@ import java.util.Optional;
 final class ProxyExchange {
 
     private final HttpUpstream upstream;
-    private final Endpoints endpoints;
+    private final UpstreamEndpoints endpoints;
     private final Http1Client client;
     private final Duration idleTimeout;
     private final HttpUpstream.Forwarding forwarding;
@@ -39,7 +39,7 @@ final class ProxyExchange {
     /** The longest one read of a tunnel's upstream side may wait: its idle timeout and lifetime end it before. */
     private static final Duration TUNNEL_READ_LIMIT = Duration.ofDays(30);
 
-    ProxyExchange(HttpUpstream upstream, Endpoints endpoints, Http1Client client, Duration idleTimeout,
+    ProxyExchange(HttpUpstream upstream, UpstreamEndpoints endpoints, Http1Client client, Duration idleTimeout,
                   HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
         this.cache = cache;
         this.upstream = upstream;
@@ -148,7 +148,7 @@ final class ProxyExchange {
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
                 upgrade ? Tunnel.asked(forwarded, request) : forwarded,
                 hasBody ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, n, host);
-        AttemptSpan span = AttemptSpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
+        TrySpan span = TrySpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
         Http1Response response;
         long started = endpoints.started(endpoint);
         try {

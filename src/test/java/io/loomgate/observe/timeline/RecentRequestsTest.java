@@ -20,7 +20,7 @@ class RecentRequestsTest {
     private Timeline timeline(String status, double ms) {
         String id = "r-" + next++;
         return new Timeline(id, "/aggregate", "all", status, status.equals("ok") ? 200 : 502, clock.get(), 0.1, ms,
-                2000, ms, "", List.of(new Span("db", "", "success", OptionalDouble.of(0.2), ms - 0.2, "")));
+                2000, ms, "", List.of(new TimelineSpan("db", "", "success", OptionalDouble.of(0.2), ms - 0.2, "")));
     }
 
     @Test

@@ -14,13 +14,13 @@ class TimelineFormatsTest {
 
     private static final Timeline FAILED = new Timeline("abc-1", "/aggregate", "all", "failed", 502, 1_700_000_000_000L,
             0.3, 52.6, 2000, 53.1, "failed: file", List.of(
-            new Span("db", "", "cancelled", OptionalDouble.of(0.4), 52.2, ""),
-            new Span("file", "", "failed", OptionalDouble.of(0.5), 52.0, "file: failed on request")));
+            new TimelineSpan("db", "", "cancelled", OptionalDouble.of(0.4), 52.2, ""),
+            new TimelineSpan("file", "", "failed", OptionalDouble.of(0.5), 52.0, "file: failed on request")));
 
     private static final Timeline HEDGED = new Timeline("abc-2", "/api", "hedge", "ok", 200, 1_700_000_000_000L,
             0.1, 31.0, 2000, 31.5, "", List.of(
-            new Span("api", "primary", "cancelled", OptionalDouble.of(0.2), 30.8, ""),
-            new Span("api", "backup", "success", OptionalDouble.of(20.2), 10.8, "")));
+            new TimelineSpan("api", "primary", "cancelled", OptionalDouble.of(0.2), 30.8, ""),
+            new TimelineSpan("api", "backup", "success", OptionalDouble.of(20.2), 10.8, "")));
 
     @Test
     void serverTimingHasOneEntryPerPartWithItsDurationAndOutcome() {
@@ -28,7 +28,7 @@ class TimelineFormatsTest {
         assertEquals("api;dur=30.8;desc=\"cancelled, primary\", api;dur=10.8;desc=\"success, backup\"",
                 ServerTiming.header(HEDGED.spans(), false));
         Timeline notSent = new Timeline("x", "/api", "hedge", "ok", 200, 0, 0, 5, 100, 5, "",
-                List.of(new Span("api", "backup", "cancelled", OptionalDouble.empty(), 0, "")));
+                List.of(new TimelineSpan("api", "backup", "cancelled", OptionalDouble.empty(), 0, "")));
         assertEquals("api;dur=0.0;desc=\"never started, backup\"", ServerTiming.header(notSent.spans(), false));
     }
 
@@ -56,7 +56,7 @@ class TimelineFormatsTest {
 
     @Test
     void longReasonsAreCutSoOneUpstreamCannotGrowTheBuffer() {
-        Span s = new Span("db", "", "failed", OptionalDouble.of(0), 1, "x".repeat(10_000));
-        assertEquals(Span.DETAIL_LIMIT, s.detail().length());
+        TimelineSpan s = new TimelineSpan("db", "", "failed", OptionalDouble.of(0), 1, "x".repeat(10_000));
+        assertEquals(TimelineSpan.DETAIL_LIMIT, s.detail().length());
     }
 }

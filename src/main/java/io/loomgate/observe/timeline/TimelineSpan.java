@@ -14,13 +14,13 @@ import java.util.OptionalDouble;
  * @param durationMs how long it ran, until it ended or the answer was decided
  * @param detail   the failure or fallback reason; empty otherwise
  */
-public record Span(String service, String copy, String outcome, OptionalDouble startMs, double durationMs,
+public record TimelineSpan(String service, String copy, String outcome, OptionalDouble startMs, double durationMs,
                    String detail) {
 
     /** Longer reasons are cut here, so one odd upstream message cannot grow the buffer. */
     static final int DETAIL_LIMIT = 200;
 
-    public Span {
+    public TimelineSpan {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(copy, "copy");
         Objects.requireNonNull(outcome, "outcome");

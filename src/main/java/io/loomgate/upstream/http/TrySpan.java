@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code traceparent}, so the upstream's own spans hang beneath it. It ends when the answer's head
  * has come (a proxied body streams after it) or the exchange failed; a cancelled one is marked.
  */
-final class AttemptSpan {
+final class TrySpan {
 
     private final TraceRoot root;
     private final String parent;
@@ -25,7 +25,7 @@ final class AttemptSpan {
     private final long startNanos = System.nanoTime();
     private boolean ended;
 
-    private AttemptSpan(TraceRoot root, TraceParent sent, UpstreamId upstream, String method, Origin origin, String target) {
+    private TrySpan(TraceRoot root, TraceParent sent, UpstreamId upstream, String method, Origin origin, String target) {
         this.root = root;
         this.parent = CallSpans.parent(root);
         this.sent = sent;
@@ -39,8 +39,8 @@ final class AttemptSpan {
     }
 
     /** The span of an exchange about to start, or null when the request's spans are not recorded. */
-    static AttemptSpan start(RequestContext ctx, TraceParent sent, UpstreamId upstream, String method, Origin origin, String target) {
-        return ctx.trace().recording().map(root -> new AttemptSpan(root, sent, upstream, method, origin, target)).orElse(null);
+    static TrySpan start(RequestContext ctx, TraceParent sent, UpstreamId upstream, String method, Origin origin, String target) {
+        return ctx.trace().recording().map(root -> new TrySpan(root, sent, upstream, method, origin, target)).orElse(null);
     }
 
     /** The answer's head came with {@code status}. */

@@ -1,4 +1,4 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -12,13 +12,13 @@ import java.util.Objects;
  * @param detail   why it failed; empty for a success
  * @param endpoint the endpoint it went to ({@code 10.0.0.5:8080}) when the upstream has several; else empty
  */
-public record AttemptSpan(String service, int number, double startMs, double durationMs, String outcome, String detail,
+public record TimelineAttempt(String service, int number, double startMs, double durationMs, String outcome, String detail,
                           String endpoint) {
 
-    public AttemptSpan {
+    public TimelineAttempt {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(outcome, "outcome");
-        detail = Span.cut(Objects.requireNonNull(detail, "detail"));
+        detail = TimelineSpan.cut(Objects.requireNonNull(detail, "detail"));
         Objects.requireNonNull(endpoint, "endpoint");
     }
 }

@@ -1,4 +1,4 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -1,5 +1,8 @@
-package io.loomgate.http;
+package io.loomgate.edge.pipeline;
 
+import io.loomgate.http.Headers;
+import io.loomgate.http.HttpError;
+import io.loomgate.http1.HeadLimits;
 import java.util.Map;
 
 /**
@@ -10,15 +13,16 @@ import java.util.Map;
  * catches what is plainly hostile, by closing the connection; it already refuses bad header names,
  * a {@code Content-Length} beside a {@code Transfer-Encoding}, and codings other than chunked.
  */
-public final class RequestHead {
+final class HeadChecks {
 
-    public static final int MAX_HEADERS = 100;
-    public static final int MAX_HEADER_BYTES = 16 * 1024;
+    /** The same limits loomgate's own server reads a head under ({@link HeadLimits}). */
+    static final int MAX_HEADERS = HeadLimits.MAX_FIELDS;
+    static final int MAX_HEADER_BYTES = HeadLimits.MAX_REQUEST_BYTES;
 
-    private RequestHead() {
+    private HeadChecks() {
     }
 
-    public static void check(String protocol, Headers headers) {
+    static void check(String protocol, Headers headers) {
         if (!"HTTP/1.1".equals(protocol) && !"HTTP/1.0".equals(protocol)) {
             throw new HttpError(505, "http_version_not_supported",
                     "only HTTP/1.0 and HTTP/1.1 are served, got '" + HttpError.echo(protocol) + "'");
@@ -48,7 +52,7 @@ public final class RequestHead {
      * 0, the end) and skips no trailers, so what follows such a body could be read as a second
      * request. Closing the connection after the answer means nothing after the body is ever read.
      */
-    public static boolean endsConnection(Headers headers) {
+    static boolean endsConnection(Headers headers) {
         return headers.contains("Transfer-Encoding");
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code endpoints} in a {@link Fleet} with their balance, hash key and health checks. Which one a
  * try takes, what the try taught about it, and what is known of each now.
  */
-final class Endpoints {
+final class UpstreamEndpoints {
 
     private final UpstreamId id;
     private final Fleet<Origin> fleet;
@@ -36,7 +36,7 @@ final class Endpoints {
     private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
     private static final Histogram EMPTY = new Histogram();
 
-    Endpoints(UpstreamId id, HttpSettings settings, Optional<ClientTls> tls, Http1Client client) {
+    UpstreamEndpoints(UpstreamId id, HttpSettings settings, Optional<ClientTls> tls, Http1Client client) {
         this.id = id;
         this.client = client;
         List<Origin> declared = settings.urls().stream().map(u -> Origin.of(u, tls)).toList();
