@@ -15,7 +15,7 @@ import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
-import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.tls.ServerTls;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.metrics.GatewayMetrics;

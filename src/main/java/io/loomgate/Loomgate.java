@@ -16,7 +16,7 @@ import io.loomgate.edge.listener.ShutdownReport;
 import io.loomgate.edge.pipeline.Tracing;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
-import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.tls.ServerTls;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.log.AccessLog;
 import io.loomgate.observe.log.LogQueue;

@@ -5,7 +5,7 @@ import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.config.Role;
 import io.loomgate.config.UsageException;
-import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.tls.ServerTls;
 import io.loomgate.plan.PlanJson;
 import io.loomgate.plan.PlanModules;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import io.loomgate.config.AddressRanges;
 import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.demo.SimulatedKind;
-import io.loomgate.edge.tls.PemFiles;
+import io.loomgate.tls.PemFiles;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.plan.PlanReader;
 import io.loomgate.testing.Background;

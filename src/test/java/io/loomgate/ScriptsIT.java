@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loomgate.config.CommandLine;
 import io.loomgate.edge.auth.Jwks;
 import io.loomgate.edge.auth.JwtVerifier;
-import io.loomgate.edge.tls.PemFiles;
+import io.loomgate.tls.PemFiles;
 import io.loomgate.testing.ChildProcess;
 import io.loomgate.testing.LocalTools;
 import io.loomgate.testing.TestClient;

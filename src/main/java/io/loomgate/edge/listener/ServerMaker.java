@@ -11,7 +11,7 @@ import io.loomgate.config.ServerOptions;
 import io.loomgate.edge.server.LoomgateServers;
 import io.loomgate.edge.server.ServerLimits;
 import io.loomgate.edge.server.ServerStats;
-import io.loomgate.edge.tls.ServerTls;
+import io.loomgate.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Optional;

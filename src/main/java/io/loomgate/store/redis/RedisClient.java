@@ -1,7 +1,7 @@
 package io.loomgate.store.redis;
 
 import io.loomgate.config.RedisOptions;
-import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.tls.ClientTls;
 import io.loomgate.observe.histogram.Histogram;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

@@ -1,7 +1,7 @@
 package io.loomgate.store.redis;
 
 import io.loomgate.config.RedisOptions;
-import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.tls.ClientTls;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

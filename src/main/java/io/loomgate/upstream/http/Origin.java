@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.core.template.Template;
-import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.tls.ClientTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -5,7 +5,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
-import io.loomgate.edge.tls.ClientTls;
+import io.loomgate.tls.ClientTls;
 import io.loomgate.observe.histogram.Histogram;
 import io.loomgate.upstream.EndpointNote;
 import io.loomgate.upstream.EndpointState;

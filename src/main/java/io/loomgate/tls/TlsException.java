@@ -1,4 +1,4 @@
-package io.loomgate.edge.tls;
+package io.loomgate.tls;
 
 /** A certificate, key or keystore loomgate cannot use; the message names the file and is one line. */
 public final class TlsException extends Exception {

@@ -1,4 +1,4 @@
-package io.loomgate.edge.tls;
+package io.loomgate.tls;
 
 import io.loomgate.config.TlsSource;
 import java.io.IOException;

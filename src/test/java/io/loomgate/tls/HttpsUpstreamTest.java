@@ -1,4 +1,4 @@
-package io.loomgate.edge.tls;
+package io.loomgate.tls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

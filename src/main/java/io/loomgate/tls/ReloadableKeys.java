@@ -1,4 +1,4 @@
-package io.loomgate.edge.tls;
+package io.loomgate.tls;
 
 import java.net.Socket;
 import java.security.Principal;
