@@ -5,7 +5,6 @@ import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
-import io.loomgate.core.call.Value;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
@@ -65,8 +64,7 @@ final class ProxyEndpoint implements Handler {
         Response response = null;
         try {
             response = upstream.forward(forward);
-            outcome = response.status() >= 500 ? new Outcome.Failed(route.upstream() + ": answered HTTP " + response.status())
-                    : new Outcome.Success(new Value.Answered(response.status()));
+            outcome = Outcome.answered(route.upstream(), response.status());
             return timeline.whenWritten(response, outcome, in);
         } catch (UpstreamFailure f) {
             outcome = f.timedOut() ? Outcome.TIMED_OUT : new Outcome.Failed(f.getMessage(), f.status());

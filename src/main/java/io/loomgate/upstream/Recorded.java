@@ -68,9 +68,9 @@ final class Recorded implements Layered {
     }
 
     /**
-     * A forwarded exchange is recorded when its body has been streamed to the client: a success
-     * with the upstream's status, a failure when no answer came or its body broke off, cancelled
-     * when the client went away first.
+     * A forwarded exchange is recorded when its body has been streamed to the client: as
+     * {@link Outcome#answered} says (a 5xx is the upstream's failure), a failure when no answer came
+     * or its body broke off, cancelled when the client went away first.
      */
     @Override
     public Response forward(Forward request) throws UpstreamFailure, InterruptedException {
@@ -92,7 +92,7 @@ final class Recorded implements Layered {
         }
         int status = response.status();
         return response.onEnd(failure -> end(ctx, started, switch (failure) {
-            case null -> new Outcome.Success(new Value.Answered(status));
+            case null -> Outcome.answered(id, status);
             case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
             default -> Outcome.CANCELLED;
         }, span));

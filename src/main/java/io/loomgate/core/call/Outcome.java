@@ -55,6 +55,15 @@ public sealed interface Outcome {
         return stopped(ctx.deadlinePassed());
     }
 
+    /**
+     * How a forwarded exchange ended whose upstream answered {@code status}: a success below 500, a
+     * failure of {@code upstream} from 500 up. The one rule, for the call log and the metrics alike.
+     */
+    static Outcome answered(UpstreamId upstream, int status) {
+        return status >= 500 ? new Failed(upstream + ": answered HTTP " + status, OptionalInt.of(status))
+                : new Success(new Value.Answered(status));
+    }
+
     /** It returned a value. */
     record Success(Value value) implements Outcome {
         public Success {
