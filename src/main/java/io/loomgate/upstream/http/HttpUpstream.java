@@ -109,13 +109,12 @@ final class HttpUpstream implements Upstream, Forwarder {
         if (!left.isPositive()) {
             throw new InterruptedException("the deadline has passed");
         }
-        // The request's deadline is the engine's to enforce (it interrupts this thread); the socket
-        // waits a little longer only as a backup. A shorter per-upstream or per-call timeout is enforced here.
+        // The request's deadline and a call's own timeout are the engine's to enforce (it interrupts
+        // this thread: DrivenTask); the socket waits a little longer only as a backup. A shorter
+        // per-upstream timeout ("timeout" on the upstream) is this upstream's own, enforced here.
         Duration wait = left.plus(BACKUP_SLACK);
-        for (Optional<Duration> cap : List.of(settings.timeout(), call.timeout())) {
-            if (cap.isPresent() && cap.get().compareTo(wait) < 0) {
-                wait = cap.get();
-            }
+        if (settings.timeout().isPresent() && settings.timeout().get().compareTo(wait) < 0) {
+            wait = settings.timeout().get();
         }
         TraceParent sent = ctx.trace().get().child();
         Headers.Builder headers = Propagation.headers(ctx, sent);
