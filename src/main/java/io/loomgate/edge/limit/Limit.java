@@ -11,6 +11,9 @@ public sealed interface Limit permits RateLimiter, SharedLimiter {
 
     RateLimiter.Settings settings();
 
+    /** What its buckets are keyed by, read from {@code settings().by()} once, when the plan was built. */
+    KeySource source();
+
     /**
      * Takes a token from the bucket of a key given as bytes (an address).
      *

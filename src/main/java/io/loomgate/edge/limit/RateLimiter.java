@@ -61,12 +61,7 @@ public final class RateLimiter implements Limit {
 
         /** What a bucket is for, in words: {@code API key}, {@code client address}, {@code X-Tenant header value}. */
         public String keyWords() {
-            return switch (by) {
-                case "apiKey" -> "API key";
-                case "jwt.sub" -> "token subject";
-                case "ip" -> "client address";
-                default -> by.startsWith("header.") ? by.substring("header.".length()) + " header value" : by;
-            };
+            return KeySource.of(by).words();
         }
     }
 
@@ -99,14 +94,21 @@ public final class RateLimiter implements Limit {
     }
 
     private final Settings settings;
+    private final KeySource source;
     private final LongSupplier clock;
     private final KeyTable<Bucket> buckets;
     private final LongAdder refused = new LongAdder();
 
     public RateLimiter(Settings settings, LongSupplier nanoClock) {
         this.settings = settings;
+        this.source = KeySource.of(settings.by());
         this.clock = nanoClock;
         this.buckets = new KeyTable<>(settings.maxKeys());
+    }
+
+    @Override
+    public KeySource source() {
+        return source;
     }
 
     @Override

@@ -77,6 +77,11 @@ public final class SharedLimiter implements Limit {
     }
 
     @Override
+    public KeySource source() {
+        return local.source();
+    }
+
+    @Override
     public RateLimiter.Settings settings() {
         return local.settings();
     }

@@ -1,5 +1,6 @@
 package io.loomgate.edge.pipeline;
 
+import io.loomgate.edge.limit.KeySource;
 import io.loomgate.edge.limit.Limit;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
@@ -22,21 +23,24 @@ final class RateLimitFilter implements Filter {
     public Response onRequest(Visit v) {
         if (v.edge().limit().isPresent()) {
             Limit limit = v.edge().limit().get();
-            String by = limit.settings().by();
-            if (by.equals("ip")) {
-                v.answerHeaders = limit.admit(v.clientKey());
-            } else if (by.startsWith("header.")) {
-                String value = v.headers().first(by.substring("header.".length()));
-                v.answerHeaders = limit.admit(value == null ? "" : value);
-            } else if (v.request.caller().name().isPresent()) {
-                v.answerHeaders = limit.admit(v.request.caller().name().get());   // the caller auth found
-            } else if (v.request.caller().claims().get("jti") instanceof String jti && !jti.isEmpty()) {
-                v.answerHeaders = limit.admit("\u0000jti:" + jti);   // a token without sub: its own id, never a bucket shared by all such
-            } else {
-                v.answerHeaders = limit.admit(v.clientKey());   // nothing names it: the client address
-            }
+            v.answerHeaders = switch (limit.source()) {
+                case KeySource.ClientAddress a -> limit.admit(v.clientKey());
+                case KeySource.HeaderValue h -> limit.admit(java.util.Objects.requireNonNullElse(v.headers().first(h.name()), ""));
+                case KeySource.Caller c -> callers(v, limit);
+            };
         }
         return null;
+    }
+
+    /** The caller authentication found; a token without {@code sub}, its own id; nothing at all, the client address. */
+    private static Headers callers(Visit v, Limit limit) {
+        if (v.request.caller().name().isPresent()) {
+            return limit.admit(v.request.caller().name().get());
+        }
+        if (v.request.caller().claims().get("jti") instanceof String jti && !jti.isEmpty()) {
+            return limit.admit("\u0000jti:" + jti);   // never a bucket shared by every token without sub
+        }
+        return limit.admit(v.clientKey());
     }
 
     @Override
