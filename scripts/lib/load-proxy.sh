@@ -40,7 +40,7 @@ for name in "${targets[@]}"; do run "$name" /api/data "$proxy_c" "$duration"; do
 run http-aggregate /aggregate "$aggregate_c" "$duration"
 
 echo "loomgate: the JDK HttpClient against loomgate's client, c=1000 on the backend"
-"$JAVA_HOME/bin/java" --enable-preview -cp "$LOOMGATE_TOOLS_CP" io.loomgate.upstream.http.ClientBench \
+"$JAVA_HOME/bin/java" --enable-preview -cp "$LOOMGATE_TOOLS_CP" io.loomgate.client.ClientBench \
   "${url[backend]}/api/data" 1000 "$duration" | tee "$dir/client-bench.jsonl"
 
 write_machine_json "\"nginx\":\"$nginx_version\","

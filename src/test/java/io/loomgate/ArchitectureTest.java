@@ -89,6 +89,15 @@ class ArchitectureTest {
         assertEquals(Map.of(), against, "core packages using a layer above them");
     }
 
+    /** The HTTP/1.1 client is transport, as loomgate's server is: the codec, TLS and the HTTP model, nothing of the gateway. */
+    @Test
+    void theClientKnowsTheCodecAndNothingOfTheGateway() throws IOException {
+        Set<String> may = Set.of("config", "http", "http1", "tls", "core.template");
+        Set<String> used = new TreeSet<>(uses().packages().get("client"));
+        used.removeAll(may);
+        assertEquals(Set.of(), used, "the client uses " + used);
+    }
+
     @Test
     void configIsALeafAndMetricsReadsNoConcreteServer() throws IOException {
         Uses u = uses();

@@ -1,5 +1,9 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Client;
+import io.loomgate.client.Http1Response;
+import io.loomgate.client.OutgoingRequest;
+import io.loomgate.client.Origin;
 import io.loomgate.http.Headers;
 import io.loomgate.upstream.balance.Fleet;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Client;
+import io.loomgate.client.Origin;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;

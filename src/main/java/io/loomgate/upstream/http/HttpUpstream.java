@@ -1,5 +1,11 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Client;
+import io.loomgate.client.Http1Connection;
+import io.loomgate.client.Http1Response;
+import io.loomgate.client.MalformedResponse;
+import io.loomgate.client.OutgoingRequest;
+import io.loomgate.client.Origin;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.Propagation;

@@ -1,5 +1,7 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Connection;
+import io.loomgate.client.Origin;
 import io.loomgate.config.Durations;
 import java.net.ConnectException;
 import java.net.UnknownHostException;

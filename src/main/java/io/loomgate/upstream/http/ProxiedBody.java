@@ -1,5 +1,8 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Body;
+import io.loomgate.client.Http1Response;
+import io.loomgate.client.MalformedResponse;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;

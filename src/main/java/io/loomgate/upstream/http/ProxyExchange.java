@@ -1,5 +1,10 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Client;
+import io.loomgate.client.Http1Response;
+import io.loomgate.client.OutgoingRequest;
+import io.loomgate.client.ClientBody;
+import io.loomgate.client.Origin;
 import io.loomgate.config.Durations;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;

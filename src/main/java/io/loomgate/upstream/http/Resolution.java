@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Origin;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.ResponseHead;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonParser;

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Origin;
 import io.loomgate.core.call.CallSpans;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;

@@ -1,5 +1,9 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Http1Client;
+import io.loomgate.client.Http1Connection;
+import io.loomgate.client.ClientBody;
+import io.loomgate.client.Origin;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.template.Bindings;

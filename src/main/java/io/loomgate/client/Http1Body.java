@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.http1.ChunkedInput;
 import io.loomgate.http1.FixedInput;
@@ -22,10 +22,10 @@ import java.lang.System.Logger.Level;
  * close before the end, a timeout, closes the connection and is thrown to the reader; closing the
  * body before its end does the same, which aborts the exchange.
  */
-final class Http1Body extends InputStream {
+public final class Http1Body extends InputStream {
 
     /** Told once, when the body is finished with. */
-    interface Done {
+    public interface Done {
         void finished(Http1Connection connection, boolean reusable);
     }
 
@@ -109,7 +109,7 @@ final class Http1Body extends InputStream {
      * From now on, the rest of the body may take as long as it likes, so long as no more than
      * {@code idle} passes between two bytes: a proxied body flows at the pace of both ends.
      */
-    void streaming(java.time.Duration idle) {
+    public void streaming(java.time.Duration idle) {
         if (!ended) {
             connection.timeouts(System.nanoTime() + UNBOUNDED.toNanos(), idle);
         }
@@ -118,22 +118,22 @@ final class Http1Body extends InputStream {
     private static final java.time.Duration UNBOUNDED = java.time.Duration.ofDays(3650);
 
     /** True when some of the body has arrived already, so a read will not wait. */
-    boolean hasBufferedBytes() {
+    public boolean hasBufferedBytes() {
         return !ended && connection.buffered() > 0;
     }
 
     /** After a {@code 101}: the upstream connection's output, for the new protocol's bytes. */
-    OutputStream tunnel() {
+    public OutputStream tunnel() {
         return connection.tunnel();
     }
 
     /** True when the body is over (one without bytes is over as it opens). */
-    boolean ended() {
+    public boolean ended() {
         return ended;
     }
 
     /** Bytes handed to the reader so far. */
-    long delivered() {
+    public long delivered() {
         return delivered;
     }
 

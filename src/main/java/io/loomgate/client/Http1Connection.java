@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.config.Durations;
 import io.loomgate.http1.Http1Exception;
@@ -32,7 +32,7 @@ import javax.net.ssl.SSLSocket;
  *       arrived while it sat in the pool.</li>
  * </ul>
  */
-final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
+public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
 
     private final SocketChannel channel;
     /** The TLS layer over the channel for an {@code https://} upstream; null for plain HTTP. */
@@ -47,11 +47,11 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
         }
     };
     private final WriteWatchdog watchdog;
-    final String key;
+    public final String key;
     volatile long lastUsedNanos = System.nanoTime();
     /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
     long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
-    boolean reused;
+    public boolean reused;
     private volatile long deadlineNanos;
     private long idleNanos;
     /** A {@link BodySender} is still writing: the head is awaited with no deadline. */
@@ -71,7 +71,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     }
 
     /** The upstream did not accept a connection in time. */
-    static final class ConnectTimeout extends IOException {
+    public static final class ConnectTimeout extends IOException {
         ConnectTimeout() {
             super("connect timed out", null);
         }
@@ -123,7 +123,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     }
 
     /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
-    void send(OutgoingRequest r, boolean close) throws IOException {
+    public void send(OutgoingRequest r, boolean close) throws IOException {
         watchdog.watch(this);
         try {
             r.writeTo(watched, close);
@@ -143,7 +143,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
      * After a {@code 101}: the connection's output for the new protocol, each write flushed at once.
      * Reads come through the answer's body, which runs until the connection closes.
      */
-    OutputStream tunnel() {
+    public OutputStream tunnel() {
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -228,11 +228,11 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     }
 
     /** One byte; -1 at the end of the stream. */
-    int read() throws IOException {
+    public int read() throws IOException {
         return input.read();
     }
 
-    int read(byte[] b, int off, int len) throws IOException {
+    public int read(byte[] b, int off, int len) throws IOException {
         return input.read(b, off, len);
     }
 
@@ -269,7 +269,7 @@ final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
     }
 
     /** A read or a write made no progress within the idle timeout. */
-    static final class IdleTimeout extends SocketTimeoutException {
+    public static final class IdleTimeout extends SocketTimeoutException {
         IdleTimeout(Duration idle, String what) {
             super(what + " for " + Durations.format(idle));
         }

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.http1.BodyLengths;
 import io.loomgate.http1.FieldLines;
@@ -16,11 +16,11 @@ import java.util.List;
  *                   (for a HEAD, the length a GET would have, when the upstream said), else -1
  * @param persistent whether the upstream lets the connection stay open after this answer
  */
-record Framing(Kind kind, long length, boolean persistent) {
+public record Framing(Kind kind, long length, boolean persistent) {
 
-    enum Kind { EMPTY, LENGTH, CHUNKED, UNTIL_CLOSE }
+    public enum Kind { EMPTY, LENGTH, CHUNKED, UNTIL_CLOSE }
 
-    static Framing of(String method, ResponseHead head) throws MalformedResponse {
+    public static Framing of(String method, ResponseHead head) throws MalformedResponse {
         boolean persistent = head.http11() && !head.tokens("connection").contains("close");
         List<String> te = head.all("transfer-encoding");
         boolean hasLength = !head.all("content-length").isEmpty();

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -8,17 +8,17 @@ import java.io.InputStream;
  * A client's request body on its way upstream. A read that fails is the client's fault (a body cut
  * short, a broken chunk), not the upstream's: it is marked, so the proxy answers 400, not 502.
  */
-final class ClientBody extends FilterInputStream {
+public final class ClientBody extends FilterInputStream {
 
     /** The client's body failed while it was being sent upstream. */
-    static final class Failed extends IOException {
+    public static final class Failed extends IOException {
         Failed(IOException cause) {
             super("the client's request body failed: " + cause.getMessage(), cause);
         }
     }
 
     /** The client's body went past the route's {@code maxBodyBytes}: a 413, not a 400. */
-    static final class TooLarge extends IOException {
+    public static final class TooLarge extends IOException {
         TooLarge(long max) {
             super("the request body is larger than the route's maxBodyBytes (" + max + ")");
         }
@@ -27,12 +27,12 @@ final class ClientBody extends FilterInputStream {
     private final long max;
     private long read;
 
-    ClientBody(InputStream in) {
+    public ClientBody(InputStream in) {
         this(in, Long.MAX_VALUE);
     }
 
     /** At most {@code max} bytes; one more fails the read with {@link TooLarge}. */
-    ClientBody(InputStream in, long max) {
+    public ClientBody(InputStream in, long max) {
         super(in);
         this.max = max;
     }
@@ -58,7 +58,7 @@ final class ClientBody extends FilterInputStream {
     }
 
     /** True when {@code e}, or what caused it, is the client's body past its route's limit. */
-    static boolean tooLarge(Throwable e) {
+    public static boolean tooLarge(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof TooLarge) {
                 return true;
@@ -68,7 +68,7 @@ final class ClientBody extends FilterInputStream {
     }
 
     /** True when {@code e}, or what caused it, is a failure of the client's body. */
-    static boolean failed(Throwable e) {
+    public static boolean failed(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof Failed) {
                 return true;

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.http1.HeadLimits;
 import io.loomgate.http1.WriteWatchdog;
@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  */
-final class Http1Client implements AutoCloseable {
+public final class Http1Client implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     /** Idle connections older than this are closed rather than reused. */
@@ -62,7 +62,7 @@ final class Http1Client implements AutoCloseable {
         }
     }
 
-    Http1Client(Duration connectTimeout) {
+    public Http1Client(Duration connectTimeout) {
         this.connectTimeoutMs = (int) connectTimeout.toMillis();
     }
 
@@ -75,7 +75,7 @@ final class Http1Client implements AutoCloseable {
      * @throws MalformedResponse when the answer breaks HTTP/1.1's rules
      * @throws java.io.InterruptedIOException when the thread was interrupted (the connection is closed)
      */
-    Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+    public Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
         return send(request, deadlineNanos, idle, Duration.ZERO);
     }
 
@@ -83,7 +83,7 @@ final class Http1Client implements AutoCloseable {
      * The same; a request with a body is sent by a {@link BodySender} while the head is awaited, and
      * the head is then due within {@code afterBody} of the body's end if that is later than the deadline.
      */
-    Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
+    public Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         Origin origin = request.origin();
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {
@@ -189,7 +189,7 @@ final class Http1Client implements AutoCloseable {
     }
 
     /** Idle connections to {@code host:port} now in the pool (for tests). */
-    int pooled(String key) {
+    public int pooled(String key) {
         Pool pool = idle.get(key);
         return pool == null ? 0 : pool.size().get();
     }
@@ -198,18 +198,18 @@ final class Http1Client implements AutoCloseable {
      * {@code key}'s address went away (its name no longer resolves to it): its idle connections
      * close now, and those in use when their exchange ends, until {@link #unretire}.
      */
-    void retire(String key) {
+    public void retire(String key) {
         retired.add(key);
         closeIdle(key);
     }
 
     /** {@code key}'s address is back: its connections are pooled again. */
-    void unretire(String key) {
+    public void unretire(String key) {
         retired.remove(key);
     }
 
     /** Closes the idle connections to {@code key}; one in use goes back to the pool when its exchange ends. */
-    void closeIdle(String key) {
+    public void closeIdle(String key) {
         Pool pool = idle.get(key);
         if (pool != null) {
             for (Http1Connection c; (c = pool.poll()) != null; ) {

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.http1.FieldLines;
 
@@ -15,20 +15,20 @@ import java.util.Optional;
  * @param http11  true for HTTP/1.1; false for HTTP/1.0
  * @param headers field names in lower case, each with its values in the order they came
  */
-record ResponseHead(int status, boolean http11, Map<String, List<String>> headers) {
+public record ResponseHead(int status, boolean http11, Map<String, List<String>> headers) {
 
     /** Every value of {@code name} (lower case), or none. */
-    List<String> all(String name) {
+    public List<String> all(String name) {
         return headers.getOrDefault(name, List.of());
     }
 
-    Optional<String> first(String name) {
+    public Optional<String> first(String name) {
         List<String> values = all(name);
         return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
     /** The comma-separated elements of every line of {@code name}, trimmed and in lower case, empty ones left out. */
-    List<String> tokens(String name) {
+    public List<String> tokens(String name) {
         return FieldLines.tokens(all(name));
     }
 }

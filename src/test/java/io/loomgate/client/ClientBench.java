@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -24,7 +24,7 @@ import java.util.Set;
  * @param body    the body to stream, or null for none
  * @param length  the body's length, or -1 to send it chunked
  */
-record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
+public record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
                        long length, java.util.Optional<String> host) {
 
     /** RFC 9110 section 9.2.2: sending one of these twice has the effect of sending it once. */
@@ -32,7 +32,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
     /** Methods whose request body has no defined meaning: an upstream may ignore it and read it as the next request. */
     private static final Set<String> BODY_UNDEFINED = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "DELETE");
 
-    OutgoingRequest {
+    public OutgoingRequest {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(target, "target");
@@ -49,7 +49,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
     }
 
     /** The upstream's own {@code Host}: its authority. */
-    OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body, long length) {
+    public OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body, long length) {
         this(method, origin, target, headers, body, length, java.util.Optional.empty());
     }
 
@@ -57,7 +57,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
     private static final Set<String> FRAMING = Set.of("host", "connection", "content-length", "transfer-encoding");
 
     /** A {@code GET} without a body. */
-    static OutgoingRequest get(Origin origin, String target, Headers headers) {
+    public static OutgoingRequest get(Origin origin, String target, Headers headers) {
         return new OutgoingRequest("GET", origin, target, headers, null, 0);
     }
 
@@ -75,7 +75,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
      * Whether this asks the upstream to switch protocols, as a WebSocket handshake does: a {@code GET}
      * without a body that carries {@code Upgrade}. The head then says {@code Connection: Upgrade}.
      */
-    boolean upgrade() {
+    public boolean upgrade() {
         return body == null && method.equals("GET") && headers.contains("Upgrade");
     }
 
@@ -94,7 +94,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
     }
 
     /** The request line and headers, ending with the empty line; {@code close} asks the upstream to close afterwards. */
-    byte[] head(boolean close) {
+    public byte[] head(boolean close) {
         StringBuilder head = new StringBuilder(256).append(method).append(' ').append(target)
                 .append(" HTTP/1.1\r\nHost: ").append(host.orElse(origin.authority())).append("\r\n");   // the client's, with preserveHost
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
@@ -116,7 +116,7 @@ record OutgoingRequest(String method, Origin origin, String target, Headers head
      *
      * @throws EOFException when a body of known length ends early
      */
-    void writeTo(OutputStream out, boolean close) throws IOException {
+    public void writeTo(OutputStream out, boolean close) throws IOException {
         out.write(head(close));
         if (body == null) {
             return;

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.IOException;
 import java.util.Optional;
@@ -9,17 +9,17 @@ import java.util.Optional;
  * it earlier aborts the exchange and closes the connection. A request body may still be going
  * ({@link BodySender}): a proxy awaits it before the client's connection reads anything else.
  */
-record Http1Response(ResponseHead head, Framing framing, Http1Body body, BodySender sender) implements AutoCloseable {
+public record Http1Response(ResponseHead head, Framing framing, Http1Body body, BodySender sender) implements AutoCloseable {
 
-    Http1Response(ResponseHead head, Framing framing, Http1Body body) {
+    public Http1Response(ResponseHead head, Framing framing, Http1Body body) {
         this(head, framing, body, BodySender.NONE);
     }
 
-    int status() {
+    public int status() {
         return head.status();
     }
 
-    Optional<String> header(String lowerName) {
+    public Optional<String> header(String lowerName) {
         return head.first(lowerName);
     }
 

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *       connection reads anything else: two readers never share it.</li>
  * </ul>
  */
-final class BodySender {
+public final class BodySender {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
@@ -36,7 +36,7 @@ final class BodySender {
     private static final Duration BOUND = Duration.ofSeconds(30);
 
     /** No body, or one already sent: nothing runs, nothing to wait for. */
-    static final BodySender NONE = new BodySender(null);
+    public static final BodySender NONE = new BodySender(null);
 
     private final Http1Connection connection;
     private final CountDownLatch ended = new CountDownLatch(1);
@@ -55,7 +55,7 @@ final class BodySender {
     }
 
     /** Starts sending {@code request}'s head and body on {@code c}; the head then has {@code afterBody} once the body is sent. */
-    static BodySender start(Http1Connection c, OutgoingRequest request, boolean close, Duration afterBody) {
+    public static BodySender start(Http1Connection c, OutgoingRequest request, boolean close, Duration afterBody) {
         BodySender s = new BodySender(c);
         c.sending(true);
         Thread.ofVirtual().name("loomgate-body-" + c.key).start(() -> s.run(request, close, afterBody));
@@ -100,7 +100,7 @@ final class BodySender {
      * Returns whether the whole body had gone out by then; if not, the answer came early and the
      * connection is never reused (as nginx: the upstream may close it, or not read the rest).
      */
-    boolean answered() {
+    public boolean answered() {
         answered = true;
         headKnown.countDown();
         return sent;
@@ -127,7 +127,7 @@ final class BodySender {
      * What to throw when waiting for the head failed with {@code read}: the client's fault or a
      * stalled write, which closed the connection, before the read's own error.
      */
-    IOException failure(IOException read) {
+    public IOException failure(IOException read) {
         headKnown.countDown();
         connection.close();   // no answer will come: a write still blocked ends now
         await();
@@ -141,7 +141,7 @@ final class BodySender {
      * Call once the answer is done with (its connection closed unless the body went whole). An
      * interrupt is kept for the caller.
      */
-    void await() {
+    public void await() {
         try {
             if (!ended.await(BOUND.toNanos(), TimeUnit.NANOSECONDS)) {
                 LOG.log(Level.WARNING, () -> connection.key + ": a request body still being read after " + BOUND.toSeconds()

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.http1.FieldLines;
 import io.loomgate.http1.HeadLimits;
@@ -18,18 +18,18 @@ import java.util.Map;
  * {@link HeadLimits}. Interim answers (100, 102, 103) are skipped; a {@code 101} is refused, since
  * loomgate never asks to switch protocols. Anything else is a {@link MalformedResponse}.
  */
-final class HeadReader {
+public final class HeadReader {
 
     private HeadReader() {
     }
 
     /** The final head: interim ones are read and dropped. */
-    static ResponseHead read(Http1Connection c, HeadLimits limits) throws IOException {
+    public static ResponseHead read(Http1Connection c, HeadLimits limits) throws IOException {
         return read(c, limits, false);
     }
 
     /** With {@code upgrade}, a {@code 101} is the final head: the request asked for it. */
-    static ResponseHead read(Http1Connection c, HeadLimits limits, boolean upgrade) throws IOException {
+    public static ResponseHead read(Http1Connection c, HeadLimits limits, boolean upgrade) throws IOException {
         try {
             while (true) {
                 StartLines.StatusLine status = StartLines.status(c.readLine());

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import io.loomgate.core.template.Template;
 import io.loomgate.tls.ClientTls;
@@ -17,11 +17,11 @@ import java.util.Optional;
  * @param address the one address of {@code host} its connections go to, when its host name was
  *                resolved into several endpoints; empty: each connection resolves {@code host}
  */
-record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls,
+public record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls,
               Optional<InetAddress> address) {
 
     /** A plain {@code http://} origin. */
-    static Origin of(String url) {
+    public static Origin of(String url) {
         return of(url, Optional.empty());
     }
 
@@ -30,7 +30,7 @@ record Origin(String host, int port, String authority, String key, Template targ
      * an {@code https://} URL needs {@code tls}, whose trust is part of the pool key (connections
      * made under one trust are never lent to an upstream with another).
      */
-    static Origin of(String url, Optional<ClientTls> tls) {
+    public static Origin of(String url, Optional<ClientTls> tls) {
         URI uri = URI.create(url.replaceAll("\\{[^}]*}", "x"));
         boolean https = "https".equals(uri.getScheme());
         if (https != tls.isPresent()) {
@@ -47,12 +47,12 @@ record Origin(String host, int port, String authority, String key, Template targ
      * This origin at one address of its host: connections go there, and are pooled apart from the
      * other addresses', while the {@code Host} header and TLS (its name and certificate checks) keep the host name.
      */
-    Origin at(InetAddress a) {
+    public Origin at(InetAddress a) {
         return new Origin(host, port, authority, key + "@" + a.getHostAddress(), target, tls, Optional.of(a));
     }
 
     /** True when {@code host} is an IP address written out, not a name to resolve. */
-    boolean literal() {
+    public boolean literal() {
         return host.startsWith("[") || host.chars().allMatch(c -> Character.isDigit(c) || c == '.') || host.indexOf(':') >= 0;
     }
 
@@ -62,13 +62,13 @@ record Origin(String host, int port, String authority, String key, Template targ
     }
 
     /** How the balance names it: {@code 10.0.0.5:8080}, or {@code orders.svc:8080} before its name is resolved. */
-    String endpointName() {
+    public String endpointName() {
         String name = address.map(InetAddress::getHostAddress).orElse(host);
         return (name.indexOf(':') >= 0 && !name.startsWith("[") ? "[" + name + "]" : name) + ":" + port;
     }
 
     /** True when the URL's host part holds a placeholder, which is refused. */
-    static boolean placeholderInAuthority(String url) {
+    public static boolean placeholderInAuthority(String url) {
         int authority = url.indexOf("//") + 2;
         int pathStart = url.indexOf('/', authority);
         String host = pathStart < 0 ? url.substring(authority) : url.substring(authority, pathStart);
@@ -76,12 +76,12 @@ record Origin(String host, int port, String authority, String key, Template targ
     }
 
     /** {@code target} with more query parameters ({@code a=1&b=2}) added to its own. */
-    static String withQuery(String target, String query) {
+    public static String withQuery(String target, String query) {
         return query.isEmpty() ? target : target + (target.indexOf('?') >= 0 ? "&" : "?") + query;
     }
 
     /** A compose call's path and query below {@code base} (the URL's own): {@code /api} and {@code /users/7} make {@code /api/users/7}. */
-    static String below(String base, String call) {
+    public static String below(String base, String call) {
         int q = base.indexOf('?');
         String path = q < 0 ? base : base.substring(0, q);
         String query = q < 0 ? "" : base.substring(q + 1);

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -15,7 +15,7 @@ import javax.net.ssl.SSLSocket;
  * nothing (0); a byte that came in between is consumed and breaks the stream, but the connection is
  * then not reused, which is all this decides.
  */
-final class IdleProbe {
+public final class IdleProbe {
 
     private IdleProbe() {
     }

@@ -1,4 +1,4 @@
-package io.loomgate.upstream.http;
+package io.loomgate.client;
 
 import java.io.IOException;
 
@@ -7,9 +7,9 @@ import java.io.IOException;
  * connection is closed, never pooled, and the client gets a 502 (or, once a streamed answer has
  * begun, a response cut off short). The message says what was wrong and is safe to show a client.
  */
-final class MalformedResponse extends IOException {
+public final class MalformedResponse extends IOException {
 
-    MalformedResponse(String why) {
+    public MalformedResponse(String why) {
         super("malformed answer: " + why, null);
     }
 }
