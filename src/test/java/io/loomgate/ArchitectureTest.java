@@ -89,6 +89,49 @@ class ArchitectureTest {
         assertEquals(Map.of(), against, "core packages using a layer above them");
     }
 
+    /**
+     * The layers, lowest first, as docs/architecture.md draws them: a package uses only packages of
+     * its own layer or below. The metrics sit above what they read (each component's counters), the
+     * plan above what it builds, the endpoints above the plan, the composition root on top.
+     */
+    private static final List<List<String>> LAYERS = List.of(
+            List.of("config", "json", "trace", "observe.histogram"),
+            List.of("http"),
+            List.of("http1", "tls", "core.call"),
+            List.of("core.template", "core.engine", "core.port", "module", "client", "observe", "observe.timeline", "observe.log",
+                    "observe.otlp", "store.redis"),
+            List.of("core.fanout", "core.compose", "rewrite", "upstream.cache", "upstream.balance"),
+            List.of("upstream"),
+            List.of("upstream.http"),
+            List.of("edge.server", "edge.routing", "edge.limit", "edge.auth", "edge.cors", "edge.compress", "edge"),
+            List.of("edge.pipeline", "edge.admin"),
+            List.of("edge.listener"),
+            List.of("observe.metrics"),
+            List.of("plan"),
+            List.of("api"),
+            List.of("demo"),
+            List.of("(root)"));
+
+    @Test
+    void everyPackageHasALayerAndUsesNoneAboveIt() throws IOException {
+        Map<String, Integer> rank = new TreeMap<>();
+        for (int i = 0; i < LAYERS.size(); i++) {
+            for (String p : LAYERS.get(i)) {
+                rank.put(p, i);
+            }
+        }
+        List<String> against = new ArrayList<>();
+        uses().packages().forEach((pkg, deps) -> {
+            assertTrue(rank.containsKey(pkg), pkg + " has no layer: add it to LAYERS and to docs/architecture.md");
+            for (String d : deps) {
+                if (rank.getOrDefault(d, Integer.MAX_VALUE) > rank.get(pkg)) {
+                    against.add(pkg + " -> " + d);
+                }
+            }
+        });
+        assertEquals(List.of(), against, "imports against the layers' direction");
+    }
+
     /** The HTTP/1.1 client is transport, as loomgate's server is: the codec, TLS and the HTTP model, nothing of the gateway. */
     @Test
     void theClientKnowsTheCodecAndNothingOfTheGateway() throws IOException {
