@@ -196,7 +196,7 @@ class ArchitectureTest {
                 boolean core = rel.startsWith("core/");
                 if (core && (text.contains("com.sun.net.httpserver") || text.contains("io.loomgate.upstream.http.")
                         || text.contains("io.loomgate.edge.listener.") || text.contains("io.loomgate.edge.server.")
-                        || text.contains("io.loomgate.http1."))) {
+                        || text.contains("io.loomgate.http1.") || text.contains("io.loomgate.client."))) {
                     wire.add(rel);
                 }
                 // The adapter uses the API; loomgate's server implements it.
