@@ -67,7 +67,7 @@ final class ProxyEndpoint implements Handler {
             outcome = Outcome.answered(route.upstream(), response.status());
             return timeline.whenWritten(response, outcome, in);
         } catch (UpstreamFailure f) {
-            outcome = f.timedOut() ? Outcome.TIMED_OUT : new Outcome.Failed(f.getMessage(), f.status());
+            outcome = f.outcome();
             throw f.timedOut() ? new HttpError(504, "gateway_timeout", f.getMessage())
                     : new HttpError(502, "bad_gateway", f.getMessage());
         } catch (HttpError e) {   // refused before an answer: a body too large, a value that cannot be sent

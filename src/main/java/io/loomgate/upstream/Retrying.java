@@ -179,7 +179,7 @@ final class Retrying implements Layered {
             throws UpstreamFailure, InterruptedException {
         boolean again = !once && retryable(f) && another(ctx, n);
         if (n > 1 || again || replicated) {
-            record(ctx, n, start, f.timedOut() ? Outcome.Kind.TIMEOUT : Outcome.Kind.FAILED, f.getMessage());
+            record(ctx, n, start, f.outcome().kind(), f.getMessage());
         }
         if (!again) {
             throw n > 1 ? f.with(" (after " + n + " tries)") : f;

@@ -85,6 +85,11 @@ public final class UpstreamFailure extends Exception {
         return timedOut;
     }
 
+    /** How the call it ended went: timed out when no answer came in time, else failed, with the upstream's status if it answered. */
+    public Outcome outcome() {
+        return timedOut ? Outcome.TIMED_OUT : new Outcome.Failed(getMessage(), status);
+    }
+
     public UpstreamId service() {
         return service;
     }
