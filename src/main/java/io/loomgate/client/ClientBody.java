@@ -11,14 +11,14 @@ import java.io.InputStream;
 public final class ClientBody extends FilterInputStream {
 
     /** The client's body failed while it was being sent upstream. */
-    public static final class Failed extends IOException {
+    static final class Failed extends IOException {
         Failed(IOException cause) {
             super("the client's request body failed: " + cause.getMessage(), cause);
         }
     }
 
     /** The client's body went past the route's {@code maxBodyBytes}: a 413, not a 400. */
-    public static final class TooLarge extends IOException {
+    static final class TooLarge extends IOException {
         TooLarge(long max) {
             super("the request body is larger than the route's maxBodyBytes (" + max + ")");
         }

@@ -25,7 +25,7 @@ import java.lang.System.Logger.Level;
 public final class Http1Body extends InputStream {
 
     /** Told once, when the body is finished with. */
-    public interface Done {
+    interface Done {
         void finished(Http1Connection connection, boolean reusable);
     }
 

@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A small, strict HTTP/1.1 client on blocking sockets, for virtual threads: each exchange runs on
  * the calling thread, and keep-alive connections are pooled per host and port, most recently used
- * first. {@code http://} only, no redirects, no HTTP/2; measured against the JDK's
- * {@code HttpClient} in docs/performance.md.
+ * first. {@code http://} and {@code https://}, no redirects, no HTTP/2; measured against the JDK's
+ * {@code HttpClient} in docs/performance.md. A request body goes out on a {@link BodySender} while
+ * the answer's head is awaited, so an upstream's early answer is read.
  *
  * <p>A connection goes back to the pool only after an exchange whose framing was unambiguous and
  * fully read, with not one byte left over, and only if the upstream keeps it open; before it is

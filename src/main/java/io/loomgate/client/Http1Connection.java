@@ -47,11 +47,11 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
         }
     };
     private final WriteWatchdog watchdog;
-    public final String key;
+    final String key;
     volatile long lastUsedNanos = System.nanoTime();
     /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
     long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
-    public boolean reused;
+    boolean reused;
     private volatile long deadlineNanos;
     private long idleNanos;
     /** A {@link BodySender} is still writing: the head is awaited with no deadline. */
