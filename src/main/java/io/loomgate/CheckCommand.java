@@ -3,7 +3,6 @@ package io.loomgate;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.fanout.FanOut;
-import io.loomgate.demo.Baselines;
 import io.loomgate.observe.Events;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.PlanSummary;
@@ -42,9 +41,6 @@ final class CheckCommand {
 
     /** The engines a route may name, as a start has them; none runs during a check. */
     private static Map<String, FanOut> engines(Config config) {
-        LongAdder started = new LongAdder();
-        return Map.of("structured", FanOut.structured(config.server().threads(), started),
-                "completable-future/common-pool", Baselines.commonPool(Events.NONE),
-                "completable-future/virtual-threads", Baselines.virtualThreads(Events.NONE, started));
+        return Modules.engines(config.server().threads(), Events.NONE, new LongAdder());
     }
 }

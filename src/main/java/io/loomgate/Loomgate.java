@@ -8,7 +8,6 @@ import io.loomgate.config.ObservabilityOptions;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
-import io.loomgate.demo.Baselines;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
@@ -32,7 +31,6 @@ import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -120,10 +118,7 @@ public final class Loomgate implements AutoCloseable {
                 tracing = Optional.of(new Tracing(o.traceSample(), traces::accept));
             }
             LongAdder virtualStarted = new LongAdder();
-            Map<String, FanOut> engines = new LinkedHashMap<>();
-            engines.put("structured", FanOut.structured(config.server().threads(), virtualStarted));
-            engines.put("completable-future/common-pool", Baselines.commonPool(events));
-            engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
+            Map<String, FanOut> engines = Modules.engines(config.server().threads(), events, virtualStarted);
             ServingPlan plan = ServingPlan.compile(config, modules, replaced, engines, Events.NONE);
 
             Lifecycle lifecycle = new Lifecycle();

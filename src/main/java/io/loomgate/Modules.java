@@ -1,6 +1,10 @@
 package io.loomgate;
 
 import io.loomgate.config.Config;
+import io.loomgate.config.ThreadMode;
+import io.loomgate.core.fanout.FanOut;
+import io.loomgate.demo.Baselines;
+import io.loomgate.observe.Events;
 import io.loomgate.core.fanout.AllPolicy;
 import io.loomgate.core.fanout.AnyPolicy;
 import io.loomgate.core.fanout.FallbackPolicy;
@@ -17,6 +21,7 @@ import io.loomgate.upstream.http.HttpKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Every module loomgate has, registered here and only here: the kinds of upstream, the fan-out
@@ -38,11 +43,31 @@ public final class Modules {
                 new HttpKind(config.edge().trustedProxies(), config.edge().tls().isPresent() ? "https" : "http"));
     }
 
+    /** The engine a fan-out route runs on unless it names another ({@code "engine"}). */
+    public static final String STRUCTURED = "structured";
+
+    /**
+     * The fan-out engines, by the key a route names them with ({@code engine}, or
+     * {@code engine/executor}): the one list, which a start runs and a check reads.
+     */
+    public static Map<String, FanOut> engines(ThreadMode threads, Events events, LongAdder virtualStarted) {
+        Map<String, FanOut> engines = new LinkedHashMap<>();
+        engines.put(STRUCTURED, FanOut.structured(threads, virtualStarted));
+        engines.put("completable-future/common-pool", Baselines.commonPool(events));
+        engines.put("completable-future/virtual-threads", Baselines.virtualThreads(events, virtualStarted));
+        return engines;
+    }
+
     /** The modules, with upstream kinds made by the caller (who closes them). */
     public static PlanModules of(SimulatedKind simulated, HttpKind http) {
-        Map<String, List<String>> engines = new LinkedHashMap<>();
-        engines.put("structured", List.of());
-        engines.put("completable-future", List.of("common-pool", "virtual-threads"));
+        Map<String, List<String>> engines = new LinkedHashMap<>();   // engine -> its executors, from the one list
+        for (String key : engines(ThreadMode.VIRTUAL, Events.NONE, new LongAdder()).keySet()) {
+            int slash = key.indexOf('/');
+            List<String> executors = engines.computeIfAbsent(slash < 0 ? key : key.substring(0, slash), k -> new java.util.ArrayList<>());
+            if (slash >= 0) {
+                executors.add(key.substring(slash + 1));
+            }
+        }
         return new PlanModules(
                 List.of(simulated, http),
                 List.of(SinglePolicy.MODULE, AllPolicy.MODULE, AnyPolicy.MODULE, FallbackPolicy.MODULE, QuorumPolicy.MODULE,
