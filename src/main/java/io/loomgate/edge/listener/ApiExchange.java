@@ -16,6 +16,9 @@ import java.net.URI;
  */
 final class ApiExchange implements Exchange {
 
+    /** The most of a refused body the JDK's server reads and drops before the refusal goes out. */
+    static final long JDK_LINGER_BYTES = 8L * 1024 * 1024;
+
     private final HttpExchange exchange;
     private final Headers headers;
 
@@ -60,7 +63,32 @@ final class ApiExchange implements Exchange {
 
     @Override
     public void write(Response answer, boolean head) throws IOException {
+        if (!(exchange instanceof LoomgateExchange) && answer.status() >= 400
+                && "close".equalsIgnoreCase(answer.headers().first("Connection"))) {
+            lingerFirst();
+        }
         ExchangeIO.write(exchange, answer, head);
+    }
+
+    /**
+     * The JDK's server has no lingering close: a refusal that closes its connection while the
+     * client is still sending (a 413 to a declared 1 MiB) leaves unread bytes, the kernel answers
+     * them with a reset, and the client may lose the refusal it was already sent. So on that server
+     * the rest of the body, up to {@link #JDK_LINGER_BYTES}, is read and dropped first; the JDK's
+     * {@code maxReqTime} (the {@code --read-timeout}) bounds how long that may take. A body that
+     * breaks its framing, or is longer, ends it: the client may then see a reset, as before.
+     */
+    private void lingerFirst() {
+        byte[] scratch = new byte[8192];
+        long left = JDK_LINGER_BYTES;
+        try {
+            InputStream in = exchange.getRequestBody();
+            for (int n; left > 0 && (n = in.read(scratch, 0, (int) Math.min(scratch.length, left))) >= 0; ) {
+                left -= n;
+            }
+        } catch (IOException ignored) {
+            // the client went away or broke its framing: nothing left to protect
+        }
     }
 
     @Override
