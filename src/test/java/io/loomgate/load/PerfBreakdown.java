@@ -129,7 +129,7 @@ public final class PerfBreakdown {
     static String component(List<Frame> frames) {
         for (Frame f : frames) {
             String m = f.method();
-            if (m.startsWith("io.loomgate.upstream.")) {
+            if (m.startsWith("io.loomgate.upstream.") || m.startsWith("io.loomgate.client.")) {
                 return "HTTP client (upstream calls)";
             }
             if (m.startsWith("io.loomgate.edge.server.") || m.startsWith("sun.net.httpserver.")) {

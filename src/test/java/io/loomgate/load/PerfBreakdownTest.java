@@ -17,8 +17,8 @@ class PerfBreakdownTest {
             \t          1f0b4f __GI___libc_write+0x4f (/usr/lib/x86_64-linux-gnu/libc.so.6)
             \t    7f0000001 int sun.nio.ch.SocketDispatcher.write0(java.io.FileDescriptor, long, int) (/tmp/perf-1.map)
             \t    7f0000002 void io.loomgate.http1.ChunkedOutput.write(byte[], int, int) (/tmp/perf-1.map)
-            \t    7f0000003 void io.loomgate.upstream.http.Http1Connection.send(io.loomgate.upstream.http.OutgoingRequest, boolean) (/tmp/perf-1.map)
-            \t    7f0000004 java.util.Optional io.loomgate.edge.pipeline.Pipeline.run(io.loomgate.edge.pipeline.Exchange, long) (/tmp/perf-1.map)
+            \t    7f0000003 void io.loomgate.client.Http1Connection.send(io.loomgate.client.OutgoingRequest, boolean) (/tmp/perf-1.map)
+            \t    7f0000004 java.util.Optional io.loomgate.edge.pipeline.Pipeline.run(io.loomgate.http.Exchange) (/tmp/perf-1.map)
 
             ForkJoinPool-1- 13901 22646.764000:    1001001 cpu-clock:ppp:\s
             \t    7f0000005 void io.loomgate.http1.FieldLines.read(io.loomgate.http1.LineInput) (/tmp/perf-1.map)
