@@ -1,15 +1,11 @@
 package io.loomgate.client;
 
+import io.loomgate.http.Headers;
 import io.loomgate.http1.FieldLines;
 import io.loomgate.http1.HeadLimits;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.StartLines;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Reads an upstream's response head with the codec the server reads requests with
@@ -33,11 +29,10 @@ public final class HeadReader {
         try {
             while (true) {
                 StartLines.StatusLine status = StartLines.status(c.readLine());
-                Map<String, List<String>> headers = new LinkedHashMap<>();
-                FieldLines.read(c.input(), limits,
-                        (name, value) -> headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(value));
+                Headers.Builder fields = Headers.builder();
+                FieldLines.read(c.input(), limits, fields::add);
                 if (status.status() >= 200 || (status.status() == 101 && upgrade)) {
-                    return new ResponseHead(status.status(), status.http11(), headers);
+                    return new ResponseHead(status.status(), status.http11(), fields.build());
                 }
                 if (status.status() == 101) {
                     throw new MalformedResponse("101 Switching Protocols, though loomgate never asks for an upgrade");

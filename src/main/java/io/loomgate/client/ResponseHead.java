@@ -1,11 +1,8 @@
 package io.loomgate.client;
 
+import io.loomgate.http.Headers;
 import io.loomgate.http1.FieldLines;
-
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,18 +10,18 @@ import java.util.Optional;
  *
  * @param status  100 to 599 (never a 1xx: interim heads are skipped)
  * @param http11  true for HTTP/1.1; false for HTTP/1.0
- * @param headers field names in lower case, each with its values in the order they came
+ * @param headers the fields as the upstream sent them, spelling and order kept: the same
+ *                {@link Headers} a request's fields are read into on loomgate's server
  */
-public record ResponseHead(int status, boolean http11, Map<String, List<String>> headers) {
+public record ResponseHead(int status, boolean http11, Headers headers) {
 
-    /** Every value of {@code name} (lower case), or none. */
+    /** Every value of {@code name} (any case), or none. */
     public List<String> all(String name) {
-        return headers.getOrDefault(name, List.of());
+        return headers.all(name);
     }
 
     public Optional<String> first(String name) {
-        List<String> values = all(name);
-        return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
+        return Optional.ofNullable(headers.first(name));
     }
 
     /** The comma-separated elements of every line of {@code name}, trimmed and in lower case, empty ones left out. */

@@ -1,15 +1,15 @@
-package io.loomgate.edge.pipeline;
+package io.loomgate.http;
 
-import io.loomgate.http.Headers;
-import io.loomgate.http.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * One request and its answer as a listener holds them: the pipeline's only view of the wire. The
- * server adapter implements it over its exchange; tests implement it in memory.
+ * One request and its answer as a listener holds them: the gateway's only view of the wire, and the
+ * one seam between a transport and the pipeline. Loomgate's server implements it itself, over its
+ * connection; the JDK's server is adapted to it ({@code edge.listener.ApiExchange}); tests implement
+ * it in memory.
  */
 public interface Exchange extends AutoCloseable {
 
@@ -23,6 +23,9 @@ public interface Exchange extends AutoCloseable {
 
     Headers headers();
 
+    /** {@link System#nanoTime()} when the request's head began to arrive: its deadline counts from here. */
+    long arrivalNanos();
+
     /** The connection's peer; null when there is none (a test without a socket). */
     InetSocketAddress remote();
 
@@ -32,7 +35,7 @@ public interface Exchange extends AutoCloseable {
     /**
      * Writes the answer; for {@code HEAD} only its head, with the length a GET would have.
      *
-     * @throws io.loomgate.http.BodyAborted when a streamed body's source failed after the head was
+     * @throws BodyAborted when a streamed body's source failed after the head was
      *                                      sent; the answer was cut off
      * @throws IOException                  when the client went away
      */

@@ -1,8 +1,8 @@
 package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpExchange;
-import io.loomgate.edge.pipeline.Exchange;
-import io.loomgate.edge.server.LoomgateExchange;
+import io.loomgate.edge.server.ApiHeaders;
+import io.loomgate.http.Exchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import java.io.IOException;
@@ -11,8 +11,10 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * The pipeline's {@link Exchange} over an {@link HttpExchange} of either server: the JDK's, or
- * loomgate's, which also says when a client hangs up ({@link LoomgateExchange}).
+ * The pipeline's {@link Exchange} over the JDK's server ({@code --server jdk}). Loomgate's own server
+ * implements {@link Exchange} itself and never comes here. The JDK's cannot tell when a client hangs
+ * up or how much body it has declared, and cannot switch protocols: an {@code Upgrade} is dropped and
+ * the request goes on as a plain one, as RFC 9110 section 7.8 allows.
  */
 final class ApiExchange implements Exchange {
 
@@ -21,14 +23,12 @@ final class ApiExchange implements Exchange {
 
     private final HttpExchange exchange;
     private final Headers headers;
+    private final long arrivalNanos;
 
-    ApiExchange(HttpExchange exchange) {
+    ApiExchange(HttpExchange exchange, long arrivalNanos) {
         this.exchange = exchange;
-        Headers all = ServerHeaders.of(exchange.getRequestHeaders());
-        // An upgrade only loomgate's server can carry out: elsewhere (the JDK's server, HTTP/1.0, a
-        // request with a body) the request goes on as a plain one, as RFC 9110 section 7.8 allows.
-        boolean canSwitch = exchange instanceof LoomgateExchange ours && ours.canSwitchProtocols();
-        this.headers = canSwitch || !all.contains("Upgrade") ? all : all.without("upgrade"::equals);
+        this.headers = ApiHeaders.of(exchange.getRequestHeaders()).without("upgrade"::equals);
+        this.arrivalNanos = arrivalNanos;
     }
 
     @Override
@@ -52,6 +52,11 @@ final class ApiExchange implements Exchange {
     }
 
     @Override
+    public long arrivalNanos() {
+        return arrivalNanos;
+    }
+
+    @Override
     public InetSocketAddress remote() {
         return exchange.getRemoteAddress();
     }
@@ -63,8 +68,7 @@ final class ApiExchange implements Exchange {
 
     @Override
     public void write(Response answer, boolean head) throws IOException {
-        if (!(exchange instanceof LoomgateExchange) && answer.status() >= 400
-                && "close".equalsIgnoreCase(answer.headers().first("Connection"))) {
+        if (answer.status() >= 400 && "close".equalsIgnoreCase(answer.headers().first("Connection"))) {
             lingerFirst();
         }
         ExchangeIO.write(exchange, answer, head);
@@ -94,17 +98,5 @@ final class ApiExchange implements Exchange {
     @Override
     public void close() {
         exchange.close();
-    }
-
-    @Override
-    public void onClientGone(Runnable hook) {
-        if (exchange instanceof LoomgateExchange watch) {
-            watch.onClientGone(hook);
-        }
-    }
-
-    @Override
-    public long declaredBodyLeft() {
-        return exchange instanceof LoomgateExchange ours ? ours.declaredBodyLeft() : 0;
     }
 }

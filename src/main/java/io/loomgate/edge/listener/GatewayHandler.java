@@ -1,21 +1,22 @@
 package io.loomgate.edge.listener;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.loomgate.edge.pipeline.Pipeline;
-import io.loomgate.edge.server.LoomgateServers;
+import io.loomgate.edge.server.ExchangeHandler;
+import io.loomgate.http.Exchange;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The single handler, on either server: hands each exchange to the {@link Pipeline}, counts it while it is being
- * handled (shutdown waits for that count), and throws an answer that could not be written whole
- * (its streamed source failed, or the client went away) back to the JDK, which then closes and
- * forgets the connection.
+ * The single handler, on either server: hands each exchange to the {@link Pipeline}, counts it while
+ * it is being handled (shutdown waits for that count), and throws an answer that could not be written
+ * whole (its streamed source failed, or the client went away) back to the server, which then closes
+ * and forgets the connection. Loomgate's server hands it its own {@link Exchange}; the JDK's, an
+ * {@link HttpExchange} that {@link ApiExchange} adapts.
  */
-final class GatewayHandler implements HttpHandler {
+final class GatewayHandler implements ExchangeHandler {
 
     private final Pipeline pipeline;
     private final LongAdder served = new LongAdder();
@@ -27,12 +28,15 @@ final class GatewayHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        long arrival = exchange.getAttribute(LoomgateServers.ARRIVAL_ATTRIBUTE) instanceof Long first
-                ? first : RequestExecutor.arrivalNanos();
+        handle(new ApiExchange(exchange, RequestExecutor.arrivalNanos()));
+    }
+
+    @Override
+    public void handle(Exchange exchange) throws IOException {
         handling.incrementAndGet();
         Optional<IOException> unfinished;
         try {
-            unfinished = pipeline.run(new ApiExchange(exchange), arrival);
+            unfinished = pipeline.run(exchange);
         } finally {
             handling.decrementAndGet();
         }

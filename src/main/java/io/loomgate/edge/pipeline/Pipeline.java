@@ -3,6 +3,7 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.ErrorMapper;
+import io.loomgate.http.Exchange;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import io.loomgate.observe.Events;
@@ -59,8 +60,8 @@ public final class Pipeline {
      * @return why the answer could not be written whole (the client went away, or a streamed body's
      *         source failed), for the listener to drop the connection; empty when it was
      */
-    public Optional<IOException> run(Exchange exchange, long arrival) {
-        Visit v = new Visit(exchange, arrival, trustedProxies);
+    public Optional<IOException> run(Exchange exchange) {
+        Visit v = new Visit(exchange, trustedProxies);
         exchange.onClientGone(v.clientGone::fire);
         int entered = 0;
         Response answer = null;

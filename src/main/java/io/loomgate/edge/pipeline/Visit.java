@@ -3,6 +3,7 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.edge.RouteEdge;
 import io.loomgate.http.ClientAddress;
+import io.loomgate.http.Exchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.RequestLedger;
 import io.loomgate.http.Request;
@@ -47,9 +48,9 @@ public final class Visit {
     long bytesOut;
     String reason = "";
 
-    Visit(Exchange exchange, long arrival, AddressRanges trustedProxies) {
+    Visit(Exchange exchange, AddressRanges trustedProxies) {
         this.exchange = exchange;
-        this.arrival = arrival;
+        this.arrival = exchange.arrivalNanos();
         this.headers = exchange.headers();
         this.trustedProxies = trustedProxies;
     }

@@ -10,10 +10,11 @@ import java.net.InetSocketAddress;
  * loomgate's own implementation of the {@code com.sun.net.httpserver} API, built for virtual
  * threads: a virtual thread per connection with blocking reads and writes and their deadlines, no
  * selector thread; requests read by the same strict codec as the HTTP client's answers
- * ({@link io.loomgate.http1}); a client that hangs up mid-request cancels it ({@link LoomgateExchange});
- * connections bounded in all and per client address ({@link ServerLimits}). Handlers, filters,
- * contexts, executors and {@code stop(delay)} work as the API defines them, so the same gateway runs
- * on it or on the JDK's.
+ * ({@link io.loomgate.http1}); a client that hangs up mid-request cancels it; connections bounded in
+ * all and per client address ({@link ServerLimits}). Handlers, filters, contexts, executors and
+ * {@code stop(delay)} work as the API defines them. A context whose handler is an
+ * {@link ExchangeHandler} (the gateway's) gets loomgate's own {@link io.loomgate.http.Exchange}
+ * instead, with nothing of the API in between.
  *
  * <p>It is not registered as the JVM's provider: {@code HttpServer.create} still gives the JDK's,
  * unless a program asks for this one with
@@ -28,9 +29,6 @@ import java.net.InetSocketAddress;
  * }</pre>
  */
 public final class LoomgateServers extends HttpServerProvider {
-
-    /** The exchange attribute holding when the request's first byte arrived ({@link System#nanoTime()}, a {@code Long}). */
-    public static final String ARRIVAL_ATTRIBUTE = "io.loomgate.arrivalNanos";
 
     private final ServerLimits limits;
     private final ServerStats stats = new ServerStats();

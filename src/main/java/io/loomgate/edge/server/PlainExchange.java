@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /** An exchange on a plain connection, as the API shows it; the work is {@link ServerExchange}'s. */
-final class PlainExchange extends HttpExchange implements LoomgateExchange {
+final class PlainExchange extends HttpExchange {
 
     private final ServerExchange x;
 
@@ -21,7 +21,7 @@ final class PlainExchange extends HttpExchange implements LoomgateExchange {
 
     @Override
     public Headers getRequestHeaders() {
-        return x.head().headers();
+        return x.apiRequestHeaders();
     }
 
     @Override
@@ -106,20 +106,5 @@ final class PlainExchange extends HttpExchange implements LoomgateExchange {
     @Override
     public HttpPrincipal getPrincipal() {
         return x.principal();
-    }
-
-    @Override
-    public void onClientGone(Runnable hook) {
-        x.onClientGone(hook);
-    }
-
-    @Override
-    public long declaredBodyLeft() {
-        return x.declaredBodyLeft();
-    }
-
-    @Override
-    public boolean canSwitchProtocols() {
-        return x.head().upgrade();
     }
 }

@@ -1,6 +1,6 @@
 package io.loomgate.edge.server;
 
-import com.sun.net.httpserver.Headers;
+import io.loomgate.http.Headers;
 import io.loomgate.http1.BodyLengths;
 import io.loomgate.http1.FieldLines;
 import io.loomgate.http1.HeadLimits;
@@ -28,7 +28,7 @@ import java.util.List;
  * @param method        the method
  * @param uri           the target as a URI, still encoded
  * @param http11        false for HTTP/1.0
- * @param headers       the fields, read-only, names as the API normalises them
+ * @param headers       the fields, as the client spelt them; read once, for the gateway and the API alike
  * @param length        the body's length, -1 for chunked, 0 for none
  * @param keepAlive     whether the client lets the connection carry another request
  * @param expectContinue whether the client waits for {@code 100 Continue} before its body
@@ -42,8 +42,8 @@ record RequestHead(String method, URI uri, boolean http11, Headers headers, long
      * is not watched for a hang-up: after a {@code 101} its handler reads the connection itself.
      */
     boolean upgrade() {
-        return http11 && method.equals("GET") && length == 0 && headers.containsKey("Upgrade")
-                && FieldLines.tokens(headers.getOrDefault("Connection", List.of())).contains("upgrade");
+        return http11 && method.equals("GET") && length == 0 && headers.contains("Upgrade")
+                && FieldLines.tokens(headers.all("Connection")).contains("upgrade");
     }
 
     /** Empty lines skipped before a request line (RFC 9112 section 2.2), at most. */
@@ -59,14 +59,14 @@ record RequestHead(String method, URI uri, boolean http11, Headers headers, long
             return null;
         }
         StartLines.RequestLine start = StartLines.request(line);
-        Headers headers = new Headers();
-        FieldLines.read(in, HeadLimits.forRequest(), headers::add);
-        return of(start, Headers.of(headers));
+        Headers.Builder fields = Headers.builder();
+        FieldLines.read(in, HeadLimits.forRequest(), fields::add);
+        return of(start, fields.build());
     }
 
     private static RequestHead of(StartLines.RequestLine start, Headers headers) throws Http1Exception {
-        List<String> te = headers.getOrDefault("Transfer-encoding", List.of());
-        List<String> cl = headers.getOrDefault("Content-length", List.of());
+        List<String> te = headers.all("Transfer-Encoding");
+        List<String> cl = headers.all("Content-Length");
         long length = 0;
         if (!te.isEmpty()) {
             if (!start.http11()) {
@@ -86,13 +86,13 @@ record RequestHead(String method, URI uri, boolean http11, Headers headers, long
             }
             length = BodyLengths.contentLength(cl);
         }
-        List<String> host = headers.getOrDefault("Host", List.of());
+        List<String> host = headers.all("Host");
         if (start.http11() ? host.size() != 1 : host.size() > 1) {
             throw new Http1Exception(host.isEmpty() ? "an HTTP/1.1 request without Host" : "more than one Host");
         }
-        List<String> connection = FieldLines.tokens(headers.getOrDefault("Connection", List.of()));
+        List<String> connection = FieldLines.tokens(headers.all("Connection"));
         boolean keepAlive = start.http11() ? !connection.contains("close") : connection.contains("keep-alive");
-        String expect = headers.getFirst("Expect");
+        String expect = headers.first("Expect");
         boolean expectContinue = start.http11() && expect != null && expect.equalsIgnoreCase("100-continue");
         return new RequestHead(start.method(), uri(start), start.http11(), headers, length, keepAlive, expectContinue);
     }

@@ -1,6 +1,5 @@
 package io.loomgate.edge.server;
 
-import com.sun.net.httpserver.Headers;
 import io.loomgate.http1.ChunkedOutput;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,17 +22,20 @@ final class ResponseBody extends OutputStream {
     private ChunkedOutput chunked;
     private boolean closed;
     private boolean complete;
+    private String[] framing;
 
     ResponseBody(ServerExchange exchange) {
         this.exchange = exchange;
     }
 
     /**
-     * Frames the body of an answer of {@code code}, setting its framing headers.
+     * Frames the body of an answer of {@code code}; {@link #framing()} then says the field that
+     * announces it.
      *
+     * @param hasLength whether the handler set a {@code Content-Length} itself (kept on a HEAD answer)
      * @return the length framed: -1 when there is no body to send
      */
-    long frame(int code, long length, Headers headers) {
+    long frame(int code, long length, boolean hasLength) {
         if (code == 101) {
             kind = Kind.TUNNEL;
             exchange.mustClose();
@@ -41,15 +43,15 @@ final class ResponseBody extends OutputStream {
         }
         boolean bodiless = (code >= 100 && code < 200) || code == 204 || code == 304;
         if (bodiless || exchange.headRequest()) {
-            if (!bodiless && length > 0 && !headers.containsKey("Content-length")) {
-                headers.set("Content-Length", Long.toString(length));
+            if (!bodiless && length > 0 && !hasLength) {
+                framing = new String[] {"Content-Length", Long.toString(length)};
             }
             kind = Kind.NONE;
             return -1;
         }
         if (length == 0) {
             if (exchange.head().http11()) {
-                headers.set("Transfer-Encoding", "chunked");
+                framing = new String[] {"Transfer-Encoding", "chunked"};
                 kind = Kind.CHUNKED;
                 chunked = new ChunkedOutput(exchange.wire());
             } else {
@@ -59,7 +61,7 @@ final class ResponseBody extends OutputStream {
             return 0;
         }
         long sent = Math.max(length, 0);
-        headers.set("Content-Length", Long.toString(sent));
+        framing = new String[] {"Content-Length", Long.toString(sent)};
         kind = sent == 0 ? Kind.NONE : Kind.LENGTH;
         left = sent;
         return sent == 0 ? -1 : sent;
@@ -130,6 +132,11 @@ final class ResponseBody extends OutputStream {
         if (kind == Kind.TUNNEL || kind == Kind.UNTIL_CLOSE) {
             exchange.abort();
         }
+    }
+
+    /** The framing field's name and value, as {@link #frame} chose it; null for none. */
+    String[] framing() {
+        return framing;
     }
 
     /** True once the answer was written whole. */

@@ -1,12 +1,11 @@
 package io.loomgate.edge.server;
 
-import com.sun.net.httpserver.Headers;
+import io.loomgate.http.Headers;
 import io.loomgate.json.JsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -37,18 +36,31 @@ final class Responses {
     private Responses() {
     }
 
-    /** {@code HTTP/1.1 200 OK}, a {@code Date}, the headers with each name's words capitalised, and the empty line. */
-    static byte[] head(int status, Headers headers) {
+    /**
+     * {@code HTTP/1.1 200 OK}, a {@code Date}, the fields with each name's words capitalised, the
+     * framing field (which replaces any {@code Content-Length} or {@code Transfer-Encoding} the fields
+     * had), the {@code Connection} option (which replaces theirs), and the empty line.
+     *
+     * @param framing    {@code Content-Length: n} or {@code Transfer-Encoding: chunked} as a name and a
+     *                   value; null for none
+     * @param connection {@code close} or {@code keep-alive}; null to leave the fields' own
+     */
+    static byte[] head(int status, Headers fields, String[] framing, String connection) {
         StringBuilder sb = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(' ')
                 .append(REASONS.getOrDefault(status, "")).append("\r\nDate: ").append(date()).append("\r\n");
-        for (Map.Entry<String, List<String>> h : headers.entrySet()) {
-            if (h.getKey().equalsIgnoreCase("Date")) {
-                continue;
+        fields.forEach((name, value) -> {
+            boolean replaced = name.equalsIgnoreCase("Date")
+                    || framing != null && (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
+                    || connection != null && name.equalsIgnoreCase("Connection");
+            if (!replaced) {
+                sb.append(canonical(name)).append(": ").append(value).append("\r\n");
             }
-            String name = canonical(h.getKey());
-            for (String value : h.getValue()) {
-                sb.append(name).append(": ").append(value).append("\r\n");
-            }
+        });
+        if (framing != null) {
+            sb.append(framing[0]).append(": ").append(framing[1]).append("\r\n");
+        }
+        if (connection != null) {
+            sb.append("Connection: ").append(connection).append("\r\n");
         }
         return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }

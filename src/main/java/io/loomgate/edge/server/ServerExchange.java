@@ -3,6 +3,7 @@ package io.loomgate.edge.server;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
+import io.loomgate.http1.FieldLines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,7 +40,7 @@ final class ServerExchange {
     private WireOutput wire;
     private InputStream userIn;
     private OutputStream userOut;
-    private HttpExchange facade;
+    private com.sun.net.httpserver.Headers apiRequestHeaders;
     private Context context;
     private HttpPrincipal principal;
     private volatile int status = -1;
@@ -56,7 +57,6 @@ final class ServerExchange {
         this.keep = head.keepAlive();
         this.requestBody = new RequestBody(this, connection.input, head.length());
         this.responseBody = new ResponseBody(this);
-        attributes.put(LoomgateServers.ARRIVAL_ATTRIBUTE, arrivalNanos);
     }
 
     /**
@@ -67,11 +67,15 @@ final class ServerExchange {
      */
     boolean dispatch(Context c, Executor executor) {
         this.context = c;
-        this.facade = connection.tls() != null ? new TlsExchange(this) : new PlainExchange(this);
         Runnable task = () -> {
             boolean answered = false;
             try {
-                ContextChain.run(c, facade, p -> principal = p);
+                if (c.getHandler() instanceof ExchangeHandler direct && c.getFilters().isEmpty() && c.getAuthenticator() == null) {
+                    direct.handle(new WireExchange(this));
+                } else {
+                    HttpExchange facade = connection.tls() != null ? new TlsExchange(this) : new PlainExchange(this);
+                    ContextChain.run(c, facade, p -> principal = p);
+                }
                 answered = true;
             } catch (Throwable t) {
                 LOG.log(Level.DEBUG, () -> "the handler of " + head.method() + " " + head.uri() + " threw: " + t);
@@ -121,7 +125,20 @@ final class ServerExchange {
         ended.countDown();
     }
 
+    /** The API's {@code sendResponseHeaders}: the head from the API's response headers, which then show its framing. */
     void sendResponseHeaders(int code, long length) throws IOException {
+        sendHead(code, length, ApiHeaders.of(responseHeaders));
+        String[] framing = responseBody.framing();
+        if (framing != null) {
+            responseHeaders.set(framing[0], framing[1]);
+        }
+    }
+
+    /**
+     * Sends the answer's head with {@code fields}, framed by the API's rule for {@code length} (see
+     * {@link ResponseBody}); the connection closes after it when the fields or the request say so.
+     */
+    void sendHead(int code, long length, io.loomgate.http.Headers fields) throws IOException {
         if (headersSent) {
             throw new IOException("the response headers were sent already");
         }
@@ -131,21 +148,16 @@ final class ServerExchange {
         status = code;
         wire = new WireOutput(connection.output);
         headersSent = true;
-        long framed = responseBody.frame(code, length, responseHeaders);
+        long framed = responseBody.frame(code, length, fields.contains("Content-Length"));
         if (code == 101) {
             requestBody.tunnel(connection.input);
             connection.becameTunnel();
         }
-        if (requestBody.wontDrain() || responseHeaders.getOrDefault("Connection", List.of()).stream()
-                .anyMatch("close"::equalsIgnoreCase)) {
+        if (requestBody.wontDrain() || FieldLines.tokens(fields.all("Connection")).contains("close")) {
             keep = false;
         }
-        if (!keep && code != 101) {
-            responseHeaders.set("Connection", "close");
-        } else if (!head.http11() && keep) {
-            responseHeaders.set("Connection", "keep-alive");
-        }
-        wire.write(Responses.head(code, responseHeaders));
+        String option = !keep && code != 101 ? "close" : !head.http11() && keep ? "keep-alive" : null;
+        wire.write(Responses.head(code, fields, responseBody.framing(), option));
         if (framed < 0) {
             wire.flush();
             close();
@@ -238,6 +250,16 @@ final class ServerExchange {
 
     RequestHead head() {
         return head;
+    }
+
+    /** The request's fields as the API shows them (names normalised, read-only), made when first asked for. */
+    com.sun.net.httpserver.Headers apiRequestHeaders() {
+        if (apiRequestHeaders == null) {
+            com.sun.net.httpserver.Headers api = new com.sun.net.httpserver.Headers();
+            ApiHeaders.addTo(api, head.headers());
+            apiRequestHeaders = com.sun.net.httpserver.Headers.of(api);
+        }
+        return apiRequestHeaders;
     }
 
     Connection connection() {

@@ -12,7 +12,7 @@ import java.net.URI;
 import javax.net.ssl.SSLSession;
 
 /** An exchange on a TLS connection, as the API shows it; the work is {@link ServerExchange}'s. */
-final class TlsExchange extends HttpsExchange implements LoomgateExchange {
+final class TlsExchange extends HttpsExchange {
 
     private final ServerExchange x;
 
@@ -22,7 +22,7 @@ final class TlsExchange extends HttpsExchange implements LoomgateExchange {
 
     @Override
     public Headers getRequestHeaders() {
-        return x.head().headers();
+        return x.apiRequestHeaders();
     }
 
     @Override
@@ -107,21 +107,6 @@ final class TlsExchange extends HttpsExchange implements LoomgateExchange {
     @Override
     public HttpPrincipal getPrincipal() {
         return x.principal();
-    }
-
-    @Override
-    public void onClientGone(Runnable hook) {
-        x.onClientGone(hook);
-    }
-
-    @Override
-    public long declaredBodyLeft() {
-        return x.declaredBodyLeft();
-    }
-
-    @Override
-    public boolean canSwitchProtocols() {
-        return x.head().upgrade();
     }
 
     @Override

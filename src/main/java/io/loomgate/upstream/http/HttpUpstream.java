@@ -171,7 +171,7 @@ final class HttpUpstream implements Upstream, Forwarder {
                 }
                 answer = null;   // an error body over the limit is not passed on; the status still is
             }
-            return new CachedCalls.Fetched(status, ResponseBodies.headers(response.head()), answer, asked, System.currentTimeMillis());
+            return new CachedCalls.Fetched(status, response.head().headers(), answer, asked, System.currentTimeMillis());
         } catch (IOException e) {
             boolean cancelled = Thread.currentThread().isInterrupted() || e instanceof java.io.InterruptedIOException;
             endpointFailed = endpoints.failedBy(e, cancelled);

@@ -9,6 +9,7 @@ import io.loomgate.http.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -26,9 +27,10 @@ final class ProxiedBody {
     static Headers endToEnd(Http1Response response) {
         Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
-        response.head().headers().forEach((name, values) -> {
-            if (!HopByHop.isHopByHop(name) && !named.contains(name) && !name.equals("content-length")) {
-                values.forEach(v -> headers.add(name, v));
+        response.head().headers().forEach((name, value) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!HopByHop.isHopByHop(lower) && !named.contains(lower) && !lower.equals("content-length")) {
+                headers.add(name, value);
             }
         });
         headers.add("Via", ForwardedHeaders.via(response.head().all("via")));

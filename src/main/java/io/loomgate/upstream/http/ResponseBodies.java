@@ -1,6 +1,5 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.client.ResponseHead;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonParser;
@@ -50,13 +49,6 @@ final class ResponseBodies {
     }
 
     /** True for a JSON media type ({@code application/json}, {@code *+json}). */
-    /** The head's fields as {@link Headers}, names in lower case as they were read. */
-    static io.loomgate.http.Headers headers(ResponseHead head) {
-        io.loomgate.http.Headers.Builder b = io.loomgate.http.Headers.builder();
-        head.headers().forEach((name, values) -> values.forEach(v -> b.add(name, v)));
-        return b.build();
-    }
-
     static boolean isJson(Optional<String> contentType) {
         String mediaType = contentType.map(t -> t.toLowerCase(Locale.ROOT).split(";", 2)[0].trim()).orElse("");
         return mediaType.equals("application/json") || mediaType.endsWith("+json");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.config.AddressRanges;
+import io.loomgate.http.Exchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
@@ -58,6 +59,7 @@ class PipelineTest {
         IOException failWrite;
         Response written;
         boolean closed;
+        final long arrival = System.nanoTime();
 
         Memory(String method, String target, Headers headers) {
             this.method = method;
@@ -83,6 +85,11 @@ class PipelineTest {
         @Override
         public Headers headers() {
             return headers;
+        }
+
+        @Override
+        public long arrivalNanos() {
+            return arrival;
         }
 
         @Override
@@ -149,7 +156,7 @@ class PipelineTest {
     void filtersRunInTheirOrderOnTheWayInAndInReverseOnTheWayOutAndAtTheEnd() {
         Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
         Optional<IOException> unfinished = pipeline(Handoff.HERE, recording("a", null), recording("b", null))
-                .run(exchange, System.nanoTime());
+                .run(exchange);
 
         assertTrue(unfinished.isEmpty());
         assertEquals(List.of("in a", "in b", "started /work", "handler", "out b", "out a", "write 200 admitted=1",
@@ -164,7 +171,7 @@ class PipelineTest {
     void aFilterThatAnswersEndsTheWayInAndItsAnswerGoesOutThroughTheFiltersBeforeIt() {
         Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
         pipeline(Handoff.HERE, recording("a", null), recording("b", Response.text(204, Response.TEXT, "")),
-                recording("c", null)).run(exchange, System.nanoTime());
+                recording("c", null)).run(exchange);
 
         assertEquals(List.of("in a", "in b", "out b", "out a", "write 204 admitted=0", "end b", "end a", "finished 204"), events);
         assertFalse(finished.getFirst().started(), "the route's handler never started");
@@ -185,7 +192,7 @@ class PipelineTest {
             }
         };
         Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
-        pipeline(Handoff.HERE, recording("a", null), refusing).run(exchange, System.nanoTime());
+        pipeline(Handoff.HERE, recording("a", null), refusing).run(exchange);
 
         assertEquals(418, exchange.written.status());
         assertTrue(new String(exchange.written.body()).contains("\"error\":\"teapot\""));
@@ -208,10 +215,10 @@ class PipelineTest {
     void onlyAdmittedWorkIsHandedOffNotOperatorRoutesNorRefusals() {
         List<String> handedOff = new ArrayList<>();
         Pipeline p = pipeline(counting(handedOff));
-        p.run(new Memory("GET", "/health", Headers.EMPTY), System.nanoTime());
-        p.run(new Memory("GET", "/nowhere", Headers.EMPTY), System.nanoTime());
+        p.run(new Memory("GET", "/health", Headers.EMPTY));
+        p.run(new Memory("GET", "/nowhere", Headers.EMPTY));
         assertEquals(List.of(), handedOff);
-        p.run(new Memory("GET", "/work", Headers.EMPTY), System.nanoTime());
+        p.run(new Memory("GET", "/work", Headers.EMPTY));
         assertEquals(List.of("work"), handedOff);
         assertEquals(List.of(200, 404, 200), finished.stream().map(RequestSummary::status).toList());
     }
@@ -225,7 +232,7 @@ class PipelineTest {
             }
         };
         Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
-        pipeline(stopped).run(exchange, System.nanoTime());
+        pipeline(stopped).run(exchange);
 
         assertEquals(503, exchange.written.status());
         assertEquals("close", exchange.written.headers().first("Connection"));
@@ -237,7 +244,7 @@ class PipelineTest {
     void aClientThatWentAwayIsReportedAndItsExchangeStillClosed() {
         Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
         exchange.failWrite = new IOException("broken pipe");
-        Optional<IOException> unfinished = pipeline(Handoff.HERE).run(exchange, System.nanoTime());
+        Optional<IOException> unfinished = pipeline(Handoff.HERE).run(exchange);
 
         assertEquals("broken pipe", unfinished.orElseThrow().getMessage());
         assertFalse(finished.getFirst().delivered());
