@@ -97,7 +97,7 @@ class ArchitectureTest {
     private static final List<List<String>> LAYERS = List.of(
             List.of("config", "json", "trace", "observe.histogram"),
             List.of("http"),
-            List.of("http1", "tls", "core.call"),
+            List.of("http1", "tls", "net", "core.call"),
             List.of("core.template", "core.engine", "core.port", "module", "client", "observe", "observe.timeline", "observe.log",
                     "observe.otlp", "store.redis"),
             List.of("core.fanout", "core.compose", "rewrite", "upstream.cache", "upstream.balance"),
@@ -135,7 +135,7 @@ class ArchitectureTest {
     /** The HTTP/1.1 client is transport, as loomgate's server is: the codec, TLS and the HTTP model, nothing of the gateway. */
     @Test
     void theClientKnowsTheCodecAndNothingOfTheGateway() throws IOException {
-        Set<String> may = Set.of("config", "http", "http1", "tls", "core.template");
+        Set<String> may = Set.of("config", "http", "http1", "tls", "net", "core.template");
         Set<String> used = new TreeSet<>(uses().packages().get("client"));
         used.removeAll(may);
         assertEquals(Set.of(), used, "the client uses " + used);
@@ -218,7 +218,7 @@ class ArchitectureTest {
      */
     @Test
     void theCodecAndTheServerKnowNothingOfTheGateway() throws IOException {
-        Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.edge.server", "io.loomgate.config.AddressRanges",
+        Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.net", "io.loomgate.edge.server", "io.loomgate.config.AddressRanges",
                 "io.loomgate.http.FieldText", "io.loomgate.json.JsonWriter", "io.loomgate.http.Exchange", "io.loomgate.http.Headers",
                 "io.loomgate.http.Response", "io.loomgate.http.AnswerWriter");
         List<String> wrong = new ArrayList<>();
@@ -240,6 +240,21 @@ class ArchitectureTest {
             }
         }
         assertEquals(List.of(), wrong);
+    }
+
+    /** The codec reads and writes bytes and nothing else: no thread of its own (the write watchdog is {@code net}'s). */
+    @Test
+    void theCodecStartsNoThread() throws IOException {
+        List<String> threads = new ArrayList<>();
+        try (Stream<Path> files = Files.list(MAIN.resolve("http1"))) {
+            for (Path f : files.toList()) {
+                String text = read(f);
+                if (text.contains("Thread.of") || text.contains("new Thread(") || text.contains("Executors.")) {
+                    threads.add(MAIN.relativize(f).toString());
+                }
+            }
+        }
+        assertEquals(List.of(), threads, "codec files that start threads");
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.loomgate.client;
 
 import io.loomgate.http1.HeadLimits;
-import io.loomgate.http1.WriteWatchdog;
+import io.loomgate.net.WriteWatchdog;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;

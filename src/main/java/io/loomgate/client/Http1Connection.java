@@ -3,7 +3,7 @@ package io.loomgate.client;
 import io.loomgate.config.Durations;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
-import io.loomgate.http1.WriteWatchdog;
+import io.loomgate.net.WriteWatchdog;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;

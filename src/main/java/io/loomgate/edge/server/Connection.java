@@ -2,7 +2,7 @@ package io.loomgate.edge.server;
 
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
-import io.loomgate.http1.WriteWatchdog;
+import io.loomgate.net.WriteWatchdog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;

@@ -4,7 +4,7 @@ import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
-import io.loomgate.http1.WriteWatchdog;
+import io.loomgate.net.WriteWatchdog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.BindException;

@@ -1,4 +1,4 @@
-package io.loomgate.http1;
+package io.loomgate.net;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
