@@ -17,6 +17,7 @@ import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.tls.ServerTls;
 import io.loomgate.observe.Events;
+import io.loomgate.observe.MetricSet;
 import io.loomgate.observe.log.AccessLog;
 import io.loomgate.observe.log.LogQueue;
 import io.loomgate.observe.metrics.GatewayMetrics;
@@ -133,7 +134,7 @@ public final class Loomgate implements AutoCloseable {
                     recent, events, virtualStarted, admin != null));
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
                     () -> live.current().plan().upstreams(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis,
-                    Main.version(), () -> live.current().plan().edges().stats(), () -> live.current().plan().edges().redis());
+                    Main.version(), () -> live.current().plan().edges().stats(), () -> live.current().plan().edges().redis().map(r -> List.<MetricSet>of(r)).orElse(List.of()));
             live.first(plan, source);
             LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
 

@@ -139,7 +139,7 @@ final class RouteEdges {
     }
 
     /** The Redis client's state, when a route shares its limit. */
-    Optional<RedisClient.Stats> redis() {
+    Optional<io.loomgate.store.redis.RedisStats> redis() {
         return redis.map(RedisClient::stats);
     }
 

@@ -242,6 +242,34 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong);
     }
 
+    /**
+     * Metrics are owned by their components: a breaker, an upstream's endpoints, a cache and the Redis
+     * client each write their own {@code MetricSet}, so {@code observe/metrics} names none of them.
+     * What it still reads of the layers below is the registry (for the services' calls and retries)
+     * and the call log; adding a component adds nothing here.
+     */
+    @Test
+    void theMetricsNameNoComponentTheyShow() throws IOException {
+        Set<String> may = Set.of("io.loomgate.upstream.Upstreams", "io.loomgate.upstream.CallLog");
+        Pattern imports = Pattern.compile("^import (io\\.loomgate\\.(?:upstream|store|edge|client)[\\w.]*);", Pattern.MULTILINE);
+        List<String> named = new ArrayList<>();
+        try (Stream<Path> files = Files.list(MAIN.resolve("observe/metrics"))) {
+            for (Path f : files.toList()) {
+                String text = read(f);
+                Matcher m = imports.matcher(text);
+                while (m.find()) {
+                    if (!may.contains(m.group(1))) {
+                        named.add(MAIN.relativize(f) + " imports " + m.group(1));
+                    }
+                }
+                if (text.contains("io.loomgate.upstream.cache.") || text.contains("io.loomgate.store.")) {
+                    named.add(MAIN.relativize(f) + " names a component by its full name");
+                }
+            }
+        }
+        assertEquals(List.of(), named);
+    }
+
     /** The codec reads and writes bytes and nothing else: no thread of its own (the write watchdog is {@code net}'s). */
     @Test
     void theCodecStartsNoThread() throws IOException {

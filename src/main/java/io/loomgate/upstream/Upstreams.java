@@ -7,6 +7,9 @@ import io.loomgate.core.port.Call;
 import io.loomgate.core.port.Calls;
 import io.loomgate.core.port.RetryBudget;
 import io.loomgate.observe.Events;
+import io.loomgate.observe.MetricSet;
+import io.loomgate.upstream.cache.CacheMetrics;
+import io.loomgate.upstream.cache.CachedCalls;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +110,20 @@ public final class Upstreams implements Calls {
     public java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache(UpstreamId id) {
         Upstream u = raw.get(id);
         return u == null ? java.util.Optional.empty() : u.cache();
+    }
+
+    /** The metric sets the upstreams own: their breakers', endpoints' and caches', in the upstreams' order. */
+    public List<MetricSet> metricSets() {
+        Map<UpstreamId, List<EndpointState>> endpoints = new LinkedHashMap<>();
+        Map<UpstreamId, CachedCalls.Stats> caches = new LinkedHashMap<>();
+        for (UpstreamId id : ids()) {
+            List<EndpointState> of = endpoints(id);
+            if (!of.isEmpty()) {
+                endpoints.put(id, of);
+            }
+            cache(id).ifPresent(c -> caches.put(id, c.stats()));
+        }
+        return List.of(new BreakerMetrics(breakers()), new EndpointMetrics(endpoints), new CacheMetrics(caches));
     }
 
     /** Starts what each upstream runs on its own (health checks); idempotent, so a kept upstream is not started twice. */

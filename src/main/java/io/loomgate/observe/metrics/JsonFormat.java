@@ -2,7 +2,6 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.json.JsonWriter;
 import io.loomgate.observe.histogram.HistogramSnapshot;
-import io.loomgate.upstream.EndpointState;
 
 /**
  * {@code /metrics?format=json}: {@code server}, {@code routes}, {@code services}, {@code jvm},
@@ -41,19 +40,7 @@ final class JsonFormat {
         }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.field("accessLogDropped", s.accessLogDropped());
-        if (!s.endpoints().isEmpty()) {
-            w.name("endpoints").beginObject();
-            s.endpoints().forEach((id, list) -> w.name(id.value()).tree(list.stream().map(EndpointState::json).toList()));
-            w.endObject();
-        }
-        if (!s.caches().isEmpty()) {
-            w.name("caches").beginObject();
-            s.caches().forEach((id, c) -> w.name(id.value()).beginObject().field("hits", c.hits()).field("misses", c.misses())
-                    .field("staleServed", c.staleServed()).field("revalidations", c.revalidations()).field("coalesced", c.coalesced())
-                    .field("evictions", c.evictions()).field("bytes", c.bytes()).field("entries", c.entries())
-                    .field("maxBytes", c.maxBytes()).field("lockWaiting", c.lockWaiting()).endObject());
-            w.endObject();
-        }
+        s.components().forEach(c -> c.serverJson(w));
         w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();
         w.endObject();
 
@@ -105,11 +92,7 @@ final class JsonFormat {
             w.endObject();
         });
         w.endArray();
-        s.redis().ifPresent(r -> r.json(w.name("redis")));
-        w.name("breakers").beginObject();
-        s.breakers().forEach((name, b) -> w.name(name.value()).beginObject().field("state", b.state().wire())
-                .field("opened", b.opened()).field("halfOpened", b.halfOpened()).field("closed", b.closed()).endObject());
-        w.endObject();
+        s.components().forEach(c -> c.topJson(w));
         VirtualThreads.Snapshot v = s.virtualThreads();
         w.name("virtualThreads").beginObject()
                 .field("started", v.started()).field("parallelism", v.parallelism()).field("poolSize", v.poolSize())

@@ -1,13 +1,9 @@
 package io.loomgate.observe.metrics;
 
-import java.util.Optional;
-import io.loomgate.store.redis.RedisClient;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.observe.MetricSet;
 import io.loomgate.observe.histogram.HistogramSnapshot;
-import io.loomgate.upstream.Breaker;
-import io.loomgate.upstream.EndpointState;
-import io.loomgate.upstream.cache.CachedCalls;
 import java.util.List;
 import java.util.Map;
 
@@ -19,21 +15,21 @@ import java.util.Map;
  * @param shed        requests refused by the admission limit since start
  * @param maxInflight the admission limit (0: none)
  * @param pool        the platform request pool, or null in virtual mode
- * @param breakers    the circuit breakers, by upstream (only upstreams that have one)
  * @param limits      the limits kept per key: rate limits, pre-auth limits, refused credentials per address
  * @param connections loomgate's server's connection counts, or null on the JDK's server
+ * @param components  the metric sets components write themselves (breakers, endpoints, caches, Redis)
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<UpstreamId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
-                       Map<UpstreamId, Breaker.Snapshot> breakers, Map<UpstreamId, Retries> retries, List<LimitStats> limits,
+                       Map<UpstreamId, Retries> retries, List<LimitStats> limits,
                        ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
-                       GatewayMetrics.Spans spans, Map<UpstreamId, List<EndpointState>> endpoints,
-                       Map<UpstreamId, CachedCalls.Stats> caches, Optional<RedisClient.Stats> redis) {
+                       GatewayMetrics.Spans spans, List<MetricSet> components) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);
+        components = List.copyOf(components);
     }
 
     /** An upstream's retries: sent, and refused by its retry budget. */

@@ -2,13 +2,12 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.store.redis.RedisClient;
-import io.loomgate.upstream.EndpointState;
+import io.loomgate.observe.MetricSet;
 import io.loomgate.upstream.Upstreams;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -23,22 +22,23 @@ public final class MetricsSource {
     private final LongSupplier uptimeMillis;
     private final String version;
     private final Supplier<List<LimitStats>> limits;
-    private final Supplier<Optional<RedisClient.Stats>> redis;
+    private final Supplier<List<MetricSet>> components;
 
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
-        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits, Optional::empty);
+        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits, List::of);
     }
 
     /**
-     * Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving; and
-     * the Redis client's state, when shared limits have one.
+     * Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving, with
+     * the metric sets they own; and {@code components}' sets (the Redis client's, when shared limits
+     * have one).
      */
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Supplier<Upstreams> upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits,
-                         Supplier<Optional<RedisClient.Stats>> redis) {
+                         Supplier<List<MetricSet>> components) {
         this.limits = limits;
-        this.redis = redis;
+        this.components = components;
         this.metrics = metrics;
         this.server = server;
         this.upstreams = upstreams;
@@ -62,30 +62,15 @@ public final class MetricsSource {
         Upstreams now = upstreams.get();
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
                 server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), now.breakers(), retries(now),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), retries(now),
                 limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
-                metrics.spans(), endpoints(now), caches(now), redis.get());
+                metrics.spans(), sets(now));
     }
 
-    /** The caches of the upstreams that have one. */
-    private static Map<UpstreamId, io.loomgate.upstream.cache.CachedCalls.Stats> caches(Upstreams upstreams) {
-        Map<UpstreamId, io.loomgate.upstream.cache.CachedCalls.Stats> c = new LinkedHashMap<>();
-        for (UpstreamId id : upstreams.ids()) {
-            upstreams.cache(id).ifPresent(cache -> c.put(id, cache.stats()));
-        }
-        return c;
-    }
-
-    /** The endpoints of each upstream that has several, and their state. */
-    private static Map<UpstreamId, List<EndpointState>> endpoints(Upstreams upstreams) {
-        Map<UpstreamId, List<EndpointState>> e = new LinkedHashMap<>();
-        for (UpstreamId id : upstreams.ids()) {
-            List<EndpointState> of = upstreams.endpoints(id);
-            if (!of.isEmpty()) {
-                e.put(id, of);
-            }
-        }
-        return e;
+    private List<MetricSet> sets(Upstreams now) {
+        List<MetricSet> all = new ArrayList<>(now.metricSets());
+        all.addAll(components.get());
+        return all;
     }
 
     private static Map<UpstreamId, MetricsSnapshot.Retries> retries(Upstreams upstreams) {

@@ -1,11 +1,7 @@
 package io.loomgate.observe.metrics;
 
-import io.loomgate.store.redis.RedisClient;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.histogram.ExportedBuckets;
-import io.loomgate.upstream.Breaker;
-import io.loomgate.upstream.EndpointState;
-import io.loomgate.upstream.cache.CachedCalls;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
@@ -28,12 +24,9 @@ final class PrometheusFormat {
         p.server(s);
         p.routes(s);
         p.services(s);
-        p.breakers(s);
-        p.endpoints(s);
-        p.caches(s);
+        s.components().forEach(c -> c.prometheus(p.w));
         p.retries(s);
         p.limits(s);
-        p.redis(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
         if (s.pool() != null) {
@@ -139,101 +132,6 @@ final class PrometheusFormat {
             s.limits().stream().filter(l -> l.storeFallbacks() >= 0).forEach(l -> w.sample("loomgate_limit_store_fallbacks_total",
                     "limit", l.limit(), "route", l.route(), l.storeFallbacks()));
         }
-    }
-
-    /** The Redis shared limits use ({@code --redis}). */
-    private void redis(MetricsSnapshot s) {
-        if (s.redis().isEmpty()) {
-            return;
-        }
-        RedisClient.Stats r = s.redis().get();
-        w.gauge("loomgate_redis_up", "1 while Redis answers (its breaker closed), else 0.", r.state().equals("closed") ? 1 : 0);
-        w.family("loomgate_redis_commands_total", "counter", "Redis commands, by how they ended: ok, timeout, unavailable, malformed,"
-                + " error (Redis answered one), open (not sent: the breaker is open).");
-        w.sample("loomgate_redis_commands_total", "result", "ok", r.ok());
-        r.failures().forEach((kind, n) -> w.sample("loomgate_redis_commands_total", "result", kind, n));
-        w.family("loomgate_redis_command_duration_seconds", "histogram", "How long each Redis command that got its answer took,"
-                + " waiting for a connection included.");
-        w.histogram("loomgate_redis_command_duration_seconds", new String[0], r.latency());
-        w.gauge("loomgate_redis_connections", "Connections to Redis open now (or being opened).", r.connections());
-        w.family("loomgate_redis_breaker_opened_total", "counter", "Times the Redis breaker opened.");
-        w.sample("loomgate_redis_breaker_opened_total", r.opened());
-        w.family("loomgate_redis_script_loads_total", "counter", "Scripts sent whole because Redis answered NOSCRIPT (a restart, a SCRIPT FLUSH).");
-        w.sample("loomgate_redis_script_loads_total", r.scriptLoads());
-    }
-
-    private void breakers(MetricsSnapshot s) {
-        if (s.breakers().isEmpty()) {
-            return;
-        }
-        w.family("loomgate_breaker_state", "gauge", "Circuit breaker state: 1 for the state it is in, 0 for the others.");
-        s.breakers().forEach((name, b) -> {
-            for (Breaker.State state : Breaker.State.values()) {
-                w.sample("loomgate_breaker_state", "service", name.value(), "state", state.wire(), b.state() == state ? 1 : 0);
-            }
-        });
-        w.family("loomgate_breaker_transitions_total", "counter", "Circuit breaker transitions, by the state entered.");
-        s.breakers().forEach((name, b) -> {
-            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "open", b.opened());
-            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "half-open", b.halfOpened());
-            w.sample("loomgate_breaker_transitions_total", "service", name.value(), "to", "closed", b.closed());
-        });
-    }
-
-    /** Each endpoint of an upstream with several ({@code "endpoints"}). */
-    private void endpoints(MetricsSnapshot s) {
-        if (s.endpoints().isEmpty()) {
-            return;
-        }
-        endpointFamily("loomgate_endpoint_calls_total", "counter", "Tries sent to each endpoint of an upstream with several, ended.",
-                s, EndpointState::calls);
-        endpointFamily("loomgate_endpoint_failures_total", "counter", "Tries an endpoint failed itself (refused, reset, 5xx, too slow).",
-                s, EndpointState::failures);
-        endpointFamily("loomgate_endpoint_outstanding", "gauge", "Tries each endpoint has now.", s, EndpointState::outstanding);
-        endpointFamily("loomgate_endpoint_ejections_total", "counter", "Times an endpoint was ejected by outlier detection.",
-                s, EndpointState::ejections);
-        endpointFamily("loomgate_endpoint_ejected", "gauge", "1 while an endpoint is ejected by outlier detection.",
-                s, e -> e.ejected() ? 1 : 0);
-        endpointFamily("loomgate_endpoint_healthy", "gauge", "1 while an endpoint's health checks (if any) say it is up.",
-                s, e -> e.healthy() ? 1 : 0);
-        String h = "loomgate_endpoint_try_duration_seconds";
-        w.family(h, "histogram", "How long each endpoint's tries took, from the request sent to the answer's head (cancelled tries not counted).");
-        s.endpoints().forEach((id, list) -> list.forEach(e -> w.histogram(h, new String[] {"service", id.value(), "endpoint", e.endpoint()},
-                e.latency())));
-    }
-
-    /** Each upstream's cache ({@code "cache"}). */
-    private void caches(MetricsSnapshot s) {
-        if (s.caches().isEmpty()) {
-            return;
-        }
-        cacheFamily("loomgate_cache_hits_total", "counter", "Calls served fresh from an upstream's cache.", s, CachedCalls.Stats::hits);
-        cacheFamily("loomgate_cache_misses_total", "counter", "Calls that found nothing in the cache (joined or started a call).", s,
-                CachedCalls.Stats::misses);
-        cacheFamily("loomgate_cache_stale_served_total", "counter",
-                "Stale answers served: while a refresh ran, or because the upstream failed.", s, CachedCalls.Stats::staleServed);
-        cacheFamily("loomgate_cache_revalidations_total", "counter", "Stale answers asked again with their validators.", s,
-                CachedCalls.Stats::revalidations);
-        cacheFamily("loomgate_cache_coalesced_total", "counter", "Calls that joined an identical call in flight instead of making their own.",
-                s, CachedCalls.Stats::coalesced);
-        cacheFamily("loomgate_cache_evictions_total", "counter", "Answers evicted, least recently used first, to stay within maxBytes.", s,
-                CachedCalls.Stats::evictions);
-        cacheFamily("loomgate_cache_bytes", "gauge", "Bytes the cache holds: bodies, fields and keys.", s, CachedCalls.Stats::bytes);
-        cacheFamily("loomgate_cache_entries", "gauge", "Answers the cache holds.", s, CachedCalls.Stats::entries);
-        cacheFamily("loomgate_cache_max_bytes", "gauge", "The cache's maxBytes.", s, CachedCalls.Stats::maxBytes);
-        cacheFamily("loomgate_cache_lock_waiting", "gauge", "Proxied misses waiting now for an identical one's answer to be stored.", s,
-                CachedCalls.Stats::lockWaiting);
-    }
-
-    private void cacheFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<CachedCalls.Stats> value) {
-        w.family(name, type, help);
-        s.caches().forEach((id, c) -> w.sample(name, "service", id.value(), value.applyAsDouble(c)));
-    }
-
-    private void endpointFamily(String name, String type, String help, MetricsSnapshot s, ToDoubleFunction<EndpointState> value) {
-        w.family(name, type, help);
-        s.endpoints().forEach((id, list) -> list.forEach(e -> w.sample(name, "service", id.value(), "endpoint", e.endpoint(),
-                value.applyAsDouble(e))));
     }
 
     private void virtualThreads(VirtualThreads.Snapshot v) {

@@ -1,5 +1,6 @@
 package io.loomgate.observe.metrics;
 
+import io.loomgate.observe.MetricSink;
 import io.loomgate.observe.histogram.ExportedBuckets;
 import io.loomgate.observe.histogram.HistogramSnapshot;
 import java.math.BigDecimal;
@@ -9,7 +10,7 @@ import java.math.BigDecimal;
  * sample with its labels escaped and its number written as Prometheus reads it, and a histogram's
  * cumulative buckets, {@code _sum} and {@code _count}.
  */
-final class PrometheusWriter {
+final class PrometheusWriter implements MetricSink {
 
     private final StringBuilder out = new StringBuilder(16 * 1024);
 
@@ -50,9 +51,24 @@ final class PrometheusWriter {
         sample(name, value);
     }
 
-    void family(String name, String type, String help) {
+    @Override
+    public void family(String name, String type, String help) {
         out.append("# HELP ").append(name).append(' ').append(help.replace("\\", "\\\\").replace("\n", "\\n")).append('\n');
         out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    @Override
+    public void sample(String name, double value, String... labels) {
+        if (labels.length == 0) {
+            sample(name, value);
+        } else {
+            labelled(name, labels, value);
+        }
+    }
+
+    @Override
+    public void histogram(String name, HistogramSnapshot h, String... labels) {
+        histogram(name, labels, h);
     }
 
     void sample(String name, double value) {

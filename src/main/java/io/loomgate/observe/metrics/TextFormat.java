@@ -49,12 +49,7 @@ final class TextFormat {
                     v.inFlight(), ms(v.latency(), 0.5), ms(v.latency(), 0.99), v.orphanedNanos() / 1e6));
         });
 
-        if (!s.breakers().isEmpty()) {
-            out.append("\nCircuit breakers (times each state was entered)\n");
-            out.append(String.format("%-11s %-10s %7s %11s %7s%n", "service", "state", "opened", "half-opened", "closed"));
-            s.breakers().forEach((name, b) -> out.append(String.format("%-11s %-10s %7d %11d %7d%n", name.value(),
-                    b.state().wire(), b.opened(), b.halfOpened(), b.closed())));
-        }
+        s.components().forEach(c -> c.text(out));
 
         if (s.retries().values().stream().anyMatch(r -> r.sent() + r.refusedByBudget() > 0)) {
             out.append("\nRetries\n");

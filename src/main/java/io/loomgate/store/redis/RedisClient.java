@@ -240,24 +240,10 @@ public final class RedisClient implements AutoCloseable {
     }
 
     /** What {@code /metrics} and the admin API show. */
-    public record Stats(String url, String state, long ok, Map<String, Long> failures, long scriptLoads, int connections,
-                        long opened, io.loomgate.observe.histogram.HistogramSnapshot latency) {
-
-        /** As {@code /metrics?format=json} and {@code GET /admin/store} show it. */
-        public void json(io.loomgate.json.JsonWriter w) {
-            w.beginObject().field("url", url).field("state", state).field("ok", ok);
-            w.name("failures").beginObject();
-            failures.forEach(w::field);
-            w.endObject();
-            w.field("scriptLoads", scriptLoads).field("connections", connections).field("breakerOpened", opened)
-                    .field("p50Ms", latency.percentileNanos(0.5) / 1e6).field("p99Ms", latency.percentileNanos(0.99) / 1e6).endObject();
-        }
-    }
-
-    public Stats stats() {
+    public RedisStats stats() {
         Map<String, Long> f = new java.util.LinkedHashMap<>();
         failures.forEach((k, v) -> f.put(k.wire(), v.sum()));
-        return new Stats(options.display(), breaker.state().wire(), ok.sum(), f, scriptLoads.sum(),
+        return new RedisStats(options.display(), breaker.state().wire(), ok.sum(), f, scriptLoads.sum(),
                 (int) live.stream().filter(RedisConnection::usable).count(), breaker.opened(), latency.snapshot());
     }
 

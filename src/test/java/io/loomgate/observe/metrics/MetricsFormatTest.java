@@ -45,15 +45,18 @@ class MetricsFormatTest {
                 m.services(Upstreams.builder(java.util.OptionalLong.empty())
                         .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
-                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1)),
                 Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4),
                         new LimitStats("rate_limit", "/shared", 1, 0, 2, 5)),
                 new ServerGauges.Connections(12, 6, 2, 3, 4, 5, new ServerGauges.Tunnels(1, 16, 2)), new GatewayMetrics.Reloads(3, 1), 7,
-                new GatewayMetrics.Spans(40, 2), Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3))),
-                Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0)),
-                Optional.of(new io.loomgate.store.redis.RedisClient.Stats("redis://127.0.0.1:6379/0", "open", 120,
-                        Map.of("timeout", 3L, "open", 40L), 1, 2, 1, io.loomgate.observe.histogram.HistogramSnapshot.empty())));
+                new GatewayMetrics.Spans(40, 2), List.of(
+                        new io.loomgate.upstream.BreakerMetrics(
+                                Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1))),
+                        new io.loomgate.upstream.EndpointMetrics(Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3)))),
+                        new io.loomgate.upstream.cache.CacheMetrics(
+                                Map.of(db, new io.loomgate.upstream.cache.CachedCalls.Stats(40, 10, 3, 2, 7, 1, 5_000, 12, 1 << 20, 0))),
+                        new io.loomgate.store.redis.RedisStats("redis://127.0.0.1:6379/0", "open", 120,
+                                Map.of("timeout", 3L, "open", 40L), 1, 2, 1, io.loomgate.observe.histogram.HistogramSnapshot.empty())));
     }
 
     @Test
