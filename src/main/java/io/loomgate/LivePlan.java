@@ -252,6 +252,8 @@ final class LivePlan implements AdminControl {
                 w.beginObject().field("secondsAgo", (now - r.endNanos()) / 1_000_000_000L).field("outcome", r.outcome().state());
                 if (r.outcome() instanceof io.loomgate.core.call.Outcome.Failed f) {
                     w.field("reason", f.reason());
+                } else if (r.outcome() instanceof io.loomgate.core.call.Outcome.Cancelled c) {
+                    w.field("reason", c.why().why());
                 }
                 w.field("requestId", r.requestId()).endObject();
             }

@@ -52,7 +52,7 @@ final class ProxiedTimeline {
     void failed(Outcome outcome, CountedBody in) {
         int status = switch (outcome) {
             case Outcome.TimedOut t -> 504;
-            case Outcome.Cancelled c -> 499;
+            case Outcome.Cancelled c -> 499;   // a proxy has no sibling: only its client stops it
             case Outcome.Failed f when f.status().isPresent() -> f.status().getAsInt();
             default -> 502;
         };
@@ -71,7 +71,7 @@ final class ProxiedTimeline {
         Optional<String> error = switch (outcome) {
             case Outcome.Failed f -> Optional.of(f.reason());
             case Outcome.TimedOut t -> Optional.of(route.upstream() + ": no answer within " + ctx.timeout().toMillis() + " ms");
-            case Outcome.Cancelled c -> Optional.of("cancelled: the client went away");
+            case Outcome.Cancelled c -> Optional.of("cancelled: " + c.why().why());
             default -> Optional.empty();
         };
         FinishedCall call = new FinishedCall(route.upstream(), outcome, Optional.of(Duration.ZERO), Duration.ofNanos(lastByte - forkNanos));

@@ -74,7 +74,7 @@ final class ProxyEndpoint implements Handler {
             outcome = new Outcome.Failed(e.getMessage(), java.util.OptionalInt.of(e.status()));
             throw e;
         } catch (InterruptedException e) {
-            outcome = Outcome.CANCELLED;
+            outcome = Outcome.interrupted(ctx);
             throw e;
         } finally {
             events.forwarded(new FinishedCall(route.upstream(), outcome, Optional.of(Duration.ZERO),

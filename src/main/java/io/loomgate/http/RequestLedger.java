@@ -4,14 +4,31 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one request's work adds up to, written by whoever does it and read by the pipeline when the
- * request is over (the access log): the time its upstream calls took, and the trace it was sent
- * with. Safe to add to from the request's subtasks.
+ * request is over (the access log): the time its upstream calls took, the trace it was sent with,
+ * and why its work stopped early, if it did. Safe to add to from the request's subtasks.
  */
 public final class RequestLedger {
 
     private final LongAdder upstreamNanos = new LongAdder();
     private volatile String traceId = "";
     private volatile io.loomgate.trace.TraceRoot root;
+
+    private final java.util.concurrent.atomic.AtomicReference<StopReason> stop = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /**
+     * The request's work is being stopped, for {@code reason}; the first reason recorded is the one
+     * kept (a deadline that passes while the client hangs up is one or the other, never both).
+     *
+     * @return whether this reason was the first
+     */
+    public boolean stopped(StopReason reason) {
+        return stop.compareAndSet(null, reason);
+    }
+
+    /** Why the request's work was stopped, if it was. */
+    public java.util.Optional<StopReason> stopReason() {
+        return java.util.Optional.ofNullable(stop.get());
+    }
 
     /** The request's place in a trace, when loomgate traces ({@code --otlp-endpoint}). */
     public void root(io.loomgate.trace.TraceRoot root) {

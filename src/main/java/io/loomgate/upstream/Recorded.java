@@ -9,6 +9,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.core.port.Call;
 import io.loomgate.http.BodyAborted;
+import io.loomgate.http.StopReason;
 import io.loomgate.http.Response;
 import io.loomgate.observe.CallRecord;
 import io.loomgate.observe.Events;
@@ -94,7 +95,10 @@ final class Recorded implements Layered {
         return response.onEnd(failure -> end(ctx, started, switch (failure) {
             case null -> Outcome.answered(id, status);
             case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
-            default -> Outcome.CANCELLED;
+            default -> {   // the client's side of the copy failed: it went away while the body streamed
+                ctx.ledger().stopped(StopReason.CLIENT_GONE);
+                yield new Outcome.Cancelled(StopReason.CLIENT_GONE);
+            }
         }, span));
     }
 

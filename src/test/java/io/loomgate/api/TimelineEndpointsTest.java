@@ -53,6 +53,7 @@ class TimelineEndpointsTest {
         Map<String, Object> file = spans.get(1);
         assertEquals("db", db.get("service"));
         assertEquals("cancelled", db.get("outcome"));
+        assertEquals("the answer was decided without it", db.get("detail"), "why db stopped: its sibling's failure decided");
         assertEquals("failed", file.get("outcome"));
         double decided = ((Number) t.get("decidedMs")).doubleValue();
         double dbEnd = end(db);

@@ -1,5 +1,6 @@
 package io.loomgate.core.call;
 
+import io.loomgate.http.StopReason;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -34,25 +35,35 @@ public sealed interface Outcome {
         return this instanceof Cancelled || this instanceof TimedOut || this instanceof Orphaned;
     }
 
-    Cancelled CANCELLED = new Cancelled();
+    /** Cancelled because the answer was decided without it (a sibling won, or a needed call failed). */
+    Cancelled CANCELLED = new Cancelled(StopReason.SIBLING);
     TimedOut TIMED_OUT = new TimedOut();
     Orphaned ORPHANED = new Orphaned();
 
     /**
-     * How a call ended that was interrupted before it finished, or never started: the one place
-     * that tells a timeout from a cancellation. It timed out when the request's deadline stopped
-     * it; it was cancelled when anything else did (a sibling decided the answer, a required call
-     * failed, the client went away).
+     * How a call of {@code ctx}'s request ended that was interrupted before it finished, or never
+     * started: the one place that tells a timeout from a cancellation, and one cancellation from
+     * another. The request's own stop reason, when the edge or the deadline recorded one first, is the
+     * answer ({@link RequestContext#stopReason}); otherwise it timed out when the request's deadline
+     * stopped it, which is then recorded as the request's reason, and was cancelled because the answer
+     * was decided without it (a sibling won, a call the answer needed failed) when anything else did.
      *
      * @param byDeadline true when the request's deadline, and not its answer, stopped the work
      */
-    static Outcome stopped(boolean byDeadline) {
-        return byDeadline ? TIMED_OUT : CANCELLED;
+    static Outcome stopped(RequestContext ctx, boolean byDeadline) {
+        if (byDeadline) {
+            ctx.ledger().stopped(StopReason.DEADLINE);
+        }
+        return switch (ctx.stopReason().orElse(byDeadline ? StopReason.DEADLINE : StopReason.SIBLING)) {
+            case DEADLINE -> TIMED_OUT;
+            case SIBLING -> CANCELLED;
+            case CLIENT_GONE -> new Cancelled(StopReason.CLIENT_GONE);
+        };
     }
 
-    /** {@link #stopped(boolean)} for a call interrupted under {@code ctx}: by its deadline once that has passed. */
+    /** {@link #stopped} for a call interrupted under {@code ctx}: by its deadline once that has passed. */
     static Outcome interrupted(RequestContext ctx) {
-        return stopped(ctx.deadlinePassed());
+        return stopped(ctx, ctx.deadlinePassed());
     }
 
     /**
@@ -95,7 +106,12 @@ public sealed interface Outcome {
     }
 
     /** It was stopped (or never started) because a sibling decided the answer first. */
-    record Cancelled() implements Outcome {
+    /** It was stopped before it finished, for {@code why} (never the deadline: that is {@link TimedOut}). */
+    record Cancelled(StopReason why) implements Outcome {
+        public Cancelled {
+            Objects.requireNonNull(why, "why");
+        }
+
         public Kind kind() {
             return Kind.CANCELLED;
         }

@@ -84,6 +84,11 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
         return Duration.ofNanos(deadlineNanos - System.nanoTime());
     }
 
+    /** Why the request's work was stopped, if it was: recorded once, on its ledger. */
+    public java.util.Optional<io.loomgate.http.StopReason> stopReason() {
+        return ledger.stopReason();
+    }
+
     public boolean deadlinePassed() {
         return deadlineNanos - System.nanoTime() <= 0;
     }

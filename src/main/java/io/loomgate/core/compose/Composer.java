@@ -54,13 +54,14 @@ public final class Composer {
         List<CallResult> results = new ArrayList<>(graph.calls().size());
         String stopper = run.stoppedBy >= 0 ? graph.calls().get(run.stoppedBy).name() : "";
         for (int i = 0; i < run.states.length; i++) {
-            results.add(result(graph.calls().get(i), run.states[i], finish.deadlineHit(), stopper, start, decided));
+            results.add(result(ctx, graph.calls().get(i), run.states[i], finish.deadlineHit(), stopper, start, decided));
         }
         Optional<CallResult> failed = run.stoppedBy >= 0 ? Optional.of(results.get(run.stoppedBy)) : Optional.empty();
         return new Composition(graph, results, failed, finish.deadlineHit(), ctx.timeout(), Duration.ofNanos(decided - start));
     }
 
-    private static CallResult result(CallSpec spec, CallState s, boolean deadlineHit, String stopper, long start, long decided) {
+    private static CallResult result(RequestContext ctx, CallSpec spec, CallState s, boolean deadlineHit, String stopper, long start,
+                                     long decided) {
         Optional<Duration> began = s.beganNanos == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(s.beganNanos - start));
         long end = s.endedNanos == 0 ? decided : s.endedNanos;
         Duration took = s.beganNanos == 0 ? Duration.ZERO : Duration.ofNanos(Math.max(0, end - s.beganNanos));
@@ -81,7 +82,7 @@ public final class Composer {
                         : spec.name() + ": not started, because " + stopper + " failed");
                 Object fallback = spec.optional() && deadlineHit ? spec.fallback().orElse(null) : null;
                 Outcome outcome = spec.optional() && deadlineHit ? new Outcome.Fallback(w -> w.tree(fallback), why)
-                        : Outcome.stopped(deadlineHit);
+                        : Outcome.stopped(ctx, deadlineHit);
                 yield new CallResult(call(spec, outcome, began, took), fallback, why, OptionalInt.empty(), Optional.empty(),
                         false, elements);
             }

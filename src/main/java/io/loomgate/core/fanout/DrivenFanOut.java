@@ -53,7 +53,7 @@ final class DrivenFanOut implements FanOut {
         FanOutRun run = new FanOutRun(parts, stopWhen, start);
         DrivenScope.Finish finish = DrivenScope.run(mode, virtualStarted, run);
         run.late(finish.late());
-        Outcome stopped = Outcome.stopped(finish.deadlineHit() && !run.ruleMet());
+        Outcome stopped = Outcome.stopped(ctx, finish.deadlineHit() && !run.ruleMet());
         List<FinishedCall> results = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             Outcome outcome = run.outcome(i) != null ? run.outcome(i) : stopped;
@@ -65,7 +65,7 @@ final class DrivenFanOut implements FanOut {
     private static FanOutResult alone(Part part, RequestContext ctx, long start) throws InterruptedException {
         DrivenScope.Alone alone = DrivenScope.alone(0, part.task());
         DrivenScope.Ended e = alone.ended();
-        Outcome outcome = alone.deadlineHit() ? Outcome.stopped(true)
+        Outcome outcome = alone.deadlineHit() ? Outcome.stopped(ctx, true)
                 : e.succeeded() ? new Outcome.Success(e.value()) : Failures.failed(part.upstream(), e.failure());
         return new FanOutResult(List.of(result(part, outcome, e, start)), alone.deadlineHit(), ctx.timeout(),
                 Duration.ofNanos(System.nanoTime() - start));

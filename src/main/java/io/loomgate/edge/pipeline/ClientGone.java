@@ -1,5 +1,7 @@
 package io.loomgate.edge.pipeline;
 
+import io.loomgate.http.RequestLedger;
+import io.loomgate.http.StopReason;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,11 +20,17 @@ final class ClientGone {
     private static final int DONE = 4;
 
     private final AtomicInteger state = new AtomicInteger(WAITING);
+    private final RequestLedger ledger;
     private volatile Thread worker;
     private volatile boolean gone;
 
-    /** The listener's hook: the client closed its connection. */
+    ClientGone(RequestLedger ledger) {
+        this.ledger = ledger;
+    }
+
+    /** The listener's hook: the client closed its connection; the request's stop reason, unless it had one, says so. */
     void fire() {
+        ledger.stopped(StopReason.CLIENT_GONE);
         gone = true;
         Thread t = worker;
         if (state.compareAndSet(ARMED, FIRING)) {

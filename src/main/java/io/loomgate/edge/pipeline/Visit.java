@@ -43,8 +43,8 @@ public final class Visit {
     boolean delivered = true;
     boolean cutOff;
     IOException unfinished;
-    final ClientGone clientGone = new ClientGone();
     final RequestLedger ledger = new RequestLedger();
+    final ClientGone clientGone = new ClientGone(ledger);
     long bytesOut;
     String reason = "";
 

@@ -110,6 +110,7 @@ public record Timeline(String id, String route, String policy, String status, in
         return switch (outcome) {
             case Outcome.Failed f -> f.reason();
             case Outcome.Fallback f -> f.reason();
+            case Outcome.Cancelled c -> c.why().why();
             default -> "";
         };
     }
