@@ -122,7 +122,7 @@ final class ProxyExchange {
             }
         }
         try {
-            return send(forward, ctx, forwarded, sent, hasBody, n, upgrade, ask, ifError, lead, bypassed);
+            return send(ctx, new Outbound(forward, forwarded, sent, hasBody, n, upgrade), new CacheTurn(ask, ifError, lead, bypassed));
         } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
             boolean left = e instanceof InterruptedException || Thread.currentThread().isInterrupted()
                     || System.nanoTime() - ctx.deadlineNanos() >= 0;
@@ -138,10 +138,31 @@ final class ProxyExchange {
         }
     }
 
+    /**
+     * The request as it goes upstream.
+     *
+     * @param fields  its fields, rewritten and with the forwarding ones
+     * @param sent    the trace context it carries
+     * @param length  its declared body length, -1 for none declared
+     * @param upgrade whether it asks to switch protocols (a WebSocket)
+     */
+    private record Outbound(Forward forward, Headers fields, TraceParent sent, boolean hasBody, long length, boolean upgrade) {
+    }
+
+    /**
+     * What the cache made of the request before it went: its key ({@code ask}, null when it is not
+     * stored), a stale answer to serve if the upstream fails, the lock identical misses wait on, and
+     * the {@code Cache-Status} of a request that asked to bypass it.
+     */
+    private record CacheTurn(CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead, Headers bypassed) {
+    }
+
     /** {@link #forward}, once the cache had nothing to serve: the request sent to an endpoint, its answer streamed back. */
-    private Response send(Forward forward, RequestContext ctx, Headers forwarded, TraceParent sent, boolean hasBody, long n,
-                          boolean upgrade, CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead,
-                          Headers bypassed) throws UpstreamFailure, InterruptedException {
+    private Response send(RequestContext ctx, Outbound o, CacheTurn c) throws UpstreamFailure, InterruptedException {
+        Forward forward = o.forward();
+        CachedCalls.Ask ask = c.ask();
+        Optional<StoredAnswer> ifError = c.ifError();
+        CacheLocks.Lead lead = c.lead();
         Request request = forward.request();
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
@@ -151,9 +172,9 @@ final class ProxyExchange {
         Optional<String> host = upstream.proxying().preserveHost() && ForwardedHeaders.validHost(clientHost)
                 ? Optional.of(clientHost.strip()) : Optional.empty();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
-                upgrade ? Tunnel.asked(forwarded, request) : forwarded,
-                hasBody ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, n, host);
-        TrySpan span = TrySpan.start(ctx, sent, upstream.id(), request.method(), origin, target);
+                o.upgrade() ? Tunnel.asked(o.fields(), request) : o.fields(),
+                o.hasBody() ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, o.length(), host);
+        TrySpan span = TrySpan.start(ctx, o.sent(), upstream.id(), request.method(), origin, target);
         Http1Response response;
         long started = endpoints.started(endpoint);
         try {
@@ -204,8 +225,8 @@ final class ProxyExchange {
         }
         response.body().streaming(idleTimeout);
         if (ask == null) {
-            return Response.streamed(response.status(), bypassed.isEmpty() ? ProxiedBody.of(response)
-                    : ProxiedBody.of(response, bypassed, 0, ProxiedBody.Keeper.NONE));
+            return Response.streamed(response.status(), c.bypassed().isEmpty() ? ProxiedBody.of(response)
+                    : ProxiedBody.of(response, c.bypassed(), 0, ProxiedBody.Keeper.NONE));
         }
         Headers more = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=miss");
         Headers fields = ProxiedBody.endToEnd(response);
