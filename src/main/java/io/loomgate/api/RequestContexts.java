@@ -31,10 +31,8 @@ final class RequestContexts {
     /** The same, the deadline counted from {@code fromNanos} (a proxy route: its body's end, when it was read first). */
     static RequestContext of(Request request, String route, Duration timeout, Overrides overrides, long fromNanos) {
         Duration capped = CallerDeadline.cap(request.headers(), timeout);
-        return new RequestContext(request.id(), route, fromNanos + capped.toNanos(), capped, request.query(),
-                request.params(), overrides, request.headers(),
-                new RequestTrace(request.headers().first(Propagation.TRACEPARENT), request.ledger()), request.caller(), new Attempts(),
-                request.ledger());
+        return new RequestContext(request, route, fromNanos + capped.toNanos(), capped, overrides,
+                new RequestTrace(request.headers().first(Propagation.TRACEPARENT), request.ledger()), new Attempts());
     }
 
     /**

@@ -42,6 +42,15 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(ledger, "ledger");
     }
 
+    /**
+     * A request loomgate makes itself, read from no client (a tool's, a test's): a {@code GET} of
+     * {@code /} with {@code query}, no headers, no body, and a ledger of its own.
+     */
+    public static Request internal(String id, QueryParams query) {
+        return new Request(id, "GET", "/", query, Map.of(), Headers.EMPTY, System.nanoTime(), URI.create("/"), null,
+                InputStream.nullInputStream(), Caller.ANONYMOUS, "", new RequestLedger());
+    }
+
     /** The same request, its body read through {@code other} (a count of the bytes forwarded, say). */
     public Request withBody(InputStream other) {
         return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, other, caller, clientId, ledger);

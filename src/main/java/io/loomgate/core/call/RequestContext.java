@@ -2,6 +2,7 @@ package io.loomgate.core.call;
 
 import io.loomgate.http.Caller;
 import io.loomgate.http.Headers;
+import io.loomgate.http.Request;
 import io.loomgate.http.RequestLedger;
 import io.loomgate.http.QueryParams;
 import java.time.Duration;
@@ -20,37 +21,60 @@ import java.util.Objects;
  * Duration left = RequestContext.current().remaining();
  * }</pre>
  *
- * @param requestId     the request id, for the call log, the logs and upstream headers
+ * <p>It is a view over the {@link Request} it serves, not a copy: the id, query, path parameters,
+ * headers, caller and ledger are the request's own. What it adds is what the calls need beyond the
+ * request: the route, the deadline, the overrides, the trace and the tries.
+ *
+ * @param request       the request served (its id, query, path parameters, headers, caller and ledger)
  * @param endpoint      the route's path
  * @param deadlineNanos {@link System#nanoTime()} by which the answer is due
  * @param timeout       the deadline as the client asked for it (or the default), for messages
- * @param query         the request's query parameters, for upstreams that read their own
- * @param params        the path's parameters ({@code id=7} for {@code /users/{id}}), for templates
  * @param overrides     injected delays and failures
- * @param headers       the request's headers, read-only, for upstreams that forward some
  * @param trace         the request's trace context (the client's, or a new one), made on first use
- * @param caller        who is calling (an API key's name, a JWT's claims), and what upstreams are told about it
  * @param attempts      the tries of retried calls, for the timeline
- * @param ledger        where its upstream calls add their time, for the access log
  */
-public record RequestContext(String requestId, String endpoint, long deadlineNanos, Duration timeout,
-                             QueryParams query, Map<String, String> params, Overrides overrides, Headers headers,
-                             RequestTrace trace, Caller caller, Attempts attempts, RequestLedger ledger) {
+public record RequestContext(Request request, String endpoint, long deadlineNanos, Duration timeout, Overrides overrides,
+                             RequestTrace trace, Attempts attempts) {
 
     private static final ScopedValue<RequestContext> CURRENT = ScopedValue.newInstance();
 
     public RequestContext {
-        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(request, "request");
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(query, "query");
-        params = Map.copyOf(params);
         Objects.requireNonNull(overrides, "overrides");
-        Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(trace, "trace");
-        Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(attempts, "attempts");
-        Objects.requireNonNull(ledger, "ledger");
+    }
+
+    /** The request id, for the call log, the logs and upstream headers. */
+    public String requestId() {
+        return request.id();
+    }
+
+    /** The request's query parameters, for upstreams that read their own. */
+    public QueryParams query() {
+        return request.query();
+    }
+
+    /** The path's parameters ({@code id=7} for {@code /users/{id}}), for templates. */
+    public Map<String, String> params() {
+        return request.params();
+    }
+
+    /** The request's headers, read-only, for upstreams that forward some. */
+    public Headers headers() {
+        return request.headers();
+    }
+
+    /** Who is calling (an API key's name, a JWT's claims), and what upstreams are told about it. */
+    public Caller caller() {
+        return request.caller();
+    }
+
+    /** Where its upstream calls add their time, and its stop reason is kept. */
+    public RequestLedger ledger() {
+        return request.ledger();
     }
 
     /** A context for work outside any HTTP request (tests, tools): no query, overrides or headers. */
@@ -61,8 +85,8 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
     /** A context without request headers, and with a new trace. */
     public static RequestContext of(String requestId, String endpoint, Duration timeout, QueryParams query,
                                     Overrides overrides) {
-        return new RequestContext(requestId, endpoint, System.nanoTime() + timeout.toNanos(), timeout, query, Map.of(),
-                overrides, Headers.EMPTY, new RequestTrace(null), Caller.ANONYMOUS, new Attempts(), new RequestLedger());
+        return new RequestContext(Request.internal(requestId, query), endpoint, System.nanoTime() + timeout.toNanos(), timeout,
+                overrides, new RequestTrace(null), new Attempts());
     }
 
     /** Runs {@code op} with {@code ctx} as the current context, on this thread and in the scopes it opens. */
@@ -86,7 +110,7 @@ public record RequestContext(String requestId, String endpoint, long deadlineNan
 
     /** Why the request's work was stopped, if it was: recorded once, on its ledger. */
     public java.util.Optional<io.loomgate.http.StopReason> stopReason() {
-        return ledger.stopReason();
+        return ledger().stopReason();
     }
 
     public boolean deadlinePassed() {
