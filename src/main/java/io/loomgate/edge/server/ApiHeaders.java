@@ -25,6 +25,13 @@ public final class ApiHeaders {
         return b.build();
     }
 
+    /** {@code fields} as the API's read-only headers (names normalised as the API does). */
+    public static com.sun.net.httpserver.Headers readOnly(Headers fields) {
+        com.sun.net.httpserver.Headers api = new com.sun.net.httpserver.Headers();
+        addTo(api, fields);
+        return com.sun.net.httpserver.Headers.of(api);
+    }
+
     /** Adds every line of {@code fields} to the API's {@code api}. */
     public static void addTo(com.sun.net.httpserver.Headers api, Headers fields) {
         fields.forEach(api::add);

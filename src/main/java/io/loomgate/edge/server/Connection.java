@@ -121,7 +121,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         reads(NO_DEADLINE, listener.limits().idleTimeout());
         listener.exchangeStarted();
         listener.watchdog().watch(this);
-        if (!x.dispatch(context, listener.executor())) {
+        if (!Dispatch.run(x, context, listener.executor())) {
             refuse(503, "the server is shutting down");
             return false;
         }

@@ -1,31 +1,26 @@
 package io.loomgate.edge.server;
 
 import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
 import io.loomgate.http1.FieldLines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One exchange as loomgate's server runs it, behind the API's {@link HttpExchange}
- * ({@link PlainExchange}, {@link TlsExchange}): the request's head and body, the answer's head and
- * body as {@code sendResponseHeaders} frames it (the JDK's rules: a length, 0 for chunked, -1 for
- * none; no body for HEAD, 1xx, 204 and 304), {@code close} as the API defines it, and the two
- * moments the connection waits for: the request's body read to its end, and the handler's end.
+ * One exchange as loomgate's server runs it, behind loomgate's own exchange ({@link WireExchange})
+ * or the API's ({@link PlainExchange}, {@link TlsExchange}; {@link Dispatch} says which): the
+ * request's head and body, the answer's head and body as {@code sendResponseHeaders} frames it (the
+ * JDK's rules: a length, 0 for chunked, -1 for none; no body for HEAD, 1xx, 204 and 304),
+ * {@code close} as the API defines it, and the two moments the connection waits for: the request's
+ * body read to its end, and the handler's end.
  */
 final class ServerExchange {
-
-    private static final System.Logger LOG = System.getLogger("loomgate");
 
     private final Connection connection;
     private final RequestHead head;
@@ -59,46 +54,8 @@ final class ServerExchange {
         this.responseBody = new ResponseBody(this);
     }
 
-    /**
-     * Runs the context's filters, its authenticator and its handler on the executor (a new virtual
-     * thread when there is none).
-     *
-     * @return false when the executor would not take it
-     */
-    boolean dispatch(Context c, Executor executor) {
-        this.context = c;
-        Runnable task = () -> {
-            boolean answered = false;
-            try {
-                if (c.getHandler() instanceof ExchangeHandler direct && c.getFilters().isEmpty() && c.getAuthenticator() == null) {
-                    direct.handle(new WireExchange(this));
-                } else {
-                    HttpExchange facade = connection.tls() != null ? new TlsExchange(this) : new PlainExchange(this);
-                    ContextChain.run(c, facade, p -> principal = p);
-                }
-                answered = true;
-            } catch (Throwable t) {
-                LOG.log(Level.DEBUG, () -> "the handler of " + head.method() + " " + head.uri() + " threw: " + t);
-            } finally {
-                finish(answered);
-            }
-        };
-        try {
-            if (executor == null) {
-                Thread.ofVirtual().name("loomgate-exchange").start(task);
-            } else {
-                executor.execute(task);
-            }
-            return true;
-        } catch (RejectedExecutionException e) {
-            keep = false;
-            end();
-            return false;
-        }
-    }
-
     /** The handler is done: an exchange it left open is closed; one it never answered, or broke off, drops the connection. */
-    private void finish(boolean answered) {
+    void finish(boolean answered) {
         try {
             if (!answered || !headersSent) {
                 abort();
@@ -111,6 +68,12 @@ final class ServerExchange {
         } finally {
             end();
         }
+    }
+
+    /** The executor would not take the exchange: it ends, and so does its connection. */
+    void refused() {
+        keep = false;
+        end();
     }
 
     /** The exchange is over: the connection hears of it first, then whoever waits for it. */
@@ -255,9 +218,7 @@ final class ServerExchange {
     /** The request's fields as the API shows them (names normalised, read-only), made when first asked for. */
     com.sun.net.httpserver.Headers apiRequestHeaders() {
         if (apiRequestHeaders == null) {
-            com.sun.net.httpserver.Headers api = new com.sun.net.httpserver.Headers();
-            ApiHeaders.addTo(api, head.headers());
-            apiRequestHeaders = com.sun.net.httpserver.Headers.of(api);
+            apiRequestHeaders = ApiHeaders.readOnly(head.headers());
         }
         return apiRequestHeaders;
     }
@@ -276,6 +237,14 @@ final class ServerExchange {
 
     Context context() {
         return context;
+    }
+
+    void context(Context c) {
+        this.context = c;
+    }
+
+    void principal(HttpPrincipal p) {
+        this.principal = p;
     }
 
     InputStream requestBody() {
