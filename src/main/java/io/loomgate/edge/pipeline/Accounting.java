@@ -72,7 +72,7 @@ final class Accounting {
         } catch (NumberFormatException e) {
             in = 0;   // refused by the framing filter; nothing of it was read
         }
-        String reason = !v.delivered ? "client_gone" : v.cutOff ? "upstream_cut_off" : v.status >= 400 ? v.reason : "";
+        String reason = !v.delivery.whole() ? v.delivery.failure() : v.status >= 400 ? v.reason : "";
         return new RequestSummary.Wire(client == null ? "" : client.getHostAddress(), agent == null ? "" : agent, in, v.bytesOut,
                 v.ledger.upstreamNanos(), v.ledger.traceId(), reason, v.exchange().protocol(), v.ledger.proxied());
     }

@@ -6,6 +6,7 @@ import io.loomgate.http.ErrorMapper;
 import io.loomgate.http.Exchange;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
+import io.loomgate.http.StopReason;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.RequestSummary;
 import java.io.IOException;
@@ -104,7 +105,7 @@ public final class Pipeline {
             }
             String caller = v.request == null ? "" : v.request.caller().name().orElse("");
             events.requestFinished(new RequestSummary(v.routeKey, v.started, v.method(),
-                    v.exchange().uri().getRawPath(), v.status, v.delivered, v.cutOff, v.id,
+                    v.exchange().uri().getRawPath(), v.status, v.delivery != Delivery.CLIENT_GONE, v.delivery == Delivery.CUT_OFF, v.id,
                     System.nanoTime() - v.arrival(), caller, v.clientId, Accounting.wire(v, trustedProxies)));
         }
         return Optional.ofNullable(v.unfinished);
@@ -131,12 +132,13 @@ public final class Pipeline {
         try (Exchange exchange = v.exchange()) {
             exchange.write(answer, v.method().equals("HEAD"));
         } catch (BodyAborted cut) {
-            v.cutOff = true;
+            v.delivery = Delivery.CUT_OFF;
             v.unfinished = cut;
             LOG.log(Level.WARNING, "request " + v.id + ": the upstream's body failed after " + cut.written()
                     + " bytes were sent (" + cut.getMessage() + "); the response was cut off and its connection closed");
         } catch (IOException | RuntimeException clientGone) {
-            v.delivered = false;
+            v.delivery = Delivery.CLIENT_GONE;
+            v.ledger.stopped(StopReason.CLIENT_GONE);
             v.unfinished = clientGone instanceof IOException io ? io : new IOException(clientGone);
             LOG.log(Level.DEBUG, () -> "request " + v.id + ": response not delivered: " + clientGone);
         }

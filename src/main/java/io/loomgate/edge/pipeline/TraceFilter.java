@@ -59,8 +59,8 @@ final class TraceFilter implements Filter {
             a.put("user_agent.original", agent.length() > 200 ? agent.substring(0, 200) : agent);
         }
         a.put("loomgate.request_id", v.id);
-        boolean error = v.status >= 500 || !v.delivered || v.cutOff;
-        String type = !v.delivered ? "client_gone" : v.cutOff ? "upstream_cut_off" : String.valueOf(v.status);
+        boolean error = v.status >= 500 || !v.delivery.whole();
+        String type = v.delivery.whole() ? String.valueOf(v.status) : v.delivery.failure();
         if (error) {
             a.put("error.type", type);
         }

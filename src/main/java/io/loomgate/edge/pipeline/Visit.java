@@ -40,8 +40,7 @@ public final class Visit {
     boolean started;
     Headers answerHeaders = Headers.EMPTY;
     int status = 500;
-    boolean delivered = true;
-    boolean cutOff;
+    Delivery delivery = Delivery.WHOLE;
     IOException unfinished;
     final RequestLedger ledger = new RequestLedger();
     final ClientGone clientGone = new ClientGone(ledger);

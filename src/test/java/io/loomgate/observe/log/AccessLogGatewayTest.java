@@ -80,4 +80,21 @@ class AccessLogGatewayTest {
             assertEquals("/api/*", line.get("route"));
         }
     }
+
+    @Test
+    void anAnswerCutOffByItsUpstreamIsLoggedWithThatReason() throws Exception {
+        Path log = dir.resolve("cut.log");
+        try (io.loomgate.testing.MisbehavingUpstream up = io.loomgate.testing.MisbehavingUpstream.start();
+             FileGate g = FileGate.start(dir, "{\"id\": \"up\", \"kind\": \"http\", \"url\": \"" + up.url("/") + "\"}",
+                     List.of("{\"path\": \"/up/*\", \"policy\": \"proxy\", \"upstreams\": [\"up\"]}"),
+                     "--access-log", "json", "--access-log-file", log.toString())) {
+            // the upstream sends its head and 7 of 1,000 bytes, then resets: the client must see a broken answer
+            org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> g.client().http().send(
+                    HttpRequest.newBuilder(g.gate().uri("/up/reset")).build(), HttpResponse.BodyHandlers.ofString()));
+            Awaitility.await().until(() -> Files.exists(log) && lines(log).size() >= 1);
+            Map<String, Object> line = lines(log).getFirst();
+            assertEquals("upstream_cut_off", line.get("reason"), line.toString());
+            assertEquals(200L, ((Number) line.get("status")).longValue(), "the head had gone out: " + line);
+        }
+    }
 }
