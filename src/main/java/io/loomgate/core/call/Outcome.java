@@ -54,7 +54,7 @@ public sealed interface Outcome {
         if (byDeadline) {
             ctx.ledger().stopped(StopReason.DEADLINE);
         }
-        return switch (ctx.stopReason().orElse(byDeadline ? StopReason.DEADLINE : StopReason.SIBLING)) {
+        return switch (ctx.stopReason().orElse(StopReason.SIBLING)) {   // a deadline was recorded just above
             case DEADLINE -> TIMED_OUT;
             case SIBLING -> CANCELLED;
             case CLIENT_GONE -> new Cancelled(StopReason.CLIENT_GONE);

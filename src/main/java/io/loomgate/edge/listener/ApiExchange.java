@@ -27,7 +27,8 @@ final class ApiExchange implements Exchange {
 
     ApiExchange(HttpExchange exchange, long arrivalNanos) {
         this.exchange = exchange;
-        this.headers = ApiHeaders.of(exchange.getRequestHeaders()).without("upgrade"::equals);
+        Headers all = ApiHeaders.of(exchange.getRequestHeaders());
+        this.headers = all.contains("Upgrade") ? all.without("upgrade"::equals) : all;   // no copy for the common request
         this.arrivalNanos = arrivalNanos;
     }
 
