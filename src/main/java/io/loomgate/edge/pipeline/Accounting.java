@@ -26,12 +26,13 @@ final class Accounting {
 
     /** {@code answer}, counting what of its body is written into the visit; its error code noted. */
     static Response counted(Visit v, Response answer) {
-        if (answer.status() >= 400 && answer.stream() == null && v.reason.isEmpty()) {
+        Answering progress = v.answering();
+        if (answer.status() >= 400 && answer.stream() == null && progress.reason().isEmpty()) {
             Matcher m = CODE.matcher(new String(answer.body(), 0, Math.min(answer.body().length, 512), StandardCharsets.UTF_8));
-            v.reason = m.find() ? m.group(1) : "";
+            progress.reason(m.find() ? m.group(1) : "");
         }
         if (answer.stream() == null) {
-            v.bytesOut = v.method().equals("HEAD") ? 0 : answer.body().length;
+            progress.wrote(v.method().equals("HEAD") ? 0 : answer.body().length);
             return answer;
         }
         Response.Writer writer = answer.stream().writer();
@@ -44,13 +45,13 @@ final class Accounting {
                             @Override
                             public void write(int b) throws IOException {
                                 out.write(b);
-                                v.bytesOut++;
+                                progress.wrote(1);
                             }
 
                             @Override
                             public void write(byte[] b, int off, int len) throws IOException {
                                 out.write(b, off, len);
-                                v.bytesOut += len;
+                                progress.wrote(len);
                             }
                         });
                     }
@@ -72,8 +73,9 @@ final class Accounting {
         } catch (NumberFormatException e) {
             in = 0;   // refused by the framing filter; nothing of it was read
         }
-        String reason = !v.delivery.whole() ? v.delivery.failure() : v.status >= 400 ? v.reason : "";
-        return new RequestSummary.Wire(client == null ? "" : client.getHostAddress(), agent == null ? "" : agent, in, v.bytesOut,
-                v.ledger.upstreamNanos(), v.ledger.traceId(), reason, v.exchange().protocol(), v.ledger.proxied());
+        Answering out = v.answering();
+        String reason = !out.delivery().whole() ? out.delivery().failure() : out.status() >= 400 ? out.reason() : "";
+        return new RequestSummary.Wire(client == null ? "" : client.getHostAddress(), agent == null ? "" : agent, in, out.bytesOut(),
+                v.ledger().upstreamNanos(), v.ledger().traceId(), reason, v.exchange().protocol(), v.ledger().proxied());
     }
 }

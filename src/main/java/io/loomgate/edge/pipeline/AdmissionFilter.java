@@ -25,20 +25,20 @@ final class AdmissionFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        if (v.route.exempt()) {
+        if (v.matched().exempt()) {
             return null;
         }
         if (!admission.tryEnter()) {
             throw new HttpError(503, "overloaded", "more than " + admission.max()
                     + " requests are in flight; retry shortly", Map.of(), Map.of("Retry-After", "1"));
         }
-        v.admitted = true;
+        v.admit();
         return null;
     }
 
     @Override
     public void onEnd(Visit v) {
-        if (v.admitted) {
+        if (v.admitted()) {
             admission.exit();
         }
     }

@@ -19,7 +19,7 @@ final class AuthFilter implements Filter {
     @Override
     public Response onRequest(Visit v) {
         try {
-            v.request = v.request.by(v.edge().auth().authenticate(v.headers()));
+            v.caller(v.edge().auth().authenticate(v.headers()));
         } catch (HttpError refused) {
             if (refused.status() == 401 && v.edge().auth().sentCredentials(v.headers())) {
                 v.edge().failures().ifPresent(f -> f.failed(v.clientKey()));

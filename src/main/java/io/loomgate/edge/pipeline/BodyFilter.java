@@ -1,8 +1,6 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.http.Caller;
 import io.loomgate.http.HttpError;
-import io.loomgate.http.Request;
 import io.loomgate.http.Response;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,14 +24,11 @@ final class BodyFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        InputStream body = InputStream.nullInputStream();
-        if (v.route.readsBody()) {
-            body = v.exchange().body();
+        if (v.matched().readsBody()) {
+            v.body(v.exchange().body());
         } else {
             discard(v);
         }
-        v.request = new Request(v.id, v.method(), v.target.path(), v.target.query(), v.params, v.headers(),
-                v.arrival(), v.exchange().uri(), v.remote(), body, Caller.ANONYMOUS, v.clientId, v.ledger);
         return null;
     }
 

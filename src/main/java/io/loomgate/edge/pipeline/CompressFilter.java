@@ -22,7 +22,7 @@ final class CompressFilter implements Filter {
 
     @Override
     public Response onResponse(Visit v, Response answer) {
-        if (v.route == null || v.edge().compress().isEmpty()) {
+        if (v.route().isEmpty() || v.edge().compress().isEmpty()) {
             return answer;
         }
         return Compressed.answer(v.edge().compress().get(), v.method(), v.headers().all("Accept-Encoding"), answer);

@@ -24,7 +24,7 @@ final class DrainFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        if (!v.route.exempt() && draining.isNew(v.arrival())) {
+        if (!v.matched().exempt() && draining.isNew(v.arrival())) {
             throw new HttpError(503, "draining", "the server is shutting down; retry on another instance",
                     Map.of(), Map.of("Connection", "close"));
         }

@@ -19,7 +19,7 @@ final class FramingFilter implements Filter {
     @Override
     public Response onRequest(Visit v) {
         HeadChecks.check(v.exchange().protocol(), v.headers());
-        v.target = RequestTarget.of(v.exchange().uri());
+        v.framed(RequestTarget.of(v.exchange().uri()));
         return null;
     }
 }

@@ -7,6 +7,7 @@ import io.loomgate.http.Exchange;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import io.loomgate.http.StopReason;
+import io.loomgate.observe.Delivery;
 import io.loomgate.observe.Events;
 import io.loomgate.observe.RequestSummary;
 import java.io.IOException;
@@ -63,7 +64,7 @@ public final class Pipeline {
      */
     public Optional<IOException> run(Exchange exchange) {
         Visit v = new Visit(exchange, trustedProxies);
-        exchange.onClientGone(v.clientGone::fire);
+        exchange.onClientGone(v.clientGone()::fire);
         int entered = 0;
         Response answer = null;
         try {
@@ -71,10 +72,10 @@ public final class Pipeline {
                 answer = filters.get(entered++).onRequest(v);
             }
         } catch (Throwable refused) {
-            answer = ErrorMapper.toResponse(refused, v.id);
+            answer = ErrorMapper.toResponse(refused, v.id());
         }
         int ran = entered;
-        if (answer == null && v.admitted) {
+        if (answer == null && v.admitted()) {
             try {
                 return handoff.work(() -> serve(v, null, ran));
             } catch (RejectedExecutionException stopped) {
@@ -90,41 +91,43 @@ public final class Pipeline {
         try {
             Response answer = early;
             if (answer == null) {
-                v.started = true;
-                events.requestStarted(v.routeKey);
+                v.answering().start();
+                events.requestStarted(v.routeKey());
                 answer = handle(v);
             }
             for (int i = ran - 1; i >= 0; i--) {
                 answer = filters.get(i).onResponse(v, answer);
             }
-            v.status = answer.status();
+            v.answering().status(answer.status());
             write(v, Accounting.counted(v, answer));
         } finally {
             for (int i = ran - 1; i >= 0; i--) {
                 filters.get(i).onEnd(v);
             }
-            String caller = v.request == null ? "" : v.request.caller().name().orElse("");
-            events.requestFinished(new RequestSummary(v.routeKey, v.started, v.method(),
-                    v.exchange().uri().getRawPath(), v.status, v.delivery != Delivery.CLIENT_GONE, v.delivery == Delivery.CUT_OFF, v.id,
-                    System.nanoTime() - v.arrival(), caller, v.clientId, Accounting.wire(v, trustedProxies)));
+            Answering out = v.answering();
+            String caller = v.request() == null ? "" : v.request().caller().name().orElse("");
+            events.requestFinished(new RequestSummary(
+                    new RequestSummary.Asked(v.routeKey(), v.method(), v.exchange().uri().getRawPath(), v.id(), v.clientId(), caller),
+                    new RequestSummary.Ending(out.started(), out.status(), out.delivery(), System.nanoTime() - v.arrival()),
+                    Accounting.wire(v, trustedProxies)));
         }
-        return Optional.ofNullable(v.unfinished);
+        return Optional.ofNullable(v.answering().unfinished());
     }
 
     /** The route's handler, interrupted if the client hangs up while it works; 499 then, as nginx logs it. */
     private static Response handle(Visit v) {
         try {
-            if (!v.clientGone.arm()) {
+            if (!v.clientGone().arm()) {
                 throw new InterruptedException("the client had gone");
             }
-            return v.route.handler().handle(v.request);
+            return v.matched().handler().handle(v.request());
         } catch (Throwable failure) {
-            if (v.clientGone.gone()) {
+            if (v.clientGone().gone()) {
                 return new HttpError(499, "client_gone", "the client closed its connection before the answer").toResponse();
             }
-            return ErrorMapper.toResponse(failure, v.id);
+            return ErrorMapper.toResponse(failure, v.id());
         } finally {
-            v.clientGone.disarm();
+            v.clientGone().disarm();
         }
     }
 
@@ -132,15 +135,13 @@ public final class Pipeline {
         try (Exchange exchange = v.exchange()) {
             exchange.write(answer, v.method().equals("HEAD"));
         } catch (BodyAborted cut) {
-            v.delivery = Delivery.CUT_OFF;
-            v.unfinished = cut;
-            LOG.log(Level.WARNING, "request " + v.id + ": the upstream's body failed after " + cut.written()
+            v.answering().ended(Delivery.CUT_OFF, cut);
+            LOG.log(Level.WARNING, "request " + v.id() + ": the upstream's body failed after " + cut.written()
                     + " bytes were sent (" + cut.getMessage() + "); the response was cut off and its connection closed");
         } catch (IOException | RuntimeException clientGone) {
-            v.delivery = Delivery.CLIENT_GONE;
-            v.ledger.stopped(StopReason.CLIENT_GONE);
-            v.unfinished = clientGone instanceof IOException io ? io : new IOException(clientGone);
-            LOG.log(Level.DEBUG, () -> "request " + v.id + ": response not delivered: " + clientGone);
+            v.ledger().stopped(StopReason.CLIENT_GONE);
+            v.answering().ended(Delivery.CLIENT_GONE, clientGone instanceof IOException io ? io : new IOException(clientGone));
+            LOG.log(Level.DEBUG, () -> "request " + v.id() + ": response not delivered: " + clientGone);
         }
     }
 }

@@ -23,21 +23,21 @@ final class RateLimitFilter implements Filter {
     public Response onRequest(Visit v) {
         if (v.edge().limit().isPresent()) {
             Limit limit = v.edge().limit().get();
-            v.answerHeaders = switch (limit.source()) {
+            v.limited(switch (limit.source()) {
                 case KeySource.ClientAddress a -> limit.admit(v.clientKey());
                 case KeySource.HeaderValue h -> limit.admit(java.util.Objects.requireNonNullElse(v.headers().first(h.name()), ""));
                 case KeySource.Caller c -> callers(v, limit);
-            };
+            });
         }
         return null;
     }
 
     /** The caller authentication found; a token without {@code sub}, its own id; nothing at all, the client address. */
     private static Headers callers(Visit v, Limit limit) {
-        if (v.request.caller().name().isPresent()) {
-            return limit.admit(v.request.caller().name().get());
+        if (v.request().caller().name().isPresent()) {
+            return limit.admit(v.request().caller().name().get());
         }
-        if (v.request.caller().claims().get("jti") instanceof String jti && !jti.isEmpty()) {
+        if (v.request().caller().claims().get("jti") instanceof String jti && !jti.isEmpty()) {
             return limit.admit("\u0000jti:" + jti);   // never a bucket shared by every token without sub
         }
         return limit.admit(v.clientKey());
@@ -46,7 +46,7 @@ final class RateLimitFilter implements Filter {
     @Override
     public Response onResponse(Visit v, Response answer) {
         Response with = answer;
-        Headers added = v.answerHeaders;
+        Headers added = v.limitHeaders();
         for (String name : added.names()) {
             with = with.withHeader(name, added.first(name));
         }

@@ -19,13 +19,13 @@ final class RequestIdFilter implements Filter {
     @Override
     public Response onRequest(Visit v) {
         String offered = v.headers().first("X-Request-Id");
-        v.id = ids.idFor(offered, v.fromTrustedProxy());
-        v.clientId = RequestIds.clientId(offered, v.id);
+        String id = ids.idFor(offered, v.fromTrustedProxy());
+        v.identified(id, RequestIds.clientId(offered, id));
         return null;
     }
 
     @Override
     public Response onResponse(Visit v, Response answer) {
-        return answer.withHeader("X-Request-Id", v.id);
+        return answer.withHeader("X-Request-Id", v.id());
     }
 }

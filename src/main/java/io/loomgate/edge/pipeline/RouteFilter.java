@@ -39,24 +39,22 @@ final class RouteFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        String path = v.target.path();
+        String path = v.target().path();
         Router router = routers.get();   // once: the whole request sees one plan
         RouteRequest request = new RouteRequest(v.method(), path, RouteMatcher.hostOf(v.headers().first("Host")), v.headers(),
-                v.target.query());
+                v.target().query());
         switch (match(router, request)) {
             case RouteMatch.Found(Route route, Map<String, String> params) -> {
-                v.route = route;
-                v.routeKey = route.path();
-                v.params = params;
+                v.routed(route, params);
                 return null;
             }
             case RouteMatch.MethodNotAllowed(String pattern, String allow) -> {
-                v.routeKey = pattern;
+                v.unmatched(pattern);
                 throw new HttpError(405, "method_not_allowed", v.method() + " is not allowed on " + pattern,
                         Map.of(), Map.of("Allow", allow));
             }
             case RouteMatch.Options(String pattern, String allow) -> {
-                v.routeKey = pattern;
+                v.unmatched(pattern);
                 String asked = v.headers().first("Access-Control-Request-Method");
                 if (Cors.isPreflight(v.method(), v.headers().first("Origin"), asked) && hasCors(router, allow, request)) {
                     throw Cors.unserved(asked.strip(), allow);

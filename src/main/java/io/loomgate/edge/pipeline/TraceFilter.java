@@ -32,24 +32,24 @@ final class TraceFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        v.ledger.root(TraceParent.root(v.headers().first("traceparent"), tracing.sampleRatio(), tracing.sink()));
+        v.ledger().root(TraceParent.root(v.headers().first("traceparent"), tracing.sampleRatio(), tracing.sink()));
         return null;
     }
 
     @Override
     public void onEnd(Visit v) {
-        TraceRoot root = v.ledger.root();
+        TraceRoot root = v.ledger().root();
         if (root == null || !root.sampled()) {
             return;
         }
-        boolean matched = !v.routeKey.equals(Events.UNMATCHED);
+        boolean matched = !v.routeKey().equals(Events.UNMATCHED);
         Map<String, Object> a = new HashMap<>();
         a.put("http.request.method", v.method());
         if (matched) {
-            a.put("http.route", v.routeKey);
+            a.put("http.route", v.routeKey());
         }
         a.put("url.path", v.exchange().uri().getRawPath());
-        a.put("http.response.status_code", (long) v.status);
+        a.put("http.response.status_code", (long) v.answering().status());
         InetAddress client = v.remote() == null ? null : ClientAddress.of(v.remote(), v.headers(), v.trustedProxies());
         if (client != null) {
             a.put("client.address", client.getHostAddress());
@@ -58,13 +58,13 @@ final class TraceFilter implements Filter {
         if (agent != null) {
             a.put("user_agent.original", agent.length() > 200 ? agent.substring(0, 200) : agent);
         }
-        a.put("loomgate.request_id", v.id);
-        boolean error = v.status >= 500 || !v.delivery.whole();
-        String type = v.delivery.whole() ? String.valueOf(v.status) : v.delivery.failure();
+        a.put("loomgate.request_id", v.id());
+        boolean error = v.answering().status() >= 500 || !v.answering().delivery().whole();
+        String type = v.answering().delivery().whole() ? String.valueOf(v.answering().status()) : v.answering().delivery().failure();
         if (error) {
             a.put("error.type", type);
         }
-        root.record(new Span(root.traceId(), root.spanId(), root.parentId(), matched ? v.method() + " " + v.routeKey : v.method(),
+        root.record(new Span(root.traceId(), root.spanId(), root.parentId(), matched ? v.method() + " " + v.routeKey() : v.method(),
                 Span.Kind.SERVER, Clock.epochNanos(v.arrival()), Clock.epochNanos(System.nanoTime()), a, error,
                 error ? type : ""));
     }

@@ -26,20 +26,20 @@ final class TunnelFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        if (!v.route.readsBody() || !upgrade(v)) {
+        if (!v.matched().readsBody() || !upgrade(v)) {
             return null;
         }
         if (!tunnels.tryOpen()) {
             throw new HttpError(503, "too_many_tunnels", tunnels.max() + " tunnels are open (--max-tunnels); retry shortly",
                     Map.of(), Map.of("Retry-After", "1"));
         }
-        v.tunnel = true;
+        v.tunnelOpened();
         return null;
     }
 
     @Override
     public void onEnd(Visit v) {
-        if (v.tunnel) {
+        if (v.holdsTunnel()) {
             tunnels.close();
         }
     }

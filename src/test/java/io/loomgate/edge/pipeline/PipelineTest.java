@@ -200,6 +200,53 @@ class PipelineTest {
         assertEquals(List.of("in a", "out a", "write 418 admitted=0", "end a", "finished 418"), events);
     }
 
+    /** A filter that looks at the visit, and may set what another filter already set. */
+    private Filter looking(String name, java.util.function.Consumer<Visit> look) {
+        return new Filter() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Response onRequest(Visit v) {
+                look.accept(v);
+                return null;
+            }
+        };
+    }
+
+    @Test
+    void theRequestHandlersSeeIsBuiltAtRoutingWithTheVisitsIdAndTheBodyAndCallerReplaceItWhole() {
+        List<io.loomgate.http.Request> seen = new ArrayList<>();
+        Memory exchange = new Memory("GET", "/work?x=1", Headers.of("X-Request-Id", "mine"));
+        pipeline(Handoff.HERE, looking("look", v -> {
+            seen.add(v.request());
+            v.caller(new io.loomgate.http.Caller(Optional.of("billing"), java.util.Map.of(), Headers.EMPTY, java.util.Set.of()));
+            seen.add(v.request());
+        })).run(exchange);
+
+        io.loomgate.http.Request routed = seen.get(0);
+        assertEquals(exchange.written.headers().first("X-Request-Id"), routed.id(), "the request carries the visit's id");
+        assertEquals("mine", routed.clientId(), "and the client's own id beside it");
+        assertEquals("/work", routed.path());
+        assertEquals("1", routed.query().first("x").orElseThrow());
+        assertTrue(routed.caller().name().isEmpty(), "no caller before auth");
+        assertEquals("billing", seen.get(1).caller().name().orElseThrow());
+        assertTrue(seen.get(0) != seen.get(1) && routed.caller().name().isEmpty(), "a new request, the first untouched");
+        assertEquals("billing", finished.getFirst().caller(), "the summary reads the request's last state");
+    }
+
+    @Test
+    void aFilterThatSetsWhatAnotherAlreadySetFailsLoudlyAndTheHandlerNeverRuns() {
+        Memory exchange = new Memory("GET", "/work", Headers.EMPTY);
+        pipeline(Handoff.HERE, looking("again", v -> v.identified("other", ""))).run(exchange);
+
+        assertEquals(500, exchange.written.status());
+        assertFalse(events.contains("handler"));
+        assertEquals(0, admission.admitted());
+    }
+
     /** A handoff that says what it was given. */
     private Handoff counting(List<String> handedOff) {
         return new Handoff() {

@@ -24,8 +24,8 @@ class AccessLogTest {
             java.util.Optional.of(new io.loomgate.http.RequestLedger.Proxied("10.0.0.5:8080", 503, 2)));
 
     private static RequestSummary summary(String path, int status) {
-        return new RequestSummary("/users/{id}", true, "GET", path, status, true, false, "9c41e2-1", 52_340_000, "billing", "",
-                WIRE);
+        return new RequestSummary(new RequestSummary.Asked("/users/{id}", "GET", path, "9c41e2-1", "", "billing"),
+                new RequestSummary.Ending(true, status, io.loomgate.observe.Delivery.WHOLE, 52_340_000), WIRE);
     }
 
     @Test

@@ -33,9 +33,9 @@ class MetricsFormatTest {
         GatewayMetrics m = new GatewayMetrics(List.of(db, file));
         m.registerRoutes(List.of("/block", WEIRD));
         m.requestStarted("/block");
-        m.requestFinished(new RequestSummary("/block", true, "GET", "/block", 200, true, false, "a", 300_000_000));
-        m.requestFinished(new RequestSummary("/block", false, "GET", "/block", 503, true, false, "b", 1_000_000));
-        m.requestFinished(new RequestSummary(WEIRD, false, "GET", WEIRD, 404, true, false, "c", 60_000));
+        m.requestFinished(finished("/block", true, 200, "a", 300_000_000));
+        m.requestFinished(finished("/block", false, 503, "b", 1_000_000));
+        m.requestFinished(finished(WEIRD, false, 404, "c", 60_000));
         m.orphanEnded(db, Duration.ofMillis(250));
         m.answered(new Answer("a", "", "/block", "all", false, Status.FAILED, 502,
                 List.of(new FinishedCall(db, Outcome.CANCELLED, Duration.ofMillis(50)),
@@ -186,5 +186,10 @@ class MetricsFormatTest {
             latency.record(20_000_000);   // 20 ms each
         }
         return new io.loomgate.upstream.EndpointState(name, 0, calls, 1, 0, calls < 5, true, 1, latency.snapshot());
+    }
+
+    private static RequestSummary finished(String route, boolean started, int status, String id, long nanos) {
+        return new RequestSummary(new RequestSummary.Asked(route, "GET", route, id, "", ""),
+                new RequestSummary.Ending(started, status, io.loomgate.observe.Delivery.WHOLE, nanos), RequestSummary.Wire.NONE);
     }
 }

@@ -1,13 +1,14 @@
-package io.loomgate.edge.pipeline;
+package io.loomgate.observe;
 
 import io.loomgate.http.StopReason;
 
 /**
  * How a request's answer went out, decided once, when it was written: whole, not delivered because
  * the client went away, or cut off because the upstream's body failed after the head was sent. The
- * access log, the trace and the request's summary all read it from here.
+ * pipeline decides it; the access log, the trace and the metrics read it from the request's
+ * {@link RequestSummary}.
  */
-enum Delivery {
+public enum Delivery {
 
     WHOLE(""),
     CLIENT_GONE(StopReason.CLIENT_GONE.wire()),
@@ -19,12 +20,12 @@ enum Delivery {
         this.failure = failure;
     }
 
-    boolean whole() {
+    public boolean whole() {
         return this == WHOLE;
     }
 
     /** {@code client_gone} or {@code upstream_cut_off}, as the access log and the trace name it; empty when whole. */
-    String failure() {
+    public String failure() {
         return failure;
     }
 }
