@@ -24,7 +24,7 @@ import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.plan.PlanJson;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -27,7 +27,7 @@ import io.loomgate.observe.metrics.VirtualThreads;
 import io.loomgate.observe.otlp.OtlpExporter;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.plan.PlanModules;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

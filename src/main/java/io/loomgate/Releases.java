@@ -2,7 +2,7 @@ package io.loomgate;
 
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;

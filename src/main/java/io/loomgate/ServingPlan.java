@@ -10,7 +10,7 @@ import io.loomgate.observe.Events;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.UpstreamDecl;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.util.List;
 import java.util.Map;

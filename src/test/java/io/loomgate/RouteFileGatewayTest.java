@@ -134,7 +134,7 @@ class RouteFileGatewayTest {
                  "clientKnobs": true, "routes": [{"path": "/orders", "policy": "single", "upstreams": ["orders"]}]}
                 """);
         java.util.concurrent.atomic.AtomicInteger called = new java.util.concurrent.atomic.AtomicInteger();
-        io.loomgate.upstream.Upstream counting = () -> {
+        io.loomgate.core.port.Upstream counting = () -> {
             called.incrementAndGet();
             return io.loomgate.core.call.Value.text("row");
         };

@@ -3,7 +3,7 @@ package io.loomgate.api;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.edge.RouteEdge;
 import io.loomgate.edge.routing.RouteMatcher;
-import io.loomgate.upstream.ProxyRules;
+import io.loomgate.core.port.ProxyRules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -38,7 +38,7 @@ final class RequestContexts {
     /**
      * For a fan-out or composed route: its client knobs read ({@code ?timeout=}, and with
      * {@code clientKnobs} {@code ?fail=} and {@code ?delay=}), then every upstream asked whether it
-     * can serve the request at all ({@link io.loomgate.upstream.Upstream#check}).
+     * can serve the request at all ({@link io.loomgate.core.port.Upstream#check}).
      */
     static RequestContext checked(Request request, String route, List<UpstreamId> called, Optional<Duration> routeTimeout,
                                   boolean clientKnobs, ServiceOptions options, Upstreams upstreams) {

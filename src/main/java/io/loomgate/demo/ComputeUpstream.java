@@ -4,7 +4,7 @@ import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.Value;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.QueryParams;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.util.List;
 
 /**

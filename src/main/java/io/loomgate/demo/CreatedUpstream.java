@@ -5,7 +5,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.core.port.Call;
 import io.loomgate.json.JsonParser;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;

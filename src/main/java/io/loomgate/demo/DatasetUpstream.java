@@ -8,7 +8,7 @@ import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -8,7 +8,7 @@ import io.loomgate.core.template.Template;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.UpstreamKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -6,7 +6,7 @@ import io.loomgate.core.fanout.PolicyModule;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.upstream.ProxyRules;
+import io.loomgate.core.port.ProxyRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

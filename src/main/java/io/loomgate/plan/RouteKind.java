@@ -67,7 +67,7 @@ public sealed interface RouteKind {
     }
 
     /** A path prefix ({@code /api/*}) forwarded to one HTTP upstream as it came. */
-    record Proxy(UpstreamId upstream, io.loomgate.upstream.ProxyRules rules) implements RouteKind {
+    record Proxy(UpstreamId upstream, io.loomgate.core.port.ProxyRules rules) implements RouteKind {
         public Proxy {
             Objects.requireNonNull(upstream, "upstream");
             Objects.requireNonNull(rules, "rules");

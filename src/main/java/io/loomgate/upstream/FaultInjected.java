@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Forward;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;

@@ -1,5 +1,8 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Upstream;
+import io.loomgate.core.port.Forwarder;
+import io.loomgate.core.port.Forward;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;

@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Forward;
 import io.loomgate.core.call.Attempts;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.RequestContext;

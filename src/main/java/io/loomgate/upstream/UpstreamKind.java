@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Upstream;
 import java.util.OptionalInt;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonWriter;

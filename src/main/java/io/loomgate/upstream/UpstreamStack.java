@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Upstream;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.port.RetryBudget;
 import io.loomgate.observe.Events;

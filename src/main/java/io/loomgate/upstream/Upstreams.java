@@ -1,5 +1,7 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Upstream;
+import io.loomgate.core.port.Forwarder;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
@@ -100,16 +102,16 @@ public final class Upstreams implements Calls {
         return u;
     }
 
-    /** The endpoints of {@code id} and their state ({@link Upstream#endpoints}); none for an unknown id. */
+    /** The endpoints of {@code id} and their state ({@link Operated#endpoints}); none for an unknown id. */
     public List<EndpointState> endpoints(UpstreamId id) {
         Upstream u = raw.get(id);
-        return u == null ? List.of() : u.endpoints();
+        return u == null ? List.of() : Operated.of(u).endpoints();
     }
 
-    /** The cache of {@code id} ({@link Upstream#cache}); none for an unknown id or one without. */
+    /** The cache of {@code id} ({@link Operated#cache}); none for an unknown id or one without. */
     public java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache(UpstreamId id) {
         Upstream u = raw.get(id);
-        return u == null ? java.util.Optional.empty() : u.cache();
+        return u == null ? java.util.Optional.empty() : Operated.of(u).cache();
     }
 
     /** The metric sets the upstreams own: their breakers', endpoints' and caches', in the upstreams' order. */
@@ -128,20 +130,20 @@ public final class Upstreams implements Calls {
 
     /** Starts what each upstream runs on its own (health checks); idempotent, so a kept upstream is not started twice. */
     public void activate() {
-        raw.values().forEach(Upstream::activate);
+        raw.values().forEach(u -> Operated.of(u).activate());
     }
 
     /** Stops what {@code id} runs on its own, once no plan serves it. */
     public void deactivate(UpstreamId id) {
         Upstream u = raw.get(id);
         if (u != null) {
-            u.deactivate();
+            Operated.of(u).deactivate();
         }
     }
 
     /** Stops what every upstream runs on its own: at shutdown. */
     public void deactivateAll() {
-        raw.values().forEach(Upstream::deactivate);
+        raw.values().forEach(u -> Operated.of(u).deactivate());
     }
 
     /** Every id, in the order the upstreams were added. */
@@ -269,7 +271,7 @@ public final class Upstreams implements Calls {
                 budgets.put(id, budget);
                 retries.put(id, stats);
                 decorated.put(id, UpstreamStack.around(u, new UpstreamStack.Parts(id, faults.get(id), dice, breaker, r,
-                        budget, stats, told, u.replicated())));
+                        budget, stats, told, Operated.of(u).replicated())));
                 forwards.put(id, u instanceof Forwarder);
                 bare.put(id, u);
             });

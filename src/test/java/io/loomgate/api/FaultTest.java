@@ -10,7 +10,7 @@ import io.loomgate.config.CommandLine;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.TestClient;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -15,7 +15,7 @@ import io.loomgate.core.call.Value;
 import io.loomgate.http.QueryParams;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.upstream.Faults;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.Upstreams;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -11,7 +11,7 @@ import io.loomgate.tls.ClientTls;
 import io.loomgate.tls.TlsException;
 import io.loomgate.module.Fields;
 import io.loomgate.module.RouteFileException;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.UpstreamKind;
 import io.loomgate.upstream.cache.CacheSettings;
 import java.net.URI;

@@ -25,9 +25,10 @@ import io.loomgate.http.HttpError;
 import io.loomgate.http.Response;
 import io.loomgate.rewrite.Redirects;
 import io.loomgate.upstream.EndpointState;
-import io.loomgate.upstream.Forward;
-import io.loomgate.upstream.Forwarder;
-import io.loomgate.upstream.Upstream;
+import io.loomgate.upstream.Operated;
+import io.loomgate.core.port.Forward;
+import io.loomgate.core.port.Forwarder;
+import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.balance.Fleet;
 import io.loomgate.upstream.cache.CachedCalls;
 import java.io.ByteArrayInputStream;
@@ -52,7 +53,7 @@ import java.util.StringJoiner;
  * and closes its connection, so the upstream sees it abandoned. Every other way the exchange can go
  * wrong is an {@link UpstreamFailure} with a reason a client may read.
  */
-final class HttpUpstream implements Upstream, Forwarder {
+final class HttpUpstream implements Upstream, Forwarder, Operated {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final Duration BACKUP_SLACK = Duration.ofSeconds(1);

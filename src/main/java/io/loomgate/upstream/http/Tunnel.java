@@ -6,7 +6,7 @@ import io.loomgate.client.ResponseHead;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.upstream.TunnelLimits;
+import io.loomgate.core.port.TunnelLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

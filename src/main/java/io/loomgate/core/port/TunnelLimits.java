@@ -1,4 +1,4 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import java.time.Duration;
 import java.util.Objects;

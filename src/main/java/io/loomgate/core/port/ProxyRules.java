@@ -1,4 +1,4 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import io.loomgate.rewrite.Cookies;
 import io.loomgate.rewrite.HeaderRules;

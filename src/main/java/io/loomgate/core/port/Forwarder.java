@@ -1,4 +1,4 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.http.Response;

@@ -1,15 +1,15 @@
-package io.loomgate.upstream;
+package io.loomgate.core.port;
 
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.Value;
-import io.loomgate.core.port.Call;
 
 /**
  * The calling port every backend plugs into: one call, made on the calling thread, inside a
  * {@link RequestContext} that gives the request id and the deadline. A simulated service, an HTTP
  * service and a layer of the stack around either all look the same to the engine. Forwarding a
- * proxy route's request as it came is the other port, {@link Forwarder}.
+ * proxy route's request as it came is the other port, {@link Forwarder}. What an operator sees of
+ * an upstream (its endpoints, its cache, its health checks) is not the core's, and not here.
  *
  * <p>A call must stop promptly when its thread is interrupted (that is how the engine cancels it)
  * and end with {@link InterruptedException}.
@@ -39,28 +39,5 @@ public interface Upstream {
      * (a 400). Accepts everything by default.
      */
     default void check(RequestContext request) {
-    }
-
-    /** Its endpoints and what is known of each now, for the admin API and the metrics; none for an upstream with one. */
-    default java.util.List<EndpointState> endpoints() {
-        return java.util.List.of();
-    }
-
-    /** Its cache of answers ({@code "cache"}), when it has one. */
-    default java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache() {
-        return java.util.Optional.empty();
-    }
-
-    /** True when its calls go to one of several endpoints (which it notes in {@link EndpointNote}). */
-    default boolean replicated() {
-        return false;
-    }
-
-    /** Starts what it runs on its own (active health checks), once its plan serves; nothing by default. */
-    default void activate() {
-    }
-
-    /** Stops what {@link #activate} started: no plan serves it any more. */
-    default void deactivate() {
     }
 }
