@@ -3,7 +3,7 @@ package io.loomgate;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.fanout.FanOut;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.PlanSummary;
 import java.io.PrintStream;

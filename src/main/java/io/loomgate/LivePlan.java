@@ -17,7 +17,7 @@ import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.tls.ServerTls;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.observe.metrics.GatewayMetrics;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.timeline.RecentRequests;

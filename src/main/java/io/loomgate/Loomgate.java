@@ -9,6 +9,7 @@ import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.SimulatedKind;
+import io.loomgate.edge.listener.ConnectionMetrics;
 import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
 import io.loomgate.edge.listener.ShutdownReport;
@@ -16,7 +17,7 @@ import io.loomgate.edge.pipeline.Tracing;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.tls.ServerTls;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.observe.MetricSet;
 import io.loomgate.observe.log.AccessLog;
 import io.loomgate.observe.log.LogQueue;
@@ -25,6 +26,7 @@ import io.loomgate.observe.metrics.MetricsLogger;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.metrics.VirtualThreads;
 import io.loomgate.observe.otlp.OtlpExporter;
+import io.loomgate.observe.otlp.SpanMetrics;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.core.port.Upstream;
@@ -32,6 +34,7 @@ import io.loomgate.upstream.Upstreams;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,7 +118,6 @@ public final class Loomgate implements AutoCloseable {
             traces = o.otlpEndpoint().map(uri -> new OtlpExporter(uri, Main.version())).orElse(null);
             Optional<Tracing> tracing = Optional.empty();
             if (traces != null) {
-                metrics.spans(traces::exported, traces::dropped);
                 tracing = Optional.of(new Tracing(o.traceSample(), traces::accept));
             }
             LongAdder virtualStarted = new LongAdder();
@@ -132,9 +134,16 @@ public final class Loomgate implements AutoCloseable {
             virtualThreads = VirtualThreads.start(virtualStarted);
             LivePlan live = new LivePlan(new LivePlan.Parts(config, modules, replaced, engines, extraRoutes, lifecycle, metrics,
                     recent, events, virtualStarted, admin != null));
+            GatewayServer served = server;
+            OtlpExporter exporter = traces;
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
-                    () -> live.current().plan().upstreams(), virtualThreads, config.server().threads(), lifecycle::uptimeMillis,
-                    Main.version(), () -> live.current().plan().edges().stats(), () -> live.current().plan().edges().redis().map(r -> List.<MetricSet>of(r)).orElse(List.of()));
+                    () -> new UpstreamReadings(live.current().plan().upstreams()), virtualThreads, config.server().threads(),
+                    lifecycle::uptimeMillis, Main.version(), () -> live.current().plan().edges().stats(), () -> {
+                        List<MetricSet> sets = new ArrayList<>(List.of(ConnectionMetrics.of(served),
+                                exporter == null ? SpanMetrics.NONE : SpanMetrics.of(exporter)));
+                        live.current().plan().edges().redis().ifPresent(sets::add);
+                        return sets;
+                    });
             live.first(plan, source);
             LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
 

@@ -4,7 +4,7 @@ import io.loomgate.config.Config;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.Baselines;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.core.fanout.AllPolicy;
 import io.loomgate.core.fanout.AnyPolicy;
 import io.loomgate.core.fanout.FallbackPolicy;

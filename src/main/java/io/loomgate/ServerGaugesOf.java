@@ -33,11 +33,4 @@ record ServerGaugesOf(GatewayServer server, ServerOptions options) implements Se
         }
         return Optional.of(new Pool(pool.getCorePoolSize(), pool.getActiveCount(), pool.getQueue().size()));
     }
-
-    @Override
-    public Optional<Connections> connections() {
-        return server.serverStats().map(c -> new Connections(c.open(), c.refusedAtMax(), c.refusedPerAddress(),
-                c.headTimeouts(), c.malformed(), c.clientGone(),
-                new Tunnels(server.tunnels().open(), server.tunnels().max(), server.tunnels().refused())));
-    }
 }

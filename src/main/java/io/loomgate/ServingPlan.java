@@ -6,7 +6,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.tls.ServerTls;
 import io.loomgate.tls.TlsException;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.plan.Plan;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.UpstreamDecl;

@@ -8,7 +8,7 @@ import io.loomgate.config.CommandLine;
 import io.loomgate.config.Config;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.event.CallRecord;
 import io.loomgate.testing.TestClient;
 import io.loomgate.upstream.CallLog;
 import java.net.http.HttpRequest;

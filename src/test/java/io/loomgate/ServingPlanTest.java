@@ -12,7 +12,7 @@ import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.SimulatedKind;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.testing.TestClient;
 import io.loomgate.upstream.http.HttpKind;
 import java.nio.file.Files;

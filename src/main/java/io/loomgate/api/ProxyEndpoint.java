@@ -8,7 +8,7 @@ import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import io.loomgate.http.Response;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.edge.routing.Handler;
 import io.loomgate.upstream.BufferedBody;
 import io.loomgate.core.port.Forward;

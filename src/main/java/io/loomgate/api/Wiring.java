@@ -3,7 +3,7 @@ package io.loomgate.api;
 import io.loomgate.config.Config;
 import io.loomgate.core.compose.Composer;
 import io.loomgate.core.fanout.Aggregator;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.observe.metrics.MetricsSource;
 import io.loomgate.observe.timeline.RecentRequests;
 import io.loomgate.edge.listener.Lifecycle;

@@ -1,7 +1,7 @@
 package io.loomgate.demo;
 
 import io.loomgate.core.fanout.FanOut;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.LongAdder;

@@ -8,7 +8,7 @@ import io.loomgate.core.fanout.Failures;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.FanOutResult;
 import io.loomgate.core.fanout.StopWhen;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,10 @@ import io.loomgate.json.JsonWriter;
  */
 public interface MetricSet {
 
+    /** A set with nothing in it: a component that has nothing to show here (the JDK's server's connections). */
+    MetricSet NONE = sink -> {
+    };
+
     /** Its Prometheus families. */
     void prometheus(MetricSink sink);
 

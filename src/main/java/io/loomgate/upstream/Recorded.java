@@ -12,8 +12,8 @@ import io.loomgate.core.port.Call;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.StopReason;
 import io.loomgate.http.Response;
-import io.loomgate.observe.CallRecord;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.CallRecord;
+import io.loomgate.observe.event.Events;
 
 /**
  * The outermost layer: tells the events every call once (in flight while it runs, then its outcome

@@ -3,7 +3,7 @@ package io.loomgate.upstream;
 import io.loomgate.core.port.Upstream;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.port.RetryBudget;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;

@@ -8,7 +8,7 @@ import io.loomgate.core.call.Value;
 import io.loomgate.core.port.Call;
 import io.loomgate.core.port.Calls;
 import io.loomgate.core.port.RetryBudget;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.observe.MetricSet;
 import io.loomgate.upstream.cache.CacheMetrics;
 import io.loomgate.upstream.cache.CachedCalls;
@@ -114,7 +114,7 @@ public final class Upstreams implements Calls {
         return u == null ? java.util.Optional.empty() : Operated.of(u).cache();
     }
 
-    /** The metric sets the upstreams own: their breakers', endpoints' and caches', in the upstreams' order. */
+    /** The metric sets the upstreams own: their breakers', endpoints', caches' and retries', in the upstreams' order. */
     public List<MetricSet> metricSets() {
         Map<UpstreamId, List<EndpointState>> endpoints = new LinkedHashMap<>();
         Map<UpstreamId, CachedCalls.Stats> caches = new LinkedHashMap<>();
@@ -125,7 +125,7 @@ public final class Upstreams implements Calls {
             }
             cache(id).ifPresent(c -> caches.put(id, c.stats()));
         }
-        return List.of(new BreakerMetrics(breakers()), new EndpointMetrics(endpoints), new CacheMetrics(caches));
+        return List.of(new BreakerMetrics(breakers()), new EndpointMetrics(endpoints), new CacheMetrics(caches), RetryMetrics.of(retries()));
     }
 
     /** Starts what each upstream runs on its own (health checks); idempotent, so a kept upstream is not started twice. */

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.Loomgate;
 import io.loomgate.core.call.Outcome;
-import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.event.CallRecord;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.BothModes;
 import io.loomgate.testing.TestClient;

@@ -10,7 +10,7 @@ import io.loomgate.Loomgate;
 import io.loomgate.config.CommandLine;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.event.CallRecord;
 import io.loomgate.testing.Aggregations;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestClient;

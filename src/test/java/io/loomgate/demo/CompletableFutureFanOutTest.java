@@ -14,7 +14,7 @@ import io.loomgate.core.call.Value;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.core.fanout.FanOutResult;
 import io.loomgate.core.fanout.StopWhen;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.loomgate.testing;
 
-import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.event.CallRecord;
 import io.loomgate.upstream.CallLog;
 import java.net.http.HttpResponse;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.CallRecord;
+import io.loomgate.observe.event.CallRecord;
 import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.FileGate;
 import io.loomgate.testing.PrometheusText;

@@ -17,7 +17,7 @@ import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.server.LoomgateServers;
 import io.loomgate.edge.server.ServerStats;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

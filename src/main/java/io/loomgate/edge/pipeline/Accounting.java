@@ -3,7 +3,7 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Response;
-import io.loomgate.observe.RequestSummary;
+import io.loomgate.observe.event.RequestSummary;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package io.loomgate.edge.pipeline;
 
-import io.loomgate.observe.Delivery;
+import io.loomgate.observe.event.Delivery;
 import io.loomgate.http.StopReason;
 import java.io.IOException;
 

@@ -3,7 +3,7 @@ package io.loomgate.edge.pipeline;
 import io.loomgate.core.call.TraceParent;
 import io.loomgate.http.ClientAddress;
 import io.loomgate.http.Response;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import io.loomgate.trace.Clock;
 import io.loomgate.trace.Span;
 import io.loomgate.trace.TraceRoot;

@@ -10,7 +10,7 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.http.RequestLedger;
 import io.loomgate.http.RequestTarget;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Events;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.Map;

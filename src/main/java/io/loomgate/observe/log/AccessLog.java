@@ -3,8 +3,8 @@ package io.loomgate.observe.log;
 import io.loomgate.config.AccessLogMode;
 import io.loomgate.config.Printable;
 import io.loomgate.json.JsonWriter;
-import io.loomgate.observe.Events;
-import io.loomgate.observe.RequestSummary;
+import io.loomgate.observe.event.Events;
+import io.loomgate.observe.event.RequestSummary;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 

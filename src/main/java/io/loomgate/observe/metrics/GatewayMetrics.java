@@ -2,15 +2,15 @@ package io.loomgate.observe.metrics;
 
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.Answer;
-import io.loomgate.observe.Events;
-import io.loomgate.observe.RequestSummary;
-import io.loomgate.upstream.CallLog;
+import io.loomgate.observe.event.Answer;
+import io.loomgate.observe.event.Events;
+import io.loomgate.observe.event.RequestSummary;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -51,23 +51,6 @@ public final class GatewayMetrics implements Events {
 
     public long accessLogDropped() {
         return accessLogDropped.getAsLong();
-    }
-
-    private volatile java.util.function.LongSupplier spansExported = () -> 0;
-    private volatile java.util.function.LongSupplier spansDropped = () -> 0;
-
-    /** Where the counts of spans sent to the trace backend, and dropped, are read. */
-    public void spans(java.util.function.LongSupplier exported, java.util.function.LongSupplier dropped) {
-        this.spansExported = exported;
-        this.spansDropped = dropped;
-    }
-
-    /** Spans sent and spans dropped so far. */
-    public Spans spans() {
-        return new Spans(spansExported.getAsLong(), spansDropped.getAsLong());
-    }
-
-    public record Spans(long exported, long dropped) {
     }
 
     public GatewayMetrics() {
@@ -145,9 +128,9 @@ public final class GatewayMetrics implements Events {
     }
 
     /** Every upstream, with calls in flight as the call log counts them. */
-    public Map<UpstreamId, ServiceStats.ServiceSnapshot> services(CallLog calls) {
+    public Map<UpstreamId, ServiceStats.ServiceSnapshot> services(ToLongFunction<UpstreamId> inFlight) {
         Map<UpstreamId, ServiceStats.ServiceSnapshot> result = new LinkedHashMap<>();
-        upstreamOrder.forEach(id -> result.put(id, services.get(id).snapshot(calls.inFlight(id))));
+        upstreamOrder.forEach(id -> result.put(id, services.get(id).snapshot(inFlight.applyAsLong(id))));
         return result;
     }
 

@@ -30,18 +30,9 @@ final class JsonFormat {
                 .field("averageResponseMs", s.averageResponseMs())
                 .field("shed", s.shed())
                 .field("maxInflight", s.maxInflight());
-        if (s.connections() != null) {
-            ServerGauges.Connections c = s.connections();
-            w.name("connections").beginObject().field("open", c.open()).field("refusedAtMax", c.refusedAtMax())
-                    .field("refusedPerAddress", c.refusedPerAddress()).field("headTimeouts", c.headTimeouts())
-                    .field("malformed", c.malformed()).field("clientGone", c.clientGone())
-                    .field("tunnelsOpen", c.tunnels().open()).field("maxTunnels", c.tunnels().max())
-                    .field("tunnelsRefused", c.tunnels().refused()).endObject();
-        }
         w.name("configReloads").beginObject().field("ok", s.reloads().ok()).field("failed", s.reloads().failed()).endObject();
         w.field("accessLogDropped", s.accessLogDropped());
         s.components().forEach(c -> c.serverJson(w));
-        w.name("traceSpans").beginObject().field("exported", s.spans().exported()).field("dropped", s.spans().dropped()).endObject();
         w.endObject();
 
         w.name("routes").beginObject();
@@ -78,10 +69,6 @@ final class JsonFormat {
                 .field("uptimeMs", j.uptimeMs()).field("platformThreads", j.platformThreads())
                 .endObject();
 
-        w.name("retries").beginObject();
-        s.retries().forEach((name, r) -> w.name(name.value()).beginObject().field("sent", r.sent())
-                .field("refusedByBudget", r.refusedByBudget()).endObject());
-        w.endObject();
         w.name("limits").beginArray();
         s.limits().forEach(l -> {
             w.beginObject().field("limit", l.limit()).field("route", l.route()).field("keys", l.keys())

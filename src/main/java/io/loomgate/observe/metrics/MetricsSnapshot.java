@@ -16,24 +16,19 @@ import java.util.Map;
  * @param maxInflight the admission limit (0: none)
  * @param pool        the platform request pool, or null in virtual mode
  * @param limits      the limits kept per key: rate limits, pre-auth limits, refused credentials per address
- * @param connections loomgate's server's connection counts, or null on the JDK's server
- * @param components  the metric sets components write themselves (breakers, endpoints, caches, Redis)
+ * @param components  the metric sets components write themselves (the server's connections, the trace
+ *                    exporter, the upstreams' breakers, endpoints, caches and retries, Redis)
  */
 record MetricsSnapshot(String version, ThreadMode threads, long uptimeMs, long inFlight, long shed, int maxInflight,
                        Map<String, RouteStats.RouteSnapshot> routes,
                        Map<UpstreamId, ServiceStats.ServiceSnapshot> services,
                        JvmSnapshot jvm, VirtualThreads.Snapshot virtualThreads, ServerGauges.Pool pool,
-                       Map<UpstreamId, Retries> retries, List<LimitStats> limits,
-                       ServerGauges.Connections connections, GatewayMetrics.Reloads reloads, long accessLogDropped,
-                       GatewayMetrics.Spans spans, List<MetricSet> components) {
+                       List<LimitStats> limits, GatewayMetrics.Reloads reloads, long accessLogDropped,
+                       List<MetricSet> components) {
 
     MetricsSnapshot {
         limits = List.copyOf(limits);
         components = List.copyOf(components);
-    }
-
-    /** An upstream's retries: sent, and refused by its retry budget. */
-    record Retries(long sent, long refusedByBudget) {
     }
 
     /** Requests answered on every route. */

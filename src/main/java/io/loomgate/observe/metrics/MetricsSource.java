@@ -3,16 +3,23 @@ package io.loomgate.observe.metrics;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.observe.MetricSet;
-import io.loomgate.upstream.Upstreams;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** Reads every source of metrics into one {@link MetricsSnapshot}, and renders it in a format. */
 public final class MetricsSource {
+
+    /**
+     * What the metrics read of the upstreams now serving, without naming them: each one's calls in
+     * flight, and the metric sets they own (breakers, endpoints, caches, retries).
+     */
+    public interface Upstreams {
+
+        long inFlight(UpstreamId id);
+
+        List<MetricSet> metricSets();
+    }
 
     private final GatewayMetrics metrics;
     private final ServerGauges server;
@@ -24,15 +31,10 @@ public final class MetricsSource {
     private final Supplier<List<LimitStats>> limits;
     private final Supplier<List<MetricSet>> components;
 
-    public MetricsSource(GatewayMetrics metrics, ServerGauges server, Upstreams upstreams, VirtualThreads virtualThreads,
-                         ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits) {
-        this(metrics, server, () -> upstreams, virtualThreads, threads, uptimeMillis, version, limits, List::of);
-    }
-
     /**
-     * Reads the upstreams {@code upstreams} gives at each snapshot: those of the plan now serving, with
-     * the metric sets they own; and {@code components}' sets (the Redis client's, when shared limits
-     * have one).
+     * Reads the upstreams {@code upstreams} gives at each snapshot (those of the plan now serving),
+     * and {@code components}' sets at each snapshot (the server's connections, the trace exporter's
+     * spans, the Redis client's when shared limits have one).
      */
     public MetricsSource(GatewayMetrics metrics, ServerGauges server, Supplier<Upstreams> upstreams, VirtualThreads virtualThreads,
                          ThreadMode threads, LongSupplier uptimeMillis, String version, Supplier<List<LimitStats>> limits,
@@ -60,22 +62,11 @@ public final class MetricsSource {
 
     MetricsSnapshot snapshot() {
         Upstreams now = upstreams.get();
+        List<MetricSet> sets = new java.util.ArrayList<>(components.get());
+        sets.addAll(now.metricSets());
         return new MetricsSnapshot(version, threads, uptimeMillis.getAsLong(), server.inFlight(),
-                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now.calls()),
-                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null), retries(now),
-                limits.get(), server.connections().orElse(null), metrics.reloads(), metrics.accessLogDropped(),
-                metrics.spans(), sets(now));
-    }
-
-    private List<MetricSet> sets(Upstreams now) {
-        List<MetricSet> all = new ArrayList<>(now.metricSets());
-        all.addAll(components.get());
-        return all;
-    }
-
-    private static Map<UpstreamId, MetricsSnapshot.Retries> retries(Upstreams upstreams) {
-        Map<UpstreamId, MetricsSnapshot.Retries> r = new LinkedHashMap<>();
-        upstreams.retries().forEach((id, s) -> r.put(id, new MetricsSnapshot.Retries(s.sentCount(), s.refusedCount())));
-        return r;
+                server.shed(), server.maxInflight(), metrics.routes(), metrics.services(now::inFlight),
+                JvmSnapshot.take(), virtualThreads.snapshot(), server.pool().orElse(null),
+                limits.get(), metrics.reloads(), metrics.accessLogDropped(), sets);
     }
 }

@@ -25,7 +25,6 @@ final class PrometheusFormat {
         p.routes(s);
         p.services(s);
         s.components().forEach(c -> c.prometheus(p.w));
-        p.retries(s);
         p.limits(s);
         p.virtualThreads(s.virtualThreads());
         p.jvm(s.jvm());
@@ -50,32 +49,6 @@ final class PrometheusFormat {
         w.sample("loomgate_config_reloads_total", "result", "failed", s.reloads().failed());
         w.family("loomgate_access_log_dropped_total", "counter", "Access-log lines dropped because the log's queue was full.");
         w.sample("loomgate_access_log_dropped_total", s.accessLogDropped());
-        w.family("loomgate_trace_spans_exported_total", "counter", "Spans sent to --otlp-endpoint and taken by it.");
-        w.sample("loomgate_trace_spans_exported_total", s.spans().exported());
-        w.family("loomgate_trace_spans_dropped_total", "counter",
-                "Spans dropped: the queue was full, or the backend refused or did not take their batch.");
-        w.sample("loomgate_trace_spans_dropped_total", s.spans().dropped());
-        ServerGauges.Connections c = s.connections();
-        if (c != null) {
-            w.family("loomgate_server_connections", "gauge", "Client connections open now (loomgate's server).");
-            w.sample("loomgate_server_connections", c.open());
-            w.family("loomgate_server_connections_refused_total", "counter",
-                    "Connections closed as soon as accepted: over --max-connections, or over the limit per client address.");
-            w.sample("loomgate_server_connections_refused_total", "reason", "max", c.refusedAtMax());
-            w.sample("loomgate_server_connections_refused_total", "reason", "per_address", c.refusedPerAddress());
-            w.family("loomgate_server_head_timeouts_total", "counter",
-                    "Connections closed because a TLS handshake or a request head took longer than --read-timeout.");
-            w.sample("loomgate_server_head_timeouts_total", c.headTimeouts());
-            w.family("loomgate_server_malformed_requests_total", "counter",
-                    "Requests refused because they broke HTTP/1.1's rules; their connections closed.");
-            w.sample("loomgate_server_malformed_requests_total", c.malformed());
-            w.family("loomgate_server_client_gone_total", "counter",
-                    "Requests whose client closed its connection before the answer; their work was cancelled.");
-            w.sample("loomgate_server_client_gone_total", c.clientGone());
-            w.gauge("loomgate_tunnels_open", "Tunnels (WebSockets, any Upgrade) open through proxy routes now.", c.tunnels().open());
-            w.family("loomgate_tunnels_refused_total", "counter", "Upgrades refused with 503 because --max-tunnels were open.");
-            w.sample("loomgate_tunnels_refused_total", c.tunnels().refused());
-        }
     }
 
     private void routes(MetricsSnapshot s) {
@@ -106,14 +79,6 @@ final class PrometheusFormat {
                 "Work CompletableFuture-baseline calls did after their request was answered.");
         services.forEach((name, v) -> w.sample("loomgate_service_orphaned_work_seconds_total", "service", name.value(),
                 v.orphanedNanos() / 1e9));
-    }
-
-    private void retries(MetricsSnapshot s) {
-        w.family("loomgate_retries_total", "counter", "Retries of upstream calls: sent, and refused by the upstream's retry budget.");
-        s.retries().forEach((name, r) -> {
-            w.sample("loomgate_retries_total", "service", name.value(), "result", "sent", r.sent());
-            w.sample("loomgate_retries_total", "service", name.value(), "result", "refused_by_budget", r.refusedByBudget());
-        });
     }
 
     private void limits(MetricsSnapshot s) {

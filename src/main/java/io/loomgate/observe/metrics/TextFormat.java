@@ -51,16 +51,6 @@ final class TextFormat {
 
         s.components().forEach(c -> c.text(out));
 
-        if (s.retries().values().stream().anyMatch(r -> r.sent() + r.refusedByBudget() > 0)) {
-            out.append("\nRetries\n");
-            out.append(String.format("%-11s %8s %18s%n", "service", "sent", "refused by budget"));
-            s.retries().forEach((name, r) -> {
-                if (r.sent() + r.refusedByBudget() > 0) {
-                    out.append(String.format("%-11s %8d %18d%n", name.value(), r.sent(), r.refusedByBudget()));
-                }
-            });
-        }
-
         VirtualThreads.Snapshot v = s.virtualThreads();
         out.append("\nVirtual threads\n");
         line(out, "Started", String.valueOf(v.started()));
@@ -74,16 +64,6 @@ final class TextFormat {
         }
         out.append("Platform threads: ").append(j.platformThreads()).append('\n');
 
-        if (s.connections() != null) {
-            ServerGauges.Connections c = s.connections();
-            out.append("\nConnections (loomgate's server)\n");
-            line(out, "Open", String.valueOf(c.open()));
-            line(out, "Refused", c.refusedAtMax() + " over --max-connections, " + c.refusedPerAddress() + " over the limit per address");
-            line(out, "Head Timeouts", String.valueOf(c.headTimeouts()));
-            line(out, "Malformed Requests", String.valueOf(c.malformed()));
-            line(out, "Clients Gone", String.valueOf(c.clientGone()));
-            line(out, "Tunnels", c.tunnels().open() + " open of " + c.tunnels().max() + ", " + c.tunnels().refused() + " refused");
-        }
         if (s.pool() != null) {
             out.append("\nPlatform request pool\n");
             line(out, "Threads", String.valueOf(s.pool().size()));

@@ -1,7 +1,7 @@
 package io.loomgate.observe.timeline;
 
-import io.loomgate.observe.Answer;
-import io.loomgate.observe.Events;
+import io.loomgate.observe.event.Answer;
+import io.loomgate.observe.event.Events;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.loomgate.observe.timeline;
 
-import io.loomgate.observe.Answer;
+import io.loomgate.observe.event.Answer;
 import java.util.List;
 
 /**

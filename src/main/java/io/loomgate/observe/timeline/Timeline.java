@@ -2,7 +2,7 @@ package io.loomgate.observe.timeline;
 
 import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
-import io.loomgate.observe.Answer;
+import io.loomgate.observe.event.Answer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

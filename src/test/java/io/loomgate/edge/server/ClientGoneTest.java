@@ -67,7 +67,7 @@ class ClientGoneTest {
         long gone = gate.server().serverStats().orElseThrow().clientGone();
         int before = upstream.seen().size();
         io.loomgate.core.call.UpstreamId called = io.loomgate.core.call.UpstreamId.of(path.startsWith("/px/") ? "px" : "slow");
-        java.util.List<io.loomgate.observe.CallRecord> earlier = gate.upstreams().calls().recentFailures(called, 1_000);
+        java.util.List<io.loomgate.observe.event.CallRecord> earlier = gate.upstreams().calls().recentFailures(called, 1_000);
         long hungUpAt;
         try (Socket client = new Socket("127.0.0.1", gate.server().address().getPort())) {
             OutputStream out = client.getOutputStream();
@@ -86,7 +86,7 @@ class ClientGoneTest {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().admission().admitted() == 0);
         Awaitility.await().until(() -> gate.upstreams().calls().recentFailures(called, 1_000).stream()
                 .anyMatch(r -> !earlier.contains(r)));
-        io.loomgate.observe.CallRecord stopped = gate.upstreams().calls().recentFailures(called, 1_000).stream()
+        io.loomgate.observe.event.CallRecord stopped = gate.upstreams().calls().recentFailures(called, 1_000).stream()
                 .filter(r -> !earlier.contains(r)).findFirst().orElseThrow();
         assertEquals(new io.loomgate.core.call.Outcome.Cancelled(io.loomgate.http.StopReason.CLIENT_GONE), stopped.outcome(),
                 "the call log says why the call stopped: the client went away, not a sibling");

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loomgate.json.JsonParser;
-import io.loomgate.observe.RequestSummary;
+import io.loomgate.observe.event.RequestSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +25,7 @@ class AccessLogTest {
 
     private static RequestSummary summary(String path, int status) {
         return new RequestSummary(new RequestSummary.Asked("/users/{id}", "GET", path, "9c41e2-1", "", "billing"),
-                new RequestSummary.Ending(true, status, io.loomgate.observe.Delivery.WHOLE, 52_340_000), WIRE);
+                new RequestSummary.Ending(true, status, io.loomgate.observe.event.Delivery.WHOLE, 52_340_000), WIRE);
     }
 
     @Test

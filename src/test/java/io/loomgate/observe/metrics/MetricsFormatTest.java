@@ -8,8 +8,8 @@ import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Status;
 import io.loomgate.core.call.UpstreamId;
-import io.loomgate.observe.Answer;
-import io.loomgate.observe.RequestSummary;
+import io.loomgate.observe.event.Answer;
+import io.loomgate.observe.event.RequestSummary;
 import io.loomgate.observe.histogram.Histogram;
 import io.loomgate.testing.PrometheusText;
 import io.loomgate.upstream.Faults;
@@ -42,14 +42,14 @@ class MetricsFormatTest {
                         new FinishedCall(file, new Outcome.Failed("x"), Duration.ofMillis(50))),
                 false, Optional.of("failed: file"), Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0, 0, List.of()));
         return new MetricsSnapshot("9.9.9", ThreadMode.PLATFORM, 1500, 3, 7, 50, m.routes(),
-                m.services(Upstreams.builder(java.util.OptionalLong.empty())
-                        .add(db, () -> null, Faults.NONE).add(file, () -> null, Faults.NONE).build().calls()), JvmSnapshot.take(),
+                m.services(id -> 0), JvmSnapshot.take(),
                 new VirtualThreads.Snapshot(10, 2, 2, 0, 0, 1, "running", List.of()), new ServerGauges.Pool(8, 2, 5),
-                Map.of(db, new MetricsSnapshot.Retries(4, 1)),
                 List.of(new LimitStats("rate_limit", "/block", 3, 2, 9), new LimitStats("auth_failures", "*", 1, 0, 4),
                         new LimitStats("rate_limit", "/shared", 1, 0, 2, 5)),
-                new ServerGauges.Connections(12, 6, 2, 3, 4, 5, new ServerGauges.Tunnels(1, 16, 2)), new GatewayMetrics.Reloads(3, 1), 7,
-                new GatewayMetrics.Spans(40, 2), List.of(
+                new GatewayMetrics.Reloads(3, 1), 7, List.of(
+                        new io.loomgate.edge.listener.ConnectionMetrics(12, 6, 2, 3, 4, 5, 1, 16, 2),
+                        new io.loomgate.observe.otlp.SpanMetrics(40, 2),
+                        new io.loomgate.upstream.RetryMetrics(Map.of(db, new io.loomgate.upstream.RetryMetrics.Counts(4, 1))),
                         new io.loomgate.upstream.BreakerMetrics(
                                 Map.of(db, new io.loomgate.upstream.Breaker.Snapshot(io.loomgate.upstream.Breaker.State.OPEN, 2, 1, 1))),
                         new io.loomgate.upstream.EndpointMetrics(Map.of(db, List.of(endpoint("10.0.0.5:80", 9), endpoint("10.0.0.6:80", 3)))),
@@ -190,6 +190,6 @@ class MetricsFormatTest {
 
     private static RequestSummary finished(String route, boolean started, int status, String id, long nanos) {
         return new RequestSummary(new RequestSummary.Asked(route, "GET", route, id, "", ""),
-                new RequestSummary.Ending(started, status, io.loomgate.observe.Delivery.WHOLE, nanos), RequestSummary.Wire.NONE);
+                new RequestSummary.Ending(started, status, io.loomgate.observe.event.Delivery.WHOLE, nanos), RequestSummary.Wire.NONE);
     }
 }

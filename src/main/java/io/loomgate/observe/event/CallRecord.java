@@ -1,4 +1,4 @@
-package io.loomgate.observe;
+package io.loomgate.observe.event;
 
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.UpstreamId;

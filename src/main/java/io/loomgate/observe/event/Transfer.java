@@ -1,4 +1,4 @@
-package io.loomgate.observe;
+package io.loomgate.observe.event;
 
 /**
  * What a proxied exchange moved, and when: the request body's bytes sent upstream, the answer's

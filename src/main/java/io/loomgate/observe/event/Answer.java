@@ -1,4 +1,4 @@
-package io.loomgate.observe;
+package io.loomgate.observe.event;
 
 import io.loomgate.core.call.Attempts;
 import io.loomgate.core.call.FinishedCall;
