@@ -43,8 +43,8 @@ final class ProxiedTimeline {
         long firstByte = System.nanoTime();
         String endpoint = endpoint();
         ctx.ledger().proxied(new RequestLedger.Proxied(endpoint, response.status(), tries()));
-        return response.counted((failure, out) -> record(failure == null ? outcome : new Outcome.Failed(
-                route.upstream() + ": the answer broke off: " + failure.getMessage()), response.status(), firstByte,
+        return response.counted((failure, out) -> record(failure == null ? outcome
+                : Outcome.forwarded(route.upstream(), response.status(), failure), response.status(), firstByte,
                 System.nanoTime(), in.count(), out, endpoint));
     }
 

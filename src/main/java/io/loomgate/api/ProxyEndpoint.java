@@ -1,6 +1,5 @@
 package io.loomgate.api;
 
-import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.Outcome;
 import io.loomgate.core.call.Overrides;
 import io.loomgate.core.call.RequestContext;
@@ -14,8 +13,6 @@ import io.loomgate.upstream.BufferedBody;
 import io.loomgate.core.port.Forward;
 import io.loomgate.core.port.Forwarder;
 import io.loomgate.upstream.Upstreams;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
  * A reverse-proxy route ({@code "policy": "proxy"}): forwards the method, the raw path below the
@@ -54,8 +51,9 @@ final class ProxyEndpoint implements Handler {
     }
 
     /**
-     * Forwards, and tells the events how the exchange went (a success below 500, a failure from 500
-     * up), and the request's timeline what it moved ({@link ProxiedTimeline}) once its body has.
+     * Forwards, and tells the events once how the exchange went ({@link ProxiedTimeline}: a success
+     * below 500, a failure from 500 up or when the body broke off), with what it moved, once its
+     * body has: the metrics, the timeline and the access log all hear it from that one answer.
      */
     private Response forward(Forward forward, RequestContext ctx, CountedBody in) throws InterruptedException {
         long start = System.nanoTime();
@@ -77,8 +75,6 @@ final class ProxyEndpoint implements Handler {
             outcome = Outcome.interrupted(ctx);
             throw e;
         } finally {
-            events.forwarded(new FinishedCall(route.upstream(), outcome, Optional.of(Duration.ZERO),
-                    Duration.ofNanos(System.nanoTime() - start)));
             if (response == null) {
                 timeline.failed(outcome, in);
             }

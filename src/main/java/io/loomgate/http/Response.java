@@ -89,6 +89,9 @@ public record Response(int status, String contentType, byte[] body, Headers head
                 } catch (IOException e) {
                     ended.accept(e);
                     throw e;
+                } catch (RuntimeException e) {
+                    ended.accept(new IOException(e));
+                    throw e;
                 }
                 ended.accept(null);
             }

@@ -93,14 +93,12 @@ final class Recorded implements Layered {
             throw e;
         }
         int status = response.status();
-        return response.onEnd(failure -> end(ctx, started, switch (failure) {
-            case null -> Outcome.answered(id, status);
-            case BodyAborted b -> new Outcome.Failed(id + ": " + b.getMessage());
-            default -> {   // the client's side of the copy failed: it went away while the body streamed
+        return response.onEnd(failure -> {
+            if (failure != null && !(failure instanceof BodyAborted)) {   // the client went away while the body streamed
                 ctx.ledger().stopped(StopReason.CLIENT_GONE);
-                yield new Outcome.Cancelled(StopReason.CLIENT_GONE);
             }
-        }, span));
+            end(ctx, started, Outcome.forwarded(id, status, failure), span);
+        });
     }
 
     private long start() {

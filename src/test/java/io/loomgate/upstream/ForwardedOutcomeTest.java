@@ -40,6 +40,10 @@ class ForwardedOutcomeTest {
             assertInstanceOf(Outcome.Failed.class, downLogged, "a 5xx is the upstream's failure in the call log");
             assertEquals(java.util.OptionalInt.of(503), ((Outcome.Failed) downLogged).status());
             assertInstanceOf(Outcome.Success.class, missingLogged, "a 4xx is its answer");
+            // Counted as each answer's body ended, which may be a moment after the client read it.
+            org.awaitility.Awaitility.await().until(() -> PrometheusText.parse(g.client().get("/metrics?format=prometheus").body())
+                    .samples().stream().filter(x -> x.name().equals("loomgate_service_calls_total")
+                            && x.labels().get("service").equals("api")).mapToDouble(PrometheusText.Sample::value).sum() == 2);
             PrometheusText metrics = PrometheusText.parse(g.client().get("/metrics?format=prometheus").body());
             assertEquals(1, metrics.value("loomgate_service_calls_total", Map.of("service", "api", "outcome", "failed")),
                     "and in the metrics, the same");

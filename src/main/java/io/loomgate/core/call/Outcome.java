@@ -75,6 +75,20 @@ public sealed interface Outcome {
                 : new Success(new Value.Answered(status));
     }
 
+    /**
+     * How a forwarded exchange ended once its body was streamed to the client: as {@link #answered}
+     * when it went whole ({@code bodyFailure} null), a failure of {@code upstream} when its body broke
+     * off ({@link io.loomgate.http.BodyAborted}), cancelled when the client went away while it
+     * streamed. The one rule the call log, the metrics and the timeline read.
+     */
+    static Outcome forwarded(UpstreamId upstream, int status, java.io.IOException bodyFailure) {
+        return switch (bodyFailure) {
+            case null -> answered(upstream, status);
+            case io.loomgate.http.BodyAborted b -> new Failed(upstream + ": the answer broke off: " + b.getMessage());
+            default -> new Cancelled(StopReason.CLIENT_GONE);
+        };
+    }
+
     /** It returned a value. */
     record Success(Value value) implements Outcome {
         public Success {

@@ -1,6 +1,5 @@
 package io.loomgate.observe.event;
 
-import io.loomgate.core.call.FinishedCall;
 import io.loomgate.core.call.UpstreamId;
 import java.time.Duration;
 import java.util.List;
@@ -41,12 +40,8 @@ public interface Events {
     default void callEnded(CallRecord call) {
     }
 
-    /** A fan-out or composed route answered. */
+    /** A route answered: a fan-out or a composed route once decided; a proxy route once the answer's body ended. */
     default void answered(Answer answer) {
-    }
-
-    /** A proxy route's exchange ended: a success below 500, a failure from 500 up. */
-    default void forwarded(FinishedCall exchange) {
     }
 
     /** A part the answer no longer waited for (the CompletableFuture baseline's) ended {@code workAfterResponse} later. */
@@ -80,11 +75,6 @@ public interface Events {
             @Override
             public void answered(Answer answer) {
                 all.forEach(e -> e.answered(answer));
-            }
-
-            @Override
-            public void forwarded(FinishedCall exchange) {
-                all.forEach(e -> e.forwarded(exchange));
             }
 
             @Override

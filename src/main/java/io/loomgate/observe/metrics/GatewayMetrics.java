@@ -91,22 +91,18 @@ public final class GatewayMetrics implements Events {
         stats(s.route()).finished(s.started(), s.status(), s.cutOff(), s.nanos());
     }
 
-    /** Counts each call of the answer that started, with its upstream's calls. */
+    /**
+     * Counts each call of the answer that started, with its upstream's calls: a fan-out's or a
+     * composed route's calls, a proxied request's one exchange (its outcome as the answer's body
+     * ended, its duration to the body's last byte).
+     */
     @Override
     public void answered(Answer answer) {
-        if (answer.transfer().isPresent()) {
-            return;   // a proxied exchange: counted once, when it was forwarded
-        }
         for (FinishedCall call : answer.calls()) {
             if (call.started()) {
                 called(call);
             }
         }
-    }
-
-    @Override
-    public void forwarded(FinishedCall exchange) {
-        called(exchange);
     }
 
     private void called(FinishedCall call) {

@@ -183,6 +183,15 @@ class ProxyHardeningTest {
                     ((Map<?, ?>) ((Map<?, ?>) client.getJson("/metrics?format=json").get("routes")).get("/px/*")).get("cutOff")));
             assertTrue(client.get("/metrics?format=prometheus").body()
                     .contains("loomgate_responses_cut_off_total{route=\"/px/*\"} 1"));
+            // One exchange, one outcome: the metrics, the call log and the timeline all say it failed.
+            io.loomgate.core.call.UpstreamId up = io.loomgate.core.call.UpstreamId.of("up");
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !gate.upstreams().calls().recentFailures(up, 5).isEmpty());
+            assertTrue(gate.upstreams().calls().recentFailures(up, 5).getFirst().outcome() instanceof io.loomgate.core.call.Outcome.Failed,
+                    gate.upstreams().calls().recentFailures(up, 5).toString());
+            io.loomgate.testing.PrometheusText p = io.loomgate.testing.PrometheusText.parse(client.get("/metrics?format=prometheus").body());
+            assertEquals(1, p.value("loomgate_service_calls_total", Map.of("service", "up", "outcome", "failed")));
+            assertEquals(0, p.value("loomgate_service_calls_total", Map.of("service", "up", "outcome", "success")),
+                    "counted once, as it ended, not as a success when its head came");
         }
     }
 
