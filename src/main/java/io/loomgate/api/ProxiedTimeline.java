@@ -44,7 +44,7 @@ final class ProxiedTimeline {
         String endpoint = endpoint();
         ctx.ledger().proxied(new RequestLedger.Proxied(endpoint, response.status(), tries()));
         return response.counted((failure, out) -> record(failure == null ? outcome
-                : Outcome.forwarded(route.upstream(), response.status(), failure), response.status(), firstByte,
+                : Outcome.forwarded(route.upstream(), response.status(), failure, ctx), response.status(), firstByte,
                 System.nanoTime(), in.count(), out, endpoint));
     }
 

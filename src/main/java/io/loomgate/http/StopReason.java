@@ -17,7 +17,10 @@ public enum StopReason {
     SIBLING("the answer was decided without it"),
 
     /** The client closed its connection. */
-    CLIENT_GONE("the client went away");
+    CLIENT_GONE("the client went away"),
+
+    /** The gateway was shutting down, and the request was still running when the grace period ended. */
+    SHUTDOWN("the gateway shut down");
 
     private final String why;
 

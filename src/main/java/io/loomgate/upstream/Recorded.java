@@ -97,7 +97,7 @@ final class Recorded implements Layered {
             if (failure != null && !(failure instanceof BodyAborted)) {   // the client went away while the body streamed
                 ctx.ledger().stopped(StopReason.CLIENT_GONE);
             }
-            end(ctx, started, Outcome.forwarded(id, status, failure), span);
+            end(ctx, started, Outcome.forwarded(id, status, failure, ctx), span);
         });
     }
 

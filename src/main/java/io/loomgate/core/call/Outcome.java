@@ -54,10 +54,13 @@ public sealed interface Outcome {
         if (byDeadline) {
             ctx.ledger().stopped(StopReason.DEADLINE);
         }
+        if (OwnTimeout.passed()) {
+            return TIMED_OUT;   // the call's own timeout stopped it: its reason, not the request's
+        }
         return switch (ctx.stopReason().orElse(StopReason.SIBLING)) {   // a deadline was recorded just above
             case DEADLINE -> TIMED_OUT;
             case SIBLING -> CANCELLED;
-            case CLIENT_GONE -> new Cancelled(StopReason.CLIENT_GONE);
+            case CLIENT_GONE, SHUTDOWN -> new Cancelled(ctx.stopReason().get());
         };
     }
 
@@ -78,14 +81,15 @@ public sealed interface Outcome {
     /**
      * How a forwarded exchange ended once its body was streamed to the client: as {@link #answered}
      * when it went whole ({@code bodyFailure} null), a failure of {@code upstream} when its body broke
-     * off ({@link io.loomgate.http.BodyAborted}), cancelled when the client went away while it
-     * streamed. The one rule the call log, the metrics and the timeline read.
+     * off ({@link io.loomgate.http.BodyAborted}), cancelled when the copy to the client failed: by
+     * the request's stop reason (a shutdown's interrupt), else because the client went away. The one
+     * rule the call log, the metrics and the timeline read.
      */
-    static Outcome forwarded(UpstreamId upstream, int status, java.io.IOException bodyFailure) {
+    static Outcome forwarded(UpstreamId upstream, int status, java.io.IOException bodyFailure, RequestContext ctx) {
         return switch (bodyFailure) {
             case null -> answered(upstream, status);
             case io.loomgate.http.BodyAborted b -> new Failed(upstream + ": the answer broke off: " + b.getMessage());
-            default -> new Cancelled(StopReason.CLIENT_GONE);
+            default -> new Cancelled(ctx.stopReason().orElse(StopReason.CLIENT_GONE));
         };
     }
 

@@ -87,6 +87,12 @@ final class DeadlineTimer {
             }
         }
 
+        /** True from the moment it starts to fire: before its owner sees the interrupt. */
+        boolean fired() {
+            int s = state.get();
+            return s == FIRING || s == FIRED;
+        }
+
         /**
          * Ends this deadline. Must be called by the owner, once, after its work.
          *

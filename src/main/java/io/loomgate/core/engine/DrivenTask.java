@@ -1,5 +1,6 @@
 package io.loomgate.core.engine;
 
+import io.loomgate.core.call.OwnTimeout;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.Value;
 import java.time.Duration;
@@ -24,7 +25,7 @@ final class DrivenTask {
         Value value = null;
         Throwable failure = null;
         try {
-            value = task.call();
+            value = own == null ? task.call() : OwnTimeout.under(own::fired, task::call);
         } catch (Throwable t) {
             failure = t;
         } finally {

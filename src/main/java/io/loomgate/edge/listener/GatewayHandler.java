@@ -47,6 +47,11 @@ final class GatewayHandler implements ExchangeHandler {
     }
 
     /** Responses written since start. */
+    /** {@link Pipeline#stopping}: every request at work now records {@code why} before it is interrupted. */
+    void stopping(io.loomgate.http.StopReason why) {
+        pipeline.stopping(why);
+    }
+
     long served() {
         return served.sum();
     }

@@ -13,6 +13,7 @@ import io.loomgate.edge.pipeline.Filters;
 import io.loomgate.edge.pipeline.Pipeline;
 import io.loomgate.edge.pipeline.Tracing;
 import io.loomgate.edge.pipeline.Tunnels;
+import io.loomgate.http.StopReason;
 import io.loomgate.edge.routing.Route;
 import io.loomgate.edge.routing.Router;
 import io.loomgate.edge.server.LoomgateServers;
@@ -247,6 +248,9 @@ public final class GatewayServer implements AutoCloseable {
         try {
             if (!awaitNoRequests(options.shutdownGrace())) {
                 cutOff = requestsInFlight();
+                if (handler != null) {
+                    handler.stopping(StopReason.SHUTDOWN);   // their calls then say why they stopped
+                }
                 executor.interruptRunning();
                 awaitNoRequests(CUT_OFF_WAIT);
             }

@@ -5,6 +5,7 @@ import io.loomgate.http.BodyAborted;
 import io.loomgate.http.ErrorMapper;
 import io.loomgate.http.Exchange;
 import io.loomgate.http.HttpError;
+import io.loomgate.http.RequestLedger;
 import io.loomgate.http.Response;
 import io.loomgate.http.StopReason;
 import io.loomgate.observe.event.Delivery;
@@ -15,6 +16,8 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -43,12 +46,22 @@ public final class Pipeline {
     private final Events events;
     private final Handoff handoff;
     private final AddressRanges trustedProxies;
+    /** The requests whose route's work runs now, for a shutdown to record why it stops them. */
+    private final Set<RequestLedger> working = ConcurrentHashMap.newKeySet();
 
     public Pipeline(List<Filter> filters, Events events, Handoff handoff, AddressRanges trustedProxies) {
         this.filters = List.copyOf(filters);
         this.events = events;
         this.handoff = handoff;
         this.trustedProxies = trustedProxies;
+    }
+
+    /**
+     * Records {@code why} as the stop reason of every request whose route's work runs now (one that
+     * had a reason keeps it), before the caller interrupts them: a shutdown past its grace period.
+     */
+    public void stopping(StopReason why) {
+        working.forEach(ledger -> ledger.stopped(why));
     }
 
     /** The filters, in the order they run. */
@@ -91,6 +104,7 @@ public final class Pipeline {
         try {
             Response answer = early;
             if (answer == null) {
+                working.add(v.ledger());   // until its answer is written: a proxied body streams then
                 v.answering().start();
                 events.requestStarted(v.routeKey());
                 answer = handle(v);
@@ -101,6 +115,7 @@ public final class Pipeline {
             v.answering().status(answer.status());
             write(v, Accounting.counted(v, answer));
         } finally {
+            working.remove(v.ledger());
             for (int i = ran - 1; i >= 0; i--) {
                 filters.get(i).onEnd(v);
             }
@@ -115,7 +130,7 @@ public final class Pipeline {
     }
 
     /** The route's handler, interrupted if the client hangs up while it works; 499 then, as nginx logs it. */
-    private static Response handle(Visit v) {
+    private Response handle(Visit v) {
         try {
             if (!v.clientGone().arm()) {
                 throw new InterruptedException("the client had gone");

@@ -38,4 +38,24 @@ class StopReasonTest {
         assertEquals(false, c.ledger().stopped(StopReason.DEADLINE), "the first reason is kept");
         assertEquals(Optional.of(StopReason.CLIENT_GONE), c.stopReason());
     }
+
+    @Test
+    void aCallsOwnTimeoutIsThatCallsReasonNotItsRequests() throws Exception {
+        RequestContext c = ctx();
+        assertEquals(Outcome.TIMED_OUT, OwnTimeout.under(() -> true, () -> Outcome.stopped(c, false)));
+        assertEquals(Optional.empty(), c.stopReason(), "its siblings and its request go on");
+        assertEquals(new Outcome.Cancelled(StopReason.SIBLING), OwnTimeout.under(() -> false, () -> Outcome.stopped(c, false)),
+                "a timeout not yet passed is no reason");
+    }
+
+    @Test
+    void aShutdownIsTheReasonOfEveryCallItStops() {
+        RequestContext c = ctx();
+        c.ledger().stopped(StopReason.SHUTDOWN);
+        assertEquals(new Outcome.Cancelled(StopReason.SHUTDOWN), Outcome.stopped(c, false));
+        assertEquals(new Outcome.Cancelled(StopReason.SHUTDOWN), Outcome.forwarded(UpstreamId.of("api"), 200,
+                new java.io.IOException("interrupted"), c), "also a proxied body's copy it cut");
+        assertEquals(new Outcome.Cancelled(StopReason.CLIENT_GONE), Outcome.forwarded(UpstreamId.of("api"), 200,
+                new java.io.IOException("broken pipe"), ctx()), "without one, the client went away");
+    }
 }

@@ -230,5 +230,10 @@ class ComposeGatewayTest {
         assertEquals("{\"name\":\"Ada\",\"orders\":[],\"errors\":[{\"call\":\"orders\",\"error\":\"orders: no answer"
                 + " within its own 1s\"}]}", r.body());
         api.await("closed /orders?userId=7");
+        // The call log hears the same reason the answer gives: its own timeout, not a cancellation.
+        String id = r.headers().firstValue("X-Request-Id").orElseThrow();
+        org.awaitility.Awaitility.await().until(() -> served.gate().upstreams().calls().callsOf(id).size() == 2);
+        assertEquals(io.loomgate.core.call.Outcome.TIMED_OUT, served.gate().upstreams().calls().callsOf(id).stream()
+                .filter(c -> c.upstream().value().equals("orders")).findFirst().orElseThrow().outcome());
     }
 }

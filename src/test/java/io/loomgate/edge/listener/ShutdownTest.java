@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Graceful shutdown: in-flight work finishes, new work is refused, and close takes only as long as needed. */
 class ShutdownTest {
@@ -163,6 +164,39 @@ class ShutdownTest {
             int status = stuck.get(5, TimeUnit.SECONDS);
             assertEquals(503, status, "the cut-off request was interrupted and answered");
             assertTrue(log.lines().stream().anyMatch(l -> l.contains("1 cut off")), log.lines().toString());
+        }
+    }
+
+    @TempDir
+    java.nio.file.Path dir;
+
+    @Test
+    void theCallsOfACutOffRequestSayTheGatewayShutDownAndTheUpstreamSeesThemAbandoned() throws Exception {
+        try (io.loomgate.testing.ApiUpstream api = io.loomgate.testing.ApiUpstream.start().hold("/slow");
+             io.loomgate.testing.FileGate g = io.loomgate.testing.FileGate.start(dir,
+                     "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"" + api.url() + "/\"}",
+                     List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"], \"timeout\": \"60s\"}"),
+                     "--shutdown-grace", "300ms", "--max-timeout", "60s")) {
+            CompletableFuture<Integer> proxied = Background.supply(() -> {
+                try {
+                    return g.client().sendChecked("GET", "/p/slow").statusCode();
+                } catch (IOException closed) {
+                    return -1;
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            api.await("start /slow");
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.gate().server().inFlight() == 1);
+
+            assertEquals(1, g.gate().shutdown().cutOff());
+            api.await("closed /slow");   // the upstream saw its request abandoned
+            proxied.get(5, TimeUnit.SECONDS);
+            io.loomgate.core.call.UpstreamId id = io.loomgate.core.call.UpstreamId.of("api");
+            await().atMost(Duration.ofSeconds(5)).until(() -> !g.gate().upstreams().calls().recentFailures(id, 5).isEmpty());
+            assertEquals(new io.loomgate.core.call.Outcome.Cancelled(io.loomgate.http.StopReason.SHUTDOWN),
+                    g.gate().upstreams().calls().recentFailures(id, 5).getFirst().outcome(),
+                    "the call says why it stopped: not a sibling, not the client");
         }
     }
 }
