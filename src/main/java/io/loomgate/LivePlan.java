@@ -50,10 +50,25 @@ final class LivePlan implements AdminControl {
     record Current(ServingPlan plan, List<Route> main, List<Route> admin, Instant loadedAt, String digest) {
     }
 
-    /** What does not change from one plan to the next. */
-    record Parts(Config config, PlanModules modules, Map<UpstreamId, Upstream> replaced, Map<String, FanOut> engines,
-                 List<Route> extraRoutes, Lifecycle lifecycle, GatewayMetrics metrics, RecentRequests recent, Events events,
-                 LongAdder virtualStarted, boolean hasAdmin) {
+    /**
+     * What does not change from one plan to the next: the process's configuration and lifecycle, what
+     * a plan is compiled with, where what happens is told, the routes added beside the route file's
+     * (tests'), and whether an admin listener serves the operator routes.
+     */
+    record Parts(Config config, Lifecycle lifecycle, Compiling compiling, Observers observers, List<Route> extraRoutes,
+                 boolean hasAdmin) {
+    }
+
+    /**
+     * What a plan is compiled with: the modules, upstreams a test put in place of declared ones, the
+     * fan-out engines by key, and the count of virtual threads they start.
+     */
+    record Compiling(PlanModules modules, Map<UpstreamId, Upstream> replaced, Map<String, FanOut> engines,
+                     LongAdder virtualStarted) {
+    }
+
+    /** Where what happens is told: the metrics, the recent requests' timelines, the one event sink. */
+    record Observers(GatewayMetrics metrics, RecentRequests recent, Events events) {
     }
 
     private final Parts parts;
@@ -95,12 +110,12 @@ final class LivePlan implements AdminControl {
         ServingPlan next;
         Current now;
         try {
-            next = ServingPlan.compile(parts.config(), parts.modules(), parts.replaced(), parts.engines(), Events.NONE,
+            next = ServingPlan.compile(parts.config(), parts.compiling().modules(), parts.compiling().replaced(), parts.compiling().engines(), Events.NONE,
                     Optional.of(before.plan()));
             now = build(next, digest);
         } catch (UsageException | RuntimeException e) {   // nothing escapes a reload: the old plan keeps serving
             String why = e instanceof UsageException ? e.getMessage() : "an internal error (" + e + "); please report it";
-            parts.metrics().reloaded(false);
+            parts.observers().metrics().reloaded(false);
             lastError = why;
             lastErrorAt = Instant.now();
             LOG.log(Level.WARNING, "reload (" + trigger + ") refused, still serving the configuration loaded at "
@@ -115,19 +130,20 @@ final class LivePlan implements AdminControl {
         current = now;
         next.upstreams().activate();   // the new and changed ones; kept ones already run
         next.edges().activate();
-        parts.metrics().reloaded(true);
+        parts.observers().metrics().reloaded(true);
         lastError = "";
-        String summary = Releases.after(before.plan(), next, parts.replaced(), parts.config().services().maxTimeout());
+        String summary = Releases.after(before.plan(), next, parts.compiling().replaced(), parts.config().services().maxTimeout());
         LOG.log(Level.INFO, "reloaded " + next.plan().source() + " (" + trigger + "): " + summary);
         return new Reload.Done(summary);
     }
 
     private Current build(ServingPlan plan, String digest) {
         Config config = parts.config();
-        Wiring wiring = new Wiring(config, parts.lifecycle(), plan.upstreams(), new Aggregator(plan.upstreams()),
-                plan.routes().fanOuts(), plan.routes().proxies(), plan.routes().composes(),
-                new Composer(plan.upstreams(), config.server().threads(), parts.virtualStarted()), source, parts.recent(),
-                parts.events());
+        Wiring wiring = new Wiring(config, parts.lifecycle(),
+                new Wiring.Served(plan.upstreams(), new Aggregator(plan.upstreams()),
+                        new Composer(plan.upstreams(), config.server().threads(), parts.compiling().virtualStarted()),
+                        plan.routes().fanOuts(), plan.routes().proxies(), plan.routes().composes()),
+                new Wiring.Seen(source, parts.observers().recent(), parts.observers().events()));
         OperatorPages pages = OperatorPages.of(parts.hasAdmin(), plan.plan().authenticates());
         List<Route> main = new ArrayList<>(Endpoints.main(wiring, pages));
         main.addAll(parts.extraRoutes());
@@ -136,9 +152,9 @@ final class LivePlan implements AdminControl {
             adminRoutes.addAll(Endpoints.admin(wiring));
             adminRoutes.addAll(AdminEndpoints.of(this));
         }
-        parts.metrics().registerUpstreams(plan.upstreams().ids());
-        parts.metrics().registerRoutes(main.stream().map(Route::path).toList());
-        parts.metrics().registerRoutes(adminRoutes.stream().map(Route::path).toList());
+        parts.observers().metrics().registerUpstreams(plan.upstreams().ids());
+        parts.observers().metrics().registerRoutes(main.stream().map(Route::path).toList());
+        parts.observers().metrics().registerRoutes(adminRoutes.stream().map(Route::path).toList());
         return new Current(plan, List.copyOf(main), List.copyOf(adminRoutes), Instant.now(), digest);
     }
 
@@ -152,7 +168,7 @@ final class LivePlan implements AdminControl {
         Config config = parts.config();
         config.routes().map(p -> p.toAbsolutePath().normalize()).ifPresent(r -> {
             files.add(r);
-            named(PlanJson.redacted(current.plan().plan(), parts.modules()), r.getParent(), files);
+            named(PlanJson.redacted(current.plan().plan(), parts.compiling().modules()), r.getParent(), files);
         });
         config.edge().apiKeys().ifPresent(p -> files.add(p.toAbsolutePath().normalize()));
         config.edge().tls().ifPresent(t -> {
@@ -199,13 +215,13 @@ final class LivePlan implements AdminControl {
         Current c = current;
         w.beginObject().field("source", c.plan().plan().source()).field("digest", c.digest())
                 .field("loadedAt", c.loadedAt().toString());
-        w.name("reloads").beginObject().field("ok", parts.metrics().reloads().ok())
-                .field("failed", parts.metrics().reloads().failed());
+        w.name("reloads").beginObject().field("ok", parts.observers().metrics().reloads().ok())
+                .field("failed", parts.observers().metrics().reloads().failed());
         if (!lastError.isEmpty()) {
             w.field("lastError", lastError).field("lastErrorAt", String.valueOf(lastErrorAt));
         }
         w.endObject();
-        w.name("plan").tree(PlanJson.redacted(c.plan().plan(), parts.modules()));
+        w.name("plan").tree(PlanJson.redacted(c.plan().plan(), parts.compiling().modules()));
         w.endObject();
     }
 

@@ -132,8 +132,9 @@ public final class Loomgate implements AutoCloseable {
                         virtualStarted);
             }
             virtualThreads = VirtualThreads.start(virtualStarted);
-            LivePlan live = new LivePlan(new LivePlan.Parts(config, modules, replaced, engines, extraRoutes, lifecycle, metrics,
-                    recent, events, virtualStarted, admin != null));
+            LivePlan live = new LivePlan(new LivePlan.Parts(config, lifecycle,
+                    new LivePlan.Compiling(modules, replaced, engines, virtualStarted), new LivePlan.Observers(metrics, recent, events),
+                    extraRoutes, admin != null));
             GatewayServer served = server;
             OtlpExporter exporter = traces;
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),

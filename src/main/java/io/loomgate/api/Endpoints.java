@@ -38,29 +38,29 @@ public final class Endpoints {
             case OFF -> routes.addAll(probes(w));
             case ADMIN -> { }
         }
-        for (FanOutRoute route : w.routes()) {
-            AggregateEndpoint endpoint = new AggregateEndpoint(route, w.upstreams(), w.aggregator(), w.config().services(), threads,
-                    w.events());
+        for (FanOutRoute route : w.served().routes()) {
+            AggregateEndpoint endpoint = new AggregateEndpoint(route, w.served().upstreams(), w.served().aggregator(), w.config().services(), threads,
+                    w.seen().events());
             for (String method : route.methods()) {
                 routes.add(new Route(method, route.path(), endpoint, false, false, route.edge(), route.matcher()));
             }
         }
-        for (ComposeRoute compose : w.composes()) {
-            ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.composer(), w.upstreams(), w.config().services(),
-                    w.events());
+        for (ComposeRoute compose : w.served().composes()) {
+            ComposeEndpoint endpoint = new ComposeEndpoint(compose, w.served().composer(), w.served().upstreams(), w.config().services(),
+                    w.seen().events());
             for (String method : compose.methods()) {
                 routes.add(new Route(method, compose.path(), endpoint, false, compose.readsBody(), compose.edge(), compose.matcher()));
             }
         }
-        for (ProxyRoute proxy : w.proxies()) {
-            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.upstreams(), w.events());
+        for (ProxyRoute proxy : w.served().proxies()) {
+            ProxyEndpoint endpoint = new ProxyEndpoint(proxy, w.served().upstreams(), w.seen().events());
             for (String method : proxy.methods()) {
                 routes.add(new Route(method, proxy.path(), endpoint, false, true, proxy.edge(), proxy.matcher()));
             }
         }
-        boolean catchAll = w.proxies().stream().anyMatch(p -> p.path().equals("/*") && p.matcher().equals(RouteMatcher.ANY));
+        boolean catchAll = w.served().proxies().stream().anyMatch(p -> p.path().equals("/*") && p.matcher().equals(RouteMatcher.ANY));
         if (pages == OperatorPages.MAIN && !catchAll) {   // a catch-all serves / too; the index stays on the admin port
-            routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
+            routes.add(Route.operator("/", new IndexEndpoint(w.served().routes(), w.served().proxies(), w.served().composes(), paths(routes))));
         }
         return routes;
     }
@@ -70,7 +70,7 @@ public final class Endpoints {
         List<Route> routes = new ArrayList<>();
         routes.add(Route.operator("/health", new HealthEndpoint(w.lifecycle(), w.config().server().threads())));
         routes.addAll(operator(w));
-        routes.add(Route.operator("/", new IndexEndpoint(w.routes(), w.proxies(), w.composes(), paths(routes))));
+        routes.add(Route.operator("/", new IndexEndpoint(w.served().routes(), w.served().proxies(), w.served().composes(), paths(routes))));
         return routes;
     }
 
@@ -81,10 +81,10 @@ public final class Endpoints {
 
     private static List<Route> operator(Wiring w) {
         List<Route> routes = new ArrayList<>();
-        routes.add(Route.operator("/metrics", new MetricsEndpoint(w.metrics())));
+        routes.add(Route.operator("/metrics", new MetricsEndpoint(w.seen().metrics())));
         routes.addAll(probes(w));
         routes.add(Route.operator(DashboardEndpoint.PATH, new DashboardEndpoint()));
-        DebugRequestsEndpoint requests = new DebugRequestsEndpoint(w.recent());
+        DebugRequestsEndpoint requests = new DebugRequestsEndpoint(w.seen().recent());
         routes.add(Route.operator(DebugRequestsEndpoint.PATH, requests));
         routes.add(Route.operator(DebugRequestsEndpoint.PATH + "/*", requests));
         if (w.config().observability().debugEndpoints()) {
