@@ -106,11 +106,11 @@ class DeployIT {
                 "--admin-port", String.valueOf(admin)), Map.of(), MainIT.HOME)) {
             gate.awaitStdout(l -> l.contains("admin on"), Duration.ofSeconds(30));
             try (ChildProcess probe = ChildProcess.start(command, Map.of(), MainIT.HOME)) {
-                assertEquals(0, probe.awaitExit(Duration.ofSeconds(10)), "healthy: " + probe.stderr());
+                assertEquals(0, probe.awaitExit(Duration.ofSeconds(60)), "healthy: " + probe.stderr());
             }
         }
         try (ChildProcess probe = ChildProcess.start(command, Map.of(), MainIT.HOME)) {
-            assertNotEquals(0, probe.awaitExit(Duration.ofSeconds(10)), "nothing listens: unhealthy");
+            assertNotEquals(0, probe.awaitExit(Duration.ofSeconds(60)), "nothing listens: unhealthy");
         }
     }
 

@@ -46,7 +46,7 @@ class HedgeGatewayTest {
                    {"path": "/in-time", "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "300ms", "budget": 1}},
                    {"path": "/budget",  "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.25, "minPerSecond": 0}},
                    {"path": "/twice",   "policy": "hedge", "upstreams": ["quick"], "hedge": {"after": "0ms", "budget": 1}},
-                   {"path": "/failover", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 1}},
+                   {"path": "/failover", "policy": "hedge", "upstreams": ["failing", "json"], "timeout": "25s", "hedge": {"after": "20s", "budget": 1}},
                    {"path": "/no-credit", "policy": "hedge", "upstreams": ["failing", "json"], "hedge": {"after": "1s", "budget": 0.01, "minPerSecond": 0}},
                    {"path": "/quiet", "policy": "hedge", "upstreams": ["budgeted"], "hedge": {"after": "20ms", "budget": 0.01}}]}
                 """.formatted(upstream.url("/straggler?ms=1500"), upstream.url("/straggler?ms=150"),
@@ -100,7 +100,7 @@ class HedgeGatewayTest {
     void aPrimaryThatAnswersBeforeTheDelaySendsNoBackup() throws Exception {
         HttpResponse<String> r = client.get("/in-time");
         assertEquals(200, r.statusCode(), r.body());
-        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(400)).atMost(java.time.Duration.ofSeconds(2))
+        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(400)).atMost(java.time.Duration.ofSeconds(30))
                 .until(() -> seen(r).size() == 1);  // past the 300 ms delay, still no backup arrived
         assertEquals(Map.of("sent", false, "winner", "primary"), hedge(r));
         assertEquals(1, ((List<?>) TestClient.json(r).get("results")).size(), "an unsent backup is not listed");
@@ -146,7 +146,7 @@ class HedgeGatewayTest {
         List<Seen> copies = seen(r);
         assertEquals(List.of("/status", "/json"), copies.stream().map(s -> s.path).toList());
         assertTrue(copies.get(1).receivedAt >= copies.get(0).answeredAt, "the backup left after the primary failed");
-        assertTrue(((Number) hedge(r).get("sentAtMs")).longValue() < 1000, "not after the 1 s delay: " + hedge(r));
+        assertTrue(((Number) hedge(r).get("sentAtMs")).longValue() < 10_000, "at once, not after the 20 s delay: " + hedge(r));
         assertEquals("backup", hedge(r).get("winner"));
     }
 

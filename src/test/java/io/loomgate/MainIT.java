@@ -205,11 +205,11 @@ class MainIT {
             assertTrue(m.matches());
             try (TestClient client = new TestClient(URI.create(m.group(1)))) {
                 client.get("/health");
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
                         .until(() -> Files.exists(log) && Files.readString(log).contains("\"path\":\"/health\""));
                 Files.move(log, dir.resolve("access.log.1"));
                 assertEquals(0, new ProcessBuilder("kill", "-USR1", String.valueOf(p.pid())).start().waitFor());
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
                     client.get("/livez");
                     return Files.exists(log) && Files.readString(log).contains("\"path\":\"/livez\"");
                 });

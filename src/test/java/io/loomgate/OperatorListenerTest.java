@@ -51,14 +51,14 @@ class OperatorListenerTest {
                     + " requests still waited for a pool thread");
             assertTrue(work.stream().filter(CompletableFuture::isDone).count() <= 8, "most /block requests still wait");
             for (CompletableFuture<HttpResponse<String>> f : work) {
-                assertEquals(200, f.get(10, TimeUnit.SECONDS).statusCode(), "the queued work is served too");
+                assertEquals(200, f.get(60, TimeUnit.SECONDS).statusCode(), "the queued work is served too");
             }
         }
     }
 
     @SuppressWarnings("unchecked")
     private static void awaitQueued(TestClient operator, long atLeast) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).alias("the pool has " + atLeast + " requests queued")
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).alias("the pool has " + atLeast + " requests queued")
                 .until(() -> (Long) ((Map<String, Object>) operator.getJson("/metrics?format=json").get("platformPool")).get("queued") >= atLeast);
     }
 
@@ -89,18 +89,18 @@ class OperatorListenerTest {
         Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--admin-port", "0", "--shutdown-grace", "5s"));
         try (TestClient main = new TestClient(gate.baseUri()); TestClient admin = new TestClient(gate.adminUri(""))) {
             CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> main.get("/block?delay=db:1s"));
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> gate.server().admission().admitted() == 1);
             CompletableFuture<?> closing = CompletableFuture.runAsync(gate::shutdown);
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> admin.get("/readyz").statusCode() == 503);
             HttpResponse<String> ready = admin.get("/readyz");
             assertEquals(503, ready.statusCode());
             assertEquals("{\"status\":\"DRAINING\"}", ready.body());
             assertEquals(200, admin.get("/livez").statusCode(), "alive while draining");
             assertFalse(slow.isDone(), "the probe turned before the in-flight request ended");
-            assertEquals(200, slow.get(5, TimeUnit.SECONDS).statusCode(), "the in-flight request is served");
-            closing.get(10, TimeUnit.SECONDS);
+            assertEquals(200, slow.get(60, TimeUnit.SECONDS).statusCode(), "the in-flight request is served");
+            closing.get(60, TimeUnit.SECONDS);
         } finally {
             gate.close();
         }

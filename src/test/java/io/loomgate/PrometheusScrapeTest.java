@@ -51,7 +51,7 @@ class PrometheusScrapeTest {
              LogCapture access = LogCapture.of("loomgate.access")) {
             load(client);
             // a request's line is logged just after its answer is written, so the last may trail the client a little
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() ->
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() ->
                     access.lines().stream().filter(l -> l.contains("GET /block 200 ")).count() >= REQUESTS);
             double[] serverMs = access.lines().stream().filter(l -> l.contains("GET /block 200 "))
                     .mapToDouble(l -> Double.parseDouble(l.replaceAll(".* ([0-9.]+)ms id=.*", "$1"))).sorted().toArray();

@@ -166,7 +166,7 @@ class ReloadTest {
         write(http("api", api, ""), single("/a", "api", ""));
         var done = assertInstanceOf(AdminControl.Reload.Done.class, gate.reload("test"));
         assertTrue(done.summary().contains("1 kept with their state, 0 added, 0 changed, 1 removed"), done.summary());
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.open() == 0);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> other.open() == 0);
         assertEquals(200, client.get("/a").statusCode(), "the kept upstream still serves");
     }
 
@@ -175,7 +175,7 @@ class ReloadTest {
         write(http("api", api, ""), single("/a", "api", ""));
         start("--watch");
         write(http("api", api, ""), single("/a", "api", ""), single("/watched", "api", ""));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
                 .until(() -> client.get("/watched").statusCode() == 200);
     }
 }

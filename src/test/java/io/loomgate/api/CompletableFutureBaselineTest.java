@@ -83,7 +83,7 @@ class CompletableFutureBaselineTest {
         assertEquals(Map.of("db", "orphaned", "file", "failed"), states(TestClient.json(r)));
         assertEquals(1, tracker().inFlight(UpstreamId.of("db")), "db is still running after the 502 went out");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> tracker().inFlight(UpstreamId.of("db")) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> tracker().inFlight(UpstreamId.of("db")) == 0);
         CallRecord db = Aggregations.call(tracker(), r, "db");
         assertInstanceOf(Outcome.Success.class, db.outcome(), "nothing interrupted it");
         assertTrue(db.duration().toMillis() >= 3_000, "it slept its full 3 s: " + db.duration().toMillis());
@@ -107,7 +107,7 @@ class CompletableFutureBaselineTest {
 
         String id = r.headers().firstValue("X-Request-Id").orElseThrow();
         int expectedCalls = states.get("file").equals("success") ? 2 : 1;
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(expectedCalls, tracker().callsOf(id).size(),
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(expectedCalls, tracker().callsOf(id).size(),
                 "recorded " + tracker().callsOf(id) + ", common pool " + ForkJoinPool.commonPool()));
         CallRecord db = Aggregations.call(tracker(), r, "db");
         assertInstanceOf(Outcome.Success.class, db.outcome());
@@ -127,12 +127,11 @@ class CompletableFutureBaselineTest {
         for (int i = 0; i < 3; i++) {
             old.add(Background.supply(() -> client.get("/aggregate-old?delay=file:2s&timeout=20s")));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> tracker().inFlight() >= 1);
-        long t0 = System.nanoTime();
+        await().atMost(Duration.ofSeconds(30)).until(() -> tracker().inFlight() >= 1);
         HttpResponse<String> r = client.get("/aggregate?timeout=100ms&delay=db:5s");
-        long ms = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(504, r.statusCode());
-        assertTrue(ms < 2_000, "a 100 ms deadline took " + ms + " ms while /aggregate-old blocked the common pool");
+        assertTrue(old.stream().anyMatch(f -> !f.isDone()),
+                "the 100 ms deadline answered while /aggregate-old still blocked the common pool");
         long slowest = 0;
         for (CompletableFuture<HttpResponse<String>> f : old) {
             slowest = Math.max(slowest, (Long) TestClient.json(f.get(30, TimeUnit.SECONDS)).get("durationMs"));

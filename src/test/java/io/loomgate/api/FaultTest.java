@@ -65,7 +65,7 @@ class FaultTest {
             System.out.println(mode + ": 2000 mixed requests at 64 concurrent answered " + statuses);
             assertTrue(OK_FAILED_TIMEOUT.containsAll(statuses.keySet()), "only 200, 502 and 504: " + statuses);
             assertEquals(3, statuses.size(), "all three happened: " + statuses);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertEquals(0, gate.upstreams().calls().inFlight(), "no service call left running");
                 assertTrue(platformThreads() <= baseline, "platform threads back to " + baseline + ", now "
                         + platformThreads() + ": " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName).sorted().toList());

@@ -42,7 +42,7 @@ class ProxiedRequestsVisibleTest {
                         .method("GET", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), r.body());
                 String id = r.headers().firstValue("X-Request-Id").orElseThrow();
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/debug/requests/" + id).statusCode() == 200);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.client().get("/debug/requests/" + id).statusCode() == 200);
                 Map<String, Object> t = g.client().getJson("/debug/requests/" + id);
                 assertEquals("proxy", t.get("policy"), t.toString());
                 assertEquals("/p/*", t.get("route"));
@@ -56,7 +56,7 @@ class ProxiedRequestsVisibleTest {
                         transfer.toString());
                 assertEquals(live.url().substring("http://".length()), transfer.get("endpoint"), "the last try's");
 
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log)
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(log)
                         && Files.readAllLines(log).stream().anyMatch(l -> l.contains(id)));
                 Map<String, Object> line = Files.readAllLines(log).stream().filter(l -> l.contains(id)).map(JsonParser::parseObject)
                         .findFirst().orElseThrow();
@@ -79,14 +79,14 @@ class ProxiedRequestsVisibleTest {
                 HttpResponse<String> r = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/in"))
                         .POST(HttpRequest.BodyPublishers.ofString("0123456789")).build(), HttpResponse.BodyHandlers.ofString());
                 String id = r.headers().firstValue("X-Request-Id").orElseThrow();
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/debug/requests/" + id).statusCode() == 200);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.client().get("/debug/requests/" + id).statusCode() == 200);
                 Map<String, Object> transfer = (Map<String, Object>) g.client().getJson("/debug/requests/" + id).get("transfer");
                 assertEquals(10L, ((Number) transfer.get("bytesIn")).longValue(), transfer.toString());
 
                 HttpResponse<String> gone = g.client().get("/gone/x");
                 assertEquals(502, gone.statusCode());
                 String goneId = gone.headers().firstValue("X-Request-Id").orElseThrow();
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/debug/requests/" + goneId).statusCode() == 200);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.client().get("/debug/requests/" + goneId).statusCode() == 200);
                 Map<String, Object> t = g.client().getJson("/debug/requests/" + goneId);
                 assertEquals("failed", t.get("status"), t.toString());
                 assertEquals(502L, ((Number) t.get("httpStatus")).longValue());

@@ -69,16 +69,16 @@ class CompletableFutureFanOutTest {
                 List.of(sleeper(DB, 3_000, false, dbInterrupted), sleeper(FILE, 50, true, new AtomicBoolean())),
                 Duration.ofSeconds(10), virtualPerTask);
         long answeredMs = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(answeredMs < 2_000, "fail-fast answered after " + answeredMs + " ms, long before db's 3 s");
+        assertFalse(orphanWork.containsKey(DB), "fail-fast answered before db's 3 s were over");
         assertEquals(Outcome.ORPHANED, r.parts().get(0).outcome());
         assertEquals(new Outcome.Failed("file: boom"), r.parts().get(1).outcome());
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> orphanWork.containsKey(DB));
+        await().atMost(Duration.ofSeconds(60)).until(() -> orphanWork.containsKey(DB));
         long endedMs = (System.nanoTime() - t0) / 1_000_000;
         assertFalse(dbInterrupted.get(), "cancel(true) on a CompletableFuture interrupts nothing");
         assertTrue(endedMs >= 3_000, "the orphan ran to its natural end, at " + endedMs + " ms");
         Duration after = orphanWork.get(DB);
-        assertTrue(after.toMillis() >= 3_000 - answeredMs && after.toSeconds() < 10, "it worked " + after + " after the answer");
+        assertTrue(after.toMillis() >= 3_000 - answeredMs, "it worked " + after + " after the answer");
     }
 
     @Test
@@ -89,7 +89,7 @@ class CompletableFutureFanOutTest {
         assertTrue(r.deadlineHit());
         assertEquals(Outcome.ORPHANED, r.parts().get(0).outcome());
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
-        await().atMost(Duration.ofSeconds(5)).until(() -> orphanWork.containsKey(DB));
+        await().atMost(Duration.ofSeconds(30)).until(() -> orphanWork.containsKey(DB));
     }
 
     /** One worker, busy past the deadline: the part queued behind it is cancelled before it starts, and never runs. */
@@ -107,7 +107,7 @@ class CompletableFutureFanOutTest {
             assertEquals(Outcome.ORPHANED, r.parts().get(0).outcome());
             assertEquals(Outcome.CANCELLED, r.parts().get(1).outcome(), "a part that never started is not an orphan");
             assertEquals(Duration.ZERO, r.parts().get(1).duration());
-            await().atMost(Duration.ofSeconds(5)).until(() -> orphanWork.containsKey(DB));
+            await().atMost(Duration.ofSeconds(30)).until(() -> orphanWork.containsKey(DB));
         }
         assertFalse(queuedRan.get(), "cancel(true) kept the queued task from ever starting");
         assertFalse(orphanWork.containsKey(FILE));

@@ -152,7 +152,7 @@ public final class ApiUpstream implements AutoCloseable {
 
     /** Waits (up to 5 s) until {@code event} has happened. */
     public void await(String event) {
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> events.contains(event));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> events.contains(event));
     }
 
     /** The most requests under {@code prefix} that were ever in progress at once. */

@@ -211,7 +211,7 @@ public final class Chromium implements AutoCloseable {
         all.forEach(ProcessHandle::destroy);
         for (ProcessHandle h : all) {
             try {
-                h.onExit().get(5, TimeUnit.SECONDS);
+                h.onExit().get(60, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
                 h.destroyForcibly();
             } catch (InterruptedException e) {

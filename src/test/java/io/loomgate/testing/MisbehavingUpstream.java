@@ -80,7 +80,7 @@ public final class MisbehavingUpstream implements AutoCloseable {
 
     /** Waits (up to 2 s) until the client has closed the connection under {@code s}. */
     public static Seen awaitClosed(Seen s) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> s.closedAt != 0);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> s.closedAt != 0);
         return s;
     }
 

@@ -90,7 +90,7 @@ public final class RedisServer implements AutoCloseable {
     /** Kills it at once (SIGKILL): connections reset, what it held is gone. */
     public void kill() throws InterruptedException {
         process.close();
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !process.isAlive());
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
     }
 
     /** Runs redis-cli against it ({@code "DEBUG", "SLEEP", "2"}); its output, or the error. */

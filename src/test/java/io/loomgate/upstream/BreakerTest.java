@@ -127,7 +127,7 @@ class BreakerTest {
                 "a second call while the probe runs fails fast");
         holdNext.set(false);
         release.countDown();
-        probe.join(Duration.ofSeconds(5));
+        probe.join(Duration.ofSeconds(60));
         assertEquals(Breaker.State.CLOSED, slowProbe.snapshot().state());
         assertEquals(new Breaker.Snapshot(Breaker.State.CLOSED, 1, 1, 1), slowProbe.snapshot());
         assertEquals(Value.text("up"), call(slowly));
@@ -172,12 +172,12 @@ class BreakerTest {
         Thread cancelled = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
                 () -> RequestContext.callWith(RequestContext.of("r1", "/t", Duration.ofSeconds(5)), slow::call)));
         cancelled.interrupt();  // whether it lands before or during the call, the call ends interrupted, before its deadline
-        cancelled.join(Duration.ofSeconds(5));
+        cancelled.join(Duration.ofSeconds(60));
         assertEquals(Breaker.State.CLOSED, b.snapshot().state(), "stopped by a sibling: not the upstream's fault");
         Thread timedOut = Thread.ofVirtual().start(() -> assertThrows(InterruptedException.class,
                 () -> RequestContext.callWith(RequestContext.of("r2", "/t", Duration.ofNanos(1)), slow::call)));
         timedOut.interrupt();  // its deadline has passed by the time the interrupt lands
-        timedOut.join(Duration.ofSeconds(5));
+        timedOut.join(Duration.ofSeconds(60));
         assertEquals(Breaker.State.OPEN, b.snapshot().state(), "stopped at its deadline: a timeout counts");
     }
 }

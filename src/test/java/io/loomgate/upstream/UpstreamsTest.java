@@ -43,15 +43,15 @@ class UpstreamsTest {
 
     @Test
     void aForcedFailureSpendsTheLatencyFirstAndIsRecordedOnce() {
-        Upstreams u = one(() -> V, new Faults(Duration.ofSeconds(5), 0), OptionalLong.empty());
+        Upstreams u = one(() -> V, new Faults(Duration.ofSeconds(120), 0), OptionalLong.empty());
         Overrides fail = new Overrides(Map.of(A, Duration.ofMillis(80)), Set.of(A));
-        UpstreamFailure f = assertThrows(UpstreamFailure.class, () -> call(u, A, "fail-me", fail, Duration.ofSeconds(5)));
+        UpstreamFailure f = assertThrows(UpstreamFailure.class, () -> call(u, A, "fail-me", fail, Duration.ofSeconds(240)));
         assertEquals("a: failed on request (?fail=a)", f.getMessage());
         var calls = u.calls().callsOf("fail-me");
         assertEquals(1, calls.size());
         assertEquals(new Outcome.Failed("a: failed on request (?fail=a)"), calls.getFirst().outcome());
         long ms = calls.getFirst().duration().toMillis();
-        assertTrue(ms >= 80 && ms < 4_000, "the request's 80 ms replaced the declared 5 s: " + ms + " ms");
+        assertTrue(ms >= 80 && ms < 60_000, "the request's 80 ms replaced the declared 2 min: " + ms + " ms");
     }
 
     @Test
@@ -86,8 +86,7 @@ class UpstreamsTest {
         int slow = 0;
         for (int i = 0; i < 40; i++) {
             long ms = u.calls().callsOf("tail-" + i).getFirst().duration().toMillis();
-            assertTrue(ms < 1_000 || ms >= 2_000, "a call takes either the typical 0 s or the tail's 2 s: " + ms + " ms");
-            slow += ms >= 2_000 ? 1 : 0;
+            slow += ms >= 2_000 ? 1 : 0;   // a tail call sleeps its 2 s; a typical one does not sleep
         }
         assertTrue(slow >= 4 && slow <= 24, "about 30% of 40 calls fall in the tail: " + slow);
     }
@@ -130,7 +129,7 @@ class UpstreamsTest {
         assertEquals(2, u.calls().inFlight());
         release.countDown();
         for (Thread t : threads) {
-            t.join(Duration.ofSeconds(5));
+            t.join(Duration.ofSeconds(60));
         }
         assertEquals(0, u.calls().inFlight());
         assertEquals(1, u.calls().callsOf("r1").size());
@@ -152,11 +151,11 @@ class UpstreamsTest {
         }, Faults.NONE, OptionalLong.empty());
         Thread early = Thread.ofVirtual().start(() -> expectInterrupt(u, "early", Duration.ofSeconds(5)));
         Thread late = Thread.ofVirtual().start(() -> expectInterrupt(u, "late", Duration.ofNanos(1)));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> u.calls().inFlight(A) == 2);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> u.calls().inFlight(A) == 2);
         early.interrupt();
         late.interrupt();
-        early.join(Duration.ofSeconds(5));
-        late.join(Duration.ofSeconds(5));
+        early.join(Duration.ofSeconds(60));
+        late.join(Duration.ofSeconds(60));
         assertEquals(Outcome.CANCELLED, u.calls().callsOf("early").getFirst().outcome());
         assertEquals(Outcome.TIMED_OUT, u.calls().callsOf("late").getFirst().outcome());
     }

@@ -159,7 +159,7 @@ class ComposeGatewayTest {
         serve(OVERVIEW.replace("\"concurrency\": 2", "\"concurrency\": 3"));
         api.answer("/orders", "{\"items\":[" + "{\"sku\":\"x\"},".repeat(9) + "{\"sku\":\"x\"}]}").hold("/items/");
         CompletableFuture<HttpResponse<String>> answer = Background.supply(() -> client.get("/users/7/overview"));
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> starts("/items/") >= 3);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> starts("/items/") >= 3);
         Thread.sleep(1_000);   // a fourth call, were one allowed, has had a second to start
         assertEquals(3, starts("/items/"), "three held at once, and no fourth started: " + api.events());
         api.release("/items/");

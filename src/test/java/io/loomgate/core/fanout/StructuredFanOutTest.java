@@ -69,8 +69,7 @@ class StructuredFanOutTest {
         assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome(), "stopped by its sibling's failure");
         assertEquals(new Outcome.Failed("file: boom"), r.parts().get(1).outcome());
         assertFalse(r.deadlineHit());
-        long stopped = stoppedAfterMs.get(DB);
-        assertTrue(stopped < 2_000, "the 3 s sibling was interrupted after " + stopped + " ms");
+        assertTrue(stoppedAfterMs.containsKey(DB), "the 3 s sibling was interrupted, not left to finish");
     }
 
     @Test
@@ -80,8 +79,9 @@ class StructuredFanOutTest {
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
         assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome());
         assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
-        assertTrue(stoppedAfterMs.get(DB) < 400, "500 ms loser stopped after " + stoppedAfterMs.get(DB));
-        assertTrue(stoppedAfterMs.get(FILE) < 400, "800 ms loser stopped after " + stoppedAfterMs.get(FILE));
+        assertTrue(stoppedAfterMs.containsKey(DB), "the 500 ms loser was interrupted");
+        assertTrue(stoppedAfterMs.containsKey(FILE), "the 800 ms loser was interrupted");
+        assertTrue(stoppedAfterMs.get(DB) >= startedAfterMs.get(CACHE) + 100, "after the winner's 100 ms, not before");
     }
 
     /** {@code part}, started only {@code afterMs} later (or when a sibling fails), if {@code admit} says so. */
@@ -93,31 +93,33 @@ class StructuredFanOutTest {
     void aDelayedPartStartsAfterItsDelayAndItsWinInterruptsThePrimary() throws Exception {
         FanOutResult r = run(List.of(sleeper(DB, 2_000, false), delayed(sleeper(FILE, 10, false), 100, true)),
                 StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
-        long began = startedAfterMs.get(FILE) - startedAfterMs.get(DB);
-        assertTrue(began >= 95 && began < 400, "the backup started " + began + " ms after the primary; its delay is 100 ms");
+        // Measured from before the run began: the delay counts from the fork, later still.
+        assertTrue(startedAfterMs.get(FILE) >= 100, "the backup started " + startedAfterMs.get(FILE) + " ms in; its delay is 100 ms");
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
         assertTrue(r.parts().get(1).start().orElseThrow().toMillis() >= 100, r.parts().get(1).toString());
         assertEquals(Outcome.CANCELLED, r.parts().get(0).outcome());
-        long stopped = stoppedAfterMs.get(DB) - startedAfterMs.get(DB);
-        assertTrue(stopped < 600, "the 2 s primary was interrupted after " + stopped + " ms");
+        assertTrue(stoppedAfterMs.containsKey(DB), "the 2 s primary was interrupted, not left to finish");
+        assertTrue(stoppedAfterMs.get(DB) >= startedAfterMs.get(FILE) + 10, "by the backup's win, after its 10 ms");
     }
 
     @Test
     void aDelayedPartNeverStartsWhenTheAnswerComesFirst() throws Exception {
-        FanOutResult r = run(List.of(sleeper(DB, 20, false), delayed(sleeper(FILE, 10, false), 5_000, true)),
-                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        FanOutResult r = run(List.of(sleeper(DB, 20, false), delayed(sleeper(FILE, 10, false), 120_000, true)),
+                StopWhen.FIRST_SUCCESS, Duration.ofSeconds(240), ThreadMode.VIRTUAL);
         assertFalse(seen.containsKey(FILE), "the backup's task never ran");
         assertFalse(r.parts().get(1).started());
         assertEquals(Duration.ZERO, r.parts().get(1).duration());
-        assertTrue(r.took().toSeconds() < 3, "the scope did not wait out the backup's 5 s delay: " + r.took());
+        assertFalse(r.deadlineHit());
+        assertTrue(r.took().toSeconds() < 60, "the scope did not wait out the backup's 2 min delay: " + r.took());
     }
 
     @Test
     void aDelayedPartStartsAtOnceWhenASiblingFails() throws Exception {
-        FanOutResult r = run(List.of(sleeper(DB, 30, true), delayed(sleeper(FILE, 10, false), 2_000, true)),
-                StopWhen.FIRST_SUCCESS, LONG, ThreadMode.VIRTUAL);
+        FanOutResult r = run(List.of(sleeper(DB, 30, true), delayed(sleeper(FILE, 10, false), 120_000, true)),
+                StopWhen.FIRST_SUCCESS, Duration.ofSeconds(240), ThreadMode.VIRTUAL);
         long began = startedAfterMs.get(FILE) - startedAfterMs.get(DB);
-        assertTrue(began >= 25 && began < 1_500, "the backup started " + began + " ms after the primary, when it failed, not after its 2 s delay");
+        assertTrue(began >= 30, "the backup started " + began + " ms after the primary, after it failed");
+        assertTrue(began < 60_000, "when the primary failed, not after its 2 min delay: " + began + " ms");
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
     }
 
@@ -138,8 +140,7 @@ class StructuredFanOutTest {
         assertTrue(r.deadlineHit());
         assertEquals(new Outcome.Success(Value.text("file")), r.parts().get(1).outcome());
         assertEquals(Outcome.TIMED_OUT, r.parts().get(0).outcome(), "stopped by the deadline");
-        long stopped = stoppedAfterMs.get(DB);
-        assertTrue(stopped >= 140 && stopped < 600, "db stopped at " + stopped + " ms for a 150 ms deadline");
+        assertTrue(stoppedAfterMs.get(DB) >= 150, "db stopped at " + stoppedAfterMs.get(DB) + " ms, not before the 150 ms deadline");
     }
 
     @Test
@@ -148,7 +149,7 @@ class StructuredFanOutTest {
                 StopWhen.ALL_DONE, LONG, ThreadMode.VIRTUAL);
         assertInstanceOf(Outcome.Failed.class, r.parts().get(0).outcome());
         assertInstanceOf(Outcome.Success.class, r.parts().get(1).outcome());
-        assertTrue(r.took().toSeconds() < 3, "returned after " + r.took() + " with a 5 s deadline");
+        assertFalse(r.deadlineHit(), "returned when both were done, not at the 5 s deadline");
     }
 
     @Test
@@ -157,7 +158,7 @@ class StructuredFanOutTest {
                 StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
         assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS, Outcome.Kind.CANCELLED),
                 r.parts().stream().map(p -> p.outcome().kind()).toList());
-        assertTrue(stoppedAfterMs.get(FILE) < 2_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms");
+        assertTrue(stoppedAfterMs.containsKey(FILE), "the 3 s part was interrupted");
     }
 
     @Test
@@ -165,7 +166,7 @@ class StructuredFanOutTest {
         FanOutResult r = run(List.of(sleeper(DB, 40, true), sleeper(CACHE, 80, true), sleeper(FILE, 3_000, false)),
                 StopWhen.quorum(2), LONG, ThreadMode.VIRTUAL);
         assertEquals(Outcome.CANCELLED, r.parts().get(2).outcome());
-        assertTrue(stoppedAfterMs.get(FILE) < 2_000, "the 3 s part stopped after " + stoppedAfterMs.get(FILE) + " ms, once 2 of 3 failed");
+        assertTrue(stoppedAfterMs.containsKey(FILE), "the 3 s part was interrupted once 2 of 3 failed");
     }
 
     @Test
@@ -193,7 +194,8 @@ class StructuredFanOutTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(late.deadlineHit());
         assertEquals("timeout", late.parts().getFirst().outcome().state());
-        assertTrue(ms >= 100 && ms < 2_000, "the 3 s sleep was interrupted at the 100 ms deadline: " + ms + " ms");
+        assertTrue(ms >= 100, "not before the 100 ms deadline: " + ms + " ms");
+        assertTrue(stoppedAfterMs.containsKey(DB), "the 3 s sleep was interrupted by it");
         assertFalse(Thread.currentThread().isInterrupted(), "the deadline's interrupt does not leak to the caller");
         Thread.sleep(5);   // and nothing arrives later either: this sleep would throw
     }
@@ -231,26 +233,27 @@ class StructuredFanOutTest {
      */
     @Test
     void theDeadlineHoldsWhileTheCommonPoolIsBlocked() throws Exception {
+        java.util.concurrent.CountDownLatch free = new java.util.concurrent.CountDownLatch(1);
         List<CompletableFuture<Void>> clog = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < Math.max(4, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() * 2); i++) {
             clog.add(CompletableFuture.runAsync(() -> {
                 try {
-                    Thread.sleep(1_500);
+                    free.await(60, TimeUnit.SECONDS);   // held until the deadlines below have fired
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }));
         }
         try {
-            for (List<FanOut.Part> parts : List.of(List.of(sleeper(DB, 3_000, false)),
-                    List.of(sleeper(DB, 3_000, false), sleeper(FILE, 3_000, false)))) {
-                long t0 = System.nanoTime();
+            for (List<FanOut.Part> parts : List.of(List.of(sleeper(DB, 30_000, false)),
+                    List.of(sleeper(DB, 30_000, false), sleeper(FILE, 30_000, false)))) {
                 FanOutResult r = run(parts, StopWhen.FIRST_FAILURE, Duration.ofMillis(100), ThreadMode.VIRTUAL);
-                long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertTrue(r.deadlineHit());
-                assertTrue(ms < 2_000, "a 100 ms deadline took " + ms + " ms with the common pool blocked for seconds");
+                assertTrue(clog.stream().noneMatch(CompletableFuture::isDone),
+                        "the 100 ms deadline fired while the common pool was still blocked");
             }
         } finally {
+            free.countDown();
             CompletableFuture.allOf(clog.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         }
     }

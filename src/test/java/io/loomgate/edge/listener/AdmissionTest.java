@@ -37,7 +37,7 @@ class AdmissionTest {
                     return new Timed(r, System.nanoTime());
                 }));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().admission().admitted() == 50);
+            await().atMost(Duration.ofSeconds(30)).until(() -> gate.server().admission().admitted() == 50);
             HttpResponse<String> health = client.get("/health");
             assertEquals(200, health.statusCode(), "/health is exempt");
             assertEquals(200, client.get("/metrics").statusCode(), "/metrics is exempt");

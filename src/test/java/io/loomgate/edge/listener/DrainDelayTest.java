@@ -29,7 +29,7 @@ class DrainDelayTest {
         try (LogCapture log = LogCapture.of("loomgate");
              Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--drain-delay", "1500ms"))) {
             CompletableFuture<ShutdownReport> closing = Background.supply(gate::shutdown);
-            await().atMost(Duration.ofSeconds(2)).until(() -> gate.server().lifecycle().isDraining());
+            await().atMost(Duration.ofSeconds(30)).until(() -> gate.server().lifecycle().isDraining());
 
             try (TestClient fresh = new TestClient(gate.baseUri())) {
                 HttpResponse<String> ready = fresh.get("/readyz");
@@ -42,7 +42,7 @@ class DrainDelayTest {
                         "and its connection is closed after it, so no keep-alive outlives the delay");
             }
 
-            ShutdownReport report = closing.get(10, TimeUnit.SECONDS);
+            ShutdownReport report = closing.get(60, TimeUnit.SECONDS);
             assertTrue(report.drainDelay().toMillis() >= 1_500, report.toString());
             assertTrue(report.took().compareTo(report.drainDelay()) >= 0, report.toString());
             try (TestClient late = new TestClient(gate.baseUri())) {
@@ -61,7 +61,7 @@ class DrainDelayTest {
     void withoutADelayTheListenerClosesAtOnceAsBefore() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"))) {
             ShutdownReport report = gate.shutdown();
-            assertTrue(report.drainDelay().toSeconds() < 1, "no delay was asked for: " + report);
+            assertEquals(Duration.ZERO, report.drainDelay(), "no delay was asked for: " + report);
             try (TestClient late = new TestClient(gate.baseUri())) {
                 assertThrows(IOException.class, () -> late.sendChecked("GET", "/health"));
             }

@@ -150,7 +150,7 @@ class RequestSmugglingTest {
     /** The bare CR is refused with a 400; the 2^32 chunk is refused or read as the huge chunk it is, never as 0. */
     private static void frontEndStopsBoth(String name, int port, ChildProcess process) throws Exception {
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             assertTrue(process.isAlive(), name + " exited: " + process.stderr());
             try (Socket s = new Socket("127.0.0.1", port)) {
                 return true;

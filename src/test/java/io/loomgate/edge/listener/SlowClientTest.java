@@ -26,7 +26,8 @@ class SlowClientTest {
     @Test
     void stalledConnectionsDoNotSlowNormalCalls() throws Exception {
         List<Socket> stalled = new ArrayList<>();
-        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
+        // Stalled connections may hold their place for 2 min: a gateway they slowed would show it.
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--read-timeout", "120s"));
              TestClient client = new TestClient(gate.baseUri())) {
             var address = gate.server().address();
             for (int i = 0; i < 300; i++) {
@@ -46,8 +47,8 @@ class SlowClientTest {
                 assertEquals(200, c.get().statusCode());
             }
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms < 5_000, "20 concurrent /block calls beside 600 stalled connections took " + ms
-                    + " ms, not the 10 s a stalled connection may hold its thread");
+            assertTrue(ms < 60_000, "20 concurrent /block calls beside 600 stalled connections took " + ms
+                    + " ms, not the 2 min a stalled connection may hold its thread");
             System.out.println("20 concurrent /block calls beside 600 stalled connections: " + ms + " ms");
         } finally {
             for (Socket s : stalled) {

@@ -73,17 +73,17 @@ class ClientGoneTest {
             OutputStream out = client.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> upstream.seen().stream().skip(before)
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> upstream.seen().stream().skip(before)
                     .anyMatch(s -> s.path.equals("/slow")));
             hungUpAt = System.nanoTime();
         }
         MisbehavingUpstream.Seen slow = upstream.seen().stream().skip(before).filter(s -> s.path.equals("/slow"))
                 .findFirst().orElseThrow();
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slow.closedAt != 0);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> slow.closedAt != 0);
         assertTrue(slow.closedAt - hungUpAt > 0, "the upstream's connection closed after the client hung up, not before");
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(
                 () -> gate.server().serverStats().orElseThrow().clientGone() == gone + 1);
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> gate.server().admission().admitted() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> gate.server().admission().admitted() == 0);
         Awaitility.await().until(() -> gate.upstreams().calls().recentFailures(called, 1_000).stream()
                 .anyMatch(r -> !earlier.contains(r)));
         io.loomgate.observe.event.CallRecord stopped = gate.upstreams().calls().recentFailures(called, 1_000).stream()
@@ -112,15 +112,15 @@ class ClientGoneTest {
                 OutputStream out = client.getOutputStream();
                 out.write("GET /fan HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> upstream.seen().stream().skip(before)
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> upstream.seen().stream().skip(before)
                         .anyMatch(x -> x.path.equals("/slow")));
                 hungUpAt = System.nanoTime();
             }
             MisbehavingUpstream.Seen slow = upstream.seen().stream().skip(before).filter(x -> x.path.equals("/slow"))
                     .findFirst().orElseThrow();
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slow.closedAt != 0);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> slow.closedAt != 0);
             assertTrue(slow.closedAt - hungUpAt > 0, "the upstream's connection closed after the client hung up");
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> tls.server().admission().admitted() == 0);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> tls.server().admission().admitted() == 0);
         }
     }
 }

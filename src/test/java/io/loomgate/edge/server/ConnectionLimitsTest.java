@@ -76,7 +76,7 @@ class ConnectionLimitsTest {
             assertEquals(1, stats(server).refusedPerAddress());
             assertEquals(0, stats(server).refusedAtMax());
             a.close();
-            await().atMost(Duration.ofSeconds(5)).until(() -> stats(server).open() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> stats(server).open() == 1);
             try (Wire d = served(server)) {
                 assertEquals(2, stats(server).open(), "a closed connection gives its address its share back");
             }

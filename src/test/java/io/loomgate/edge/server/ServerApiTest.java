@@ -242,7 +242,7 @@ class ServerApiTest {
             w.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
             assertEquals(200, Wire.status(w.answer()));
         }
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> events.size() == 3);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> events.size() == 3);
         assertEquals(List.of("before", "handler", "after 200"), events);
     }
 

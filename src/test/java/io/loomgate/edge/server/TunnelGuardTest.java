@@ -125,7 +125,7 @@ class TunnelGuardTest {
                 }
                 n++;
                 int expected = n;
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> up.closed.get() == expected);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> up.closed.get() == expected);
             }
             assertEquals(3, up.heads.get(), "each handshake reached the upstream, and nothing after it");
             assertEquals(0, up.bytesAfterHead.get(), "no byte went through a tunnel");
@@ -138,7 +138,7 @@ class TunnelGuardTest {
              RawConnection c = new RawConnection(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
             RawConnection.Reply r = c.get("/api/status/101");
             assertEquals(502, r.status(), r.body());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> up.closed.get() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> up.closed.get() == 1);
             assertEquals(0, up.bytesAfterHead.get());
         }
     }
@@ -184,17 +184,17 @@ class TunnelGuardTest {
         try (WebSocketEcho echo = WebSocketEcho.start(); Loomgate gate = gate(echo.url(""), "", "--max-tunnels", "2");
              Client clients = new Client(HttpClient.newHttpClient())) {
             HttpClient client = clients.http();
-            WebSocket a = open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS);
-            WebSocket b = open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS);
+            WebSocket a = open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS);
+            WebSocket b = open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS);
             ExecutionException refused = assertThrows(ExecutionException.class,
-                    () -> open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS));
+                    () -> open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS));
             assertInstanceOf(WebSocketHandshakeException.class, refused.getCause());
             assertEquals(503, ((WebSocketHandshakeException) refused.getCause()).getResponse().statusCode());
             assertEquals(2, metric(gate, "loomgate_tunnels_open"));
             assertEquals(1, metric(gate, "loomgate_tunnels_refused_total"));
-            a.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> metric(gate, "loomgate_tunnels_open") == 1);
-            WebSocket c = open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS);
+            a.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(60, TimeUnit.SECONDS);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> metric(gate, "loomgate_tunnels_open") == 1);
+            WebSocket c = open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS);
             b.abort();
             c.abort();
         }
@@ -209,8 +209,8 @@ class TunnelGuardTest {
         try (WebSocketEcho echo = WebSocketEcho.start(); Loomgate gate = gate(echo.url(""), "", "--max-connections", String.valueOf(max));
              Client clients = new Client(HttpClient.newHttpClient())) {
             HttpClient client = clients.http();
-            WebSocket a = open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS);
-            WebSocket b = open(client, gate, new CompletableFuture<>()).get(10, TimeUnit.SECONDS);
+            WebSocket a = open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS);
+            WebSocket b = open(client, gate, new CompletableFuture<>()).get(60, TimeUnit.SECONDS);
             InetSocketAddress at = new InetSocketAddress("127.0.0.1", gate.baseUri().getPort());
             List<RawConnection> plain = new ArrayList<>();
             try {
@@ -245,13 +245,13 @@ class TunnelGuardTest {
              Client clients = new Client(HttpClient.newHttpClient())) {
             HttpClient client = clients.http();
             CompletableFuture<Boolean> ended = new CompletableFuture<>();
-            WebSocket ws = open(client, gate, ended).get(10, TimeUnit.SECONDS);
+            WebSocket ws = open(client, gate, ended).get(60, TimeUnit.SECONDS);
             WebSocketEcho.Seen upgrade = echo.seen().getLast();
             long sent = 0;
             boolean sendFailed = false;
             while (!ended.isDone() && sent < 2_000) {   // busy all along: only its lifetime can end it
                 try {
-                    ws.sendText("ping", true).get(5, TimeUnit.SECONDS);
+                    ws.sendText("ping", true).get(60, TimeUnit.SECONDS);
                 } catch (ExecutionException closed) {
                     sendFailed = true;   // the client's side of the tunnel is closed under it
                     break;
@@ -261,10 +261,10 @@ class TunnelGuardTest {
                 sent++;
                 Thread.sleep(20);
             }
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> upgrade.closedAt != 0);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> upgrade.closedAt != 0);
             assertTrue(sent < 2_000, "it ended while still busy");
             // the client sees the end as its send failing, or as its listener told (the JDK's client may not tell both)
-            assertTrue(sendFailed || ended.get(10, TimeUnit.SECONDS), "the client saw it end");
+            assertTrue(sendFailed || ended.get(60, TimeUnit.SECONDS), "the client saw it end");
             ws.abort();
         }
     }

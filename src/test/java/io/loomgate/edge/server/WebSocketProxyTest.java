@@ -84,17 +84,17 @@ class WebSocketProxyTest {
         URI uri = URI.create("ws://127.0.0.1:" + gate.baseUri().getPort() + "/ws/chat?room=1");
         try (HttpClient client = HttpClient.newHttpClient()) {
             WebSocket ws = client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                    .buildAsync(uri, listener).get(10, TimeUnit.SECONDS);
-            ws.sendText("hello", true).get(5, TimeUnit.SECONDS);
+                    .buildAsync(uri, listener).get(60, TimeUnit.SECONDS);
+            ws.sendText("hello", true).get(60, TimeUnit.SECONDS);
             assertEquals("hello", received.poll(10, TimeUnit.SECONDS));
-            ws.sendText("x".repeat(10_000), true).get(5, TimeUnit.SECONDS);
+            ws.sendText("x".repeat(10_000), true).get(60, TimeUnit.SECONDS);
             assertEquals("x".repeat(10_000), received.poll(10, TimeUnit.SECONDS), "a message larger than one read");
             WebSocketEcho.Seen upgrade = echo.seen().get(before);
             assertEquals("/chat?room=1", upgrade.path, "the path below the route's prefix, as a proxy forwards it");
             assertEquals("websocket", upgrade.headers.get("Upgrade").toLowerCase(java.util.Locale.ROOT));
-            ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
-            assertEquals(WebSocket.NORMAL_CLOSURE, closed.get(10, TimeUnit.SECONDS));
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> upgrade.closedAt != 0);
+            ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(60, TimeUnit.SECONDS);
+            assertEquals(WebSocket.NORMAL_CLOSURE, closed.get(60, TimeUnit.SECONDS));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> upgrade.closedAt != 0);
         }
         assertTrue(echo.seen().size() > before);
     }
@@ -107,7 +107,7 @@ class WebSocketProxyTest {
             int before = echo.seen().size();
             URI uri = URI.create("ws://127.0.0.1:" + jdk.baseUri().getPort() + "/ws/chat");
             ExecutionException refused = assertThrows(ExecutionException.class, () -> client.newWebSocketBuilder()
-                    .buildAsync(uri, new WebSocket.Listener() { }).get(10, TimeUnit.SECONDS));
+                    .buildAsync(uri, new WebSocket.Listener() { }).get(60, TimeUnit.SECONDS));
             assertInstanceOf(WebSocketHandshakeException.class, refused.getCause());
             assertEquals(400, ((WebSocketHandshakeException) refused.getCause()).getResponse().statusCode(),
                     "the echo's answer to a request without Upgrade, passed back as it came");
@@ -134,10 +134,10 @@ class WebSocketProxyTest {
                         public void onError(WebSocket w, Throwable error) {
                             ended.complete(true);
                         }
-                    }).get(10, TimeUnit.SECONDS);
+                    }).get(60, TimeUnit.SECONDS);
             WebSocketEcho.Seen upgrade = echo.seen().get(before);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> upgrade.closedAt != 0);
-            assertTrue(ended.get(10, TimeUnit.SECONDS), "the client saw its connection end too");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> upgrade.closedAt != 0);
+            assertTrue(ended.get(60, TimeUnit.SECONDS), "the client saw its connection end too");
             ws.abort();
         }
     }

@@ -42,7 +42,7 @@ class AccessLogGatewayTest {
             assertEquals(200, ok.statusCode(), ok.body());
             assertEquals(502, g.client().get("/users/9").statusCode());
 
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(log) && lines(log).size() >= 2);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(log) && lines(log).size() >= 2);
             // each line is written once its answer is, so the second request's may come first: found by path
             Map<String, Object> first = lines(log).stream().filter(l -> "/users/7".equals(l.get("path"))).findFirst().orElseThrow();
             assertEquals("203.0.113.9", first.get("client"), "the client after the trusted proxy");
@@ -74,7 +74,7 @@ class AccessLogGatewayTest {
                      "--access-log", "json", "--access-log-file", log.toString())) {
             HttpResponse<String> r = g.client().get("/api/big");
             assertEquals(200, r.statusCode());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(log) && lines(log).size() >= 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(log) && lines(log).size() >= 1);
             Map<String, Object> line = lines(log).getFirst();
             assertEquals((long) big.length(), ((Number) line.get("bytesOut")).longValue(), line.toString());
             assertEquals("/api/*", line.get("route"));

@@ -75,11 +75,9 @@ class AccessLogTest {
             written.add(line);
         });
         int offered = LogQueue.CAPACITY + 500;
-        long start = System.nanoTime();
         for (int i = 0; i < offered; i++) {
-            queue.offer("line " + i);
+            queue.offer("line " + i);   // returns with the writer stuck: a queue that waited would hang here
         }
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 10, "offering never waited for the writer");
         assertTrue(queue.dropped() >= 499 && queue.dropped() <= 500, "dropped: " + queue.dropped());
         stuck.countDown();
         queue.close();   // waits for the writer a while; on a loaded machine it may still be writing after that
@@ -92,7 +90,7 @@ class AccessLogTest {
         Path file = dir.resolve("access.log");
         LogQueue queue = new LogQueue(LogQueue.file(file));
         queue.offer("first");
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(file) && Files.readString(file).contains("first"));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(file) && Files.readString(file).contains("first"));
         Files.move(file, dir.resolve("access.log.1"));   // what logrotate does
         queue.reopen();
         queue.offer("second");

@@ -27,7 +27,7 @@ class ObservabilityTest {
             Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--metrics-log", "200ms"));
             try (TestClient client = new TestClient(gate.baseUri())) {
                 client.get("/cache?delay=cache:0");
-                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().size() >= 4);
+                await().atMost(Duration.ofSeconds(30)).until(() -> log.records().size() >= 4);
             } finally {
                 gate.close();
             }
@@ -56,7 +56,7 @@ class ObservabilityTest {
                 for (int i = 0; i < 3; i++) {
                     slow.add(Background.supply(() -> client.get("/cache?delay=cache:1200ms")));
                 }
-                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
+                await().atMost(Duration.ofSeconds(30)).until(() -> log.records().stream()
                         .anyMatch(r -> r.getMessage().startsWith("[metrics] inFlight=3 ")));
                 slow.forEach(f -> assertEquals(200, f.join().statusCode()));
                 java.util.regex.Pattern numbers = java.util.regex.Pattern.compile("inFlight=(\\d+) rps=(\\d+\\.\\d) p99=(\\d+\\.\\d)ms");
@@ -64,7 +64,7 @@ class ObservabilityTest {
                     java.util.regex.Matcher n = numbers.matcher(line);
                     return n.find() ? Double.parseDouble(n.group(3)) : -1;
                 };
-                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().stream()
+                await().atMost(Duration.ofSeconds(30)).until(() -> log.records().stream()
                         .anyMatch(r -> p99Of.apply(r.getMessage()) >= 1200));
                 String finished = log.records().stream().map(LogRecord::getMessage)
                         .filter(l -> p99Of.apply(l) >= 1200).findFirst().orElseThrow();
@@ -74,7 +74,7 @@ class ObservabilityTest {
                 assertTrue(p99 < 3_000, "three 1.2 s requests: p99 " + p99 + " ms");
                 double rps = Double.parseDouble(m.group(2));
                 assertTrue(rps > 0 && rps <= 3 / 0.25, "three requests in a 300 ms interval: rps " + rps);
-                await().atMost(Duration.ofSeconds(5)).until(() -> log.records().getLast().getMessage()
+                await().atMost(Duration.ofSeconds(30)).until(() -> log.records().getLast().getMessage()
                         .startsWith("[metrics] inFlight=0 rps=0.0 p99=0.0ms"));
             } finally {
                 gate.close();
@@ -89,7 +89,7 @@ class ObservabilityTest {
              TestClient client = new TestClient(gate.baseUri())) {
             HttpResponse<String> r = client.get("/cache?delay=cache:10ms");
             String id = r.headers().firstValue("X-Request-Id").orElseThrow();
-            await().atMost(Duration.ofSeconds(5)).until(() -> log.records().size() >= 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> log.records().size() >= 1);
             String line = log.records().getFirst().getMessage();
             assertTrue(line.matches("GET /cache 200 \\d+\\.\\dms id=" + id), line);
         }
@@ -115,11 +115,11 @@ class ObservabilityTest {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
              TestClient client = new TestClient(gate.baseUri())) {
             // JFR starts a second after the server, off its startup; pins count from then on.
-            await().atMost(Duration.ofSeconds(10)).until(() -> "running".equals(
+            await().atMost(Duration.ofSeconds(30)).until(() -> "running".equals(
                     ((Map<String, Object>) client.getJson("/metrics?format=json").get("virtualThreads")).get("pinMonitor")));
             long before = pinned(client);
             Thread.ofVirtual().start(SlowToInitialize::touch).join();
-            await().atMost(Duration.ofSeconds(10)).until(() -> pinned(client) > before);
+            await().atMost(Duration.ofSeconds(30)).until(() -> pinned(client) > before);
             Map<String, Object> vt = (Map<String, Object>) client.getJson("/metrics?format=json").get("virtualThreads");
             List<Map<String, Object>> pins = (List<Map<String, Object>>) vt.get("recentPins");
             assertTrue(pins.stream().anyMatch(p -> p.get("frames").toString().contains("SlowToInitialize.<clinit>")), pins.toString());
@@ -147,7 +147,7 @@ class ObservabilityTest {
              TestClient client = new TestClient(gate.baseUri())) {
             CompletableFuture<HttpResponse<String>> inFlight =
                     Background.supply(() -> client.get("/aggregate?delay=db:1500ms&delay=file:1500ms"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> gate.upstreams().calls().inFlight() == 2);
+            await().atMost(Duration.ofSeconds(30)).until(() -> gate.upstreams().calls().inFlight() == 2);
             HttpResponse<String> dump = client.get("/debug/threads");
             assertEquals(200, dump.statusCode());
             assertEquals("application/json", dump.headers().firstValue("Content-Type").orElseThrow());

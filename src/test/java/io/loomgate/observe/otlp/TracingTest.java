@@ -95,7 +95,7 @@ class TracingTest {
             HttpResponse<String> r = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/users/7/card"))
                     .header("traceparent", "00-" + CLIENT_TRACE + "-" + CLIENT_SPAN + "-01").build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode(), r.body());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> spans.size() >= 5);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> spans.size() >= 5);
 
             assertTrue(spans.stream().allMatch(s -> s.get("traceId").equals(CLIENT_TRACE)), "one trace, the client's: " + spans);
             Map<String, Object> server = spans.stream().filter(s -> ((Number) s.get("kind")).intValue() == 2).findFirst().orElseThrow();
@@ -142,7 +142,7 @@ class TracingTest {
                 "--otlp-endpoint", "http://127.0.0.1:" + collector.getAddress().getPort())) {
             assertEquals(200, g.client().get("/hedged").statusCode());
             assertEquals(200, g.client().get("/retried").statusCode());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> spans.stream()
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> spans.stream()
                     .filter(s -> "true".equals(attribute(s, "loomgate.cancelled"))).count() == 1
                     && spans.stream().filter(s -> "call flaky".equals(s.get("name"))).count() == 1);
 
@@ -171,7 +171,7 @@ class TracingTest {
             HttpResponse<String> sampled = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/users/7/card"))
                     .header("traceparent", "00-" + CLIENT_TRACE + "-" + CLIENT_SPAN + "-01").build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(502, sampled.statusCode());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> spans.size() >= 5);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> spans.size() >= 5);
             Thread.sleep(1500);   // a batch of the unsampled request would have come by now
             assertTrue(spans.stream().allMatch(s -> s.get("traceId").equals(CLIENT_TRACE)),
                     "a new trace at --trace-sample 0 records nothing: " + spans);

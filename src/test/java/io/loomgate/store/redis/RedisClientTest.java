@@ -75,9 +75,9 @@ class RedisClientTest {
              RedisClient c = new RedisClient(options(fake.port(), Duration.ofSeconds(2)), Optional.empty())) {
             StoreException e = assertThrows(StoreException.class, () -> c.call("PING"));
             assertEquals(StoreException.Kind.MALFORMED, e.kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().contains("closed"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fake.events().contains("closed"));
             assertEquals(StoreException.Kind.MALFORMED, assertThrows(StoreException.class, () -> c.call("PING")).kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().stream().filter("closed"::equals).count() == 2);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fake.events().stream().filter("closed"::equals).count() == 2);
             assertTrue(fake.events().stream().filter(x -> x.startsWith("closed after ")).allMatch(x -> x.equals("closed after 1")),
                     "each connection is closed after its one malformed reply: " + fake.events());
         }
@@ -89,7 +89,7 @@ class RedisClientTest {
              RedisClient c = new RedisClient(options(fake.port(), Duration.ofSeconds(2)), Optional.empty())) {
             StoreException e = assertThrows(StoreException.class, () -> c.call("GET", "k"));
             assertEquals(StoreException.Kind.MALFORMED, e.kind());
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> fake.events().contains("closed"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> fake.events().contains("closed"));
         }
     }
 
@@ -97,7 +97,7 @@ class RedisClientTest {
     void aSilentRedisCostsNoMoreThanTheDeadlineAndOpensTheBreaker() throws Exception {
         try (FakeRedis fake = new FakeRedis(c -> new byte[0]);   // reads, never answers
              RedisClient c = new RedisClient(options(fake.port(), Duration.ofMillis(50)), Optional.empty())) {
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {   // the first calls wait for a connection being opened
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {   // the first calls wait for a connection being opened
                 try {
                     c.call("PING");
                 } catch (StoreException e) {
@@ -111,7 +111,7 @@ class RedisClientTest {
             assertTrue(System.nanoTime() - started < Duration.ofSeconds(1).toNanos());
             assertTrue(c.stats().failures().get("timeout") >= 1, c.stats().toString());
             assertTrue(fake.events().stream().noneMatch("closed"::equals), "a command past its deadline leaves its connection in use");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {   // the breaker's probe, a second on, finds it stalled
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {   // the breaker's probe, a second on, finds it stalled
                 try {
                     c.call("PING");
                 } catch (StoreException expected) {
@@ -126,9 +126,9 @@ class RedisClientTest {
     void aRedisThatComesBackIsAskedAgainAndTheBreakerCloses() throws Exception {
         try (RedisServer redis = RedisServer.start(dir); RedisClient c = new RedisClient(options(redis.port(), Duration.ofMillis(200)),
                 Optional.empty())) {
-            Awaitility.await().atMost(Duration.ofSeconds(5)).ignoreExceptions().until(() -> c.call("PING") != null);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> c.call("PING") != null);
             redis.kill();
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
                 try {
                     c.call("PING");
                     return false;

@@ -39,7 +39,7 @@ class HealthEndsEjectionTest {
     }
 
     private static void ejectB(FileGate g) {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/x").statusCode() == 502);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.client().get("/x").statusCode() == 502);
         String state = g.gate().upstreams().endpoints(UpstreamId.of("api")).toString();
         assertTrue(state.contains("ejections=1"), "b was ejected (a passing check may already have ended it): " + state);
     }

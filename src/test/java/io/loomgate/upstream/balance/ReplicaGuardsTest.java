@@ -59,7 +59,7 @@ class ReplicaGuardsTest {
                              + b.url() + "/api\"], \"balance\": \"round-robin\", \"outliers\": {\"consecutiveFailures\": 1,"
                              + " \"baseEjection\": \"300ms\"}}",
                      List.of("{\"path\": \"/x\", \"policy\": \"single\", \"upstreams\": [\"api\"]}"))) {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.client().get("/x").statusCode() == 502);   // b's one 503
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.client().get("/x").statusCode() == 502);   // b's one 503
             String state = g.gate().upstreams().endpoints(io.loomgate.core.call.UpstreamId.of("api")).toString();
             assertTrue(state.contains("ejected=true"), "b is ejected after its failure: " + state);
             long before = b.events().stream().filter(e -> e.startsWith("end /api")).count();

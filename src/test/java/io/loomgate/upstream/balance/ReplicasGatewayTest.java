@@ -168,7 +168,7 @@ class ReplicasGatewayTest {
         try (FileGate g = gate(", \"balance\": \"round-robin\", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\","
                 + " \"unhealthyAfter\": 2, \"healthyAfter\": 2}", "", urls())) {
             var id = io.loomgate.core.call.UpstreamId.of("api");
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> g.gate().upstreams().endpoints(id).get(1).healthy() == false);
             int before = served(1);
             for (int i = 0; i < 20; i++) {
@@ -177,7 +177,7 @@ class ReplicasGatewayTest {
             assertEquals(before, served(1), "an unhealthy replica takes no call");
 
             replicas.get(1).answer("/healthz", "{}");
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> g.gate().upstreams().endpoints(id).get(1).healthy());
             for (int i = 0; i < 9; i++) {
                 g.client().get("/x");
@@ -194,12 +194,12 @@ class ReplicasGatewayTest {
     void aReloadThatRemovesTheUpstreamStopsItsHealthChecks() throws Exception {
         replicas.forEach(r -> r.answer("/healthz", "{}"));
         try (FileGate g = gate(", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\"}", "", urls())) {
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> checks(0) >= 3);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> checks(0) >= 3);
             java.nio.file.Files.writeString(dir.resolve("routes.json"), """
                     {"upstreams": [{"id": "db", "kind": "simulated", "service": "db"}],
                      "routes": [{"path": "/x", "policy": "single", "upstreams": ["db"]}]}""");
             assertTrue(g.gate().reload("test") instanceof io.loomgate.api.AdminControl.Reload.Done);
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
                 long n = checks(0);
                 Thread.sleep(150);
                 return checks(0) == n;
@@ -234,7 +234,7 @@ class ReplicasGatewayTest {
         List<String> urls = List.of("http://127.0.0.1:" + a, "http://127.0.0.1:" + b);
         try (FileGate g = gate(", \"health\": {\"path\": \"/healthz\", \"every\": \"20ms\", \"unhealthyAfter\": 1}", "", urls)) {
             var id = io.loomgate.core.call.UpstreamId.of("api");
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> g.gate().upstreams().endpoints(id).stream().noneMatch(io.loomgate.upstream.EndpointState::healthy));
             HttpResponse<String> r = g.client().get("/x");
             assertEquals(502, r.statusCode(), r.body());

@@ -97,7 +97,7 @@ class ResolvedEndpointsTest {
         try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"endpoints\": [\"http://" + NAME + ":" + port
                         + "/api\"], \"balance\": \"round-robin\", \"resolveEvery\": \"1s\"}",
                 List.of("{\"path\": \"/x\", \"policy\": \"single\", \"upstreams\": [\"api\"]}"))) {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> endpoints(g).equals(at("127.0.0.1", "127.0.0.2")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> endpoints(g).equals(at("127.0.0.1", "127.0.0.2")));
             for (int i = 0; i < 10; i++) {
                 assertEquals(200, g.client().get("/x").statusCode());
             }
@@ -105,7 +105,7 @@ class ResolvedEndpointsTest {
             assertEquals(Set.of(NAME + ":" + port), hosts, "the Host header keeps the name");
 
             TestNames.set(NAME, ADDRESSES.get(1), ADDRESSES.get(2));   // 127.0.0.1 went away, 127.0.0.3 came
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> endpoints(g).equals(at("127.0.0.2", "127.0.0.3")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> endpoints(g).equals(at("127.0.0.2", "127.0.0.3")));
             int first = calls.get(ADDRESSES.get(0)).get();
             for (int i = 0; i < 10; i++) {
                 assertEquals(200, g.client().get("/x").statusCode());
@@ -121,7 +121,7 @@ class ResolvedEndpointsTest {
         try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"endpoints\": [\"http://" + GONE + ":" + port
                         + "/api\"], \"resolveEvery\": \"1s\"}",
                 List.of("{\"path\": \"/x\", \"policy\": \"single\", \"upstreams\": [\"api\"]}"))) {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> endpoints(g).equals(at("127.0.0.3")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> endpoints(g).equals(at("127.0.0.3")));
             TestNames.set(GONE);   // NXDOMAIN from now on
             Thread.sleep(1500);    // a resolution or more fails meanwhile
             assertEquals(at("127.0.0.3"), endpoints(g));

@@ -69,7 +69,7 @@ class CacheCoalescingTest {
             api.await("start /item");
             var second = g.client().http().sendAsync(HttpRequest.newBuilder(g.gate().uri("/long")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> coalesced(g) == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> coalesced(g) == 1);
             assertEquals(504, first.get().statusCode(), "the starter's own deadline passed");
             assertTrue(api.events().stream().noneMatch(e -> e.startsWith("closed")), "the call goes on: " + api.events());
             api.release("/item");
@@ -87,7 +87,7 @@ class CacheCoalescingTest {
             var b = g.client().http().sendAsync(HttpRequest.newBuilder(g.gate().uri("/short")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(504, a.get().statusCode());
             assertEquals(504, b.get().statusCode());
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slow.seen().size() == 1
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> slow.seen().size() == 1
                     && slow.seen().getFirst().closedAt != 0);
             assertEquals(1, slow.seen().size(), "the two shared one call");
         }

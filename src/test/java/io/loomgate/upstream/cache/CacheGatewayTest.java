@@ -178,7 +178,7 @@ class CacheGatewayTest {
                 assertEquals(200, r.statusCode());
                 assertEquals("loomgate/item; hit; fwd=stale; detail=stale-while-revalidate", cacheStatus(r));
             }
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 2);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 2);
             hold.countDown();
             Thread.sleep(200);
             assertEquals(2, calls.get(), "five stale answers, one refresh");

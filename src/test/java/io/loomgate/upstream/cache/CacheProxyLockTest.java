@@ -74,7 +74,7 @@ class CacheProxyLockTest {
         try (ApiUpstream api = ApiUpstream.start().answer("/empty", "").hold("/empty"); FileGate g = gate(api)) {
             var all = send(g, "/p/empty", 5);
             api.await("start /empty");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiting(g) == 4);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> waiting(g) == 4);
             api.release("/empty");
             for (var r : all) {
                 assertEquals(200, r.get().statusCode());
@@ -90,9 +90,9 @@ class CacheProxyLockTest {
             var first = send(g, "/short/item", 1).getFirst();
             api.await("start /item");
             var rest = send(g, "/p/item", 3);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiting(g) == 3);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> waiting(g) == 3);
             assertEquals(504, first.get().statusCode(), "the first's own deadline passed");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> starts(api, "/item") == 2);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> starts(api, "/item") == 2);
             api.release("/item");
             for (var r : rest) {
                 assertEquals(200, r.get().statusCode(), r.get().body());
@@ -106,7 +106,7 @@ class CacheProxyLockTest {
         try (ApiUpstream api = ApiUpstream.start().answer("/private", 500, "{\"e\":1}").hold("/private"); FileGate g = gate(api)) {
             var all = send(g, "/p/private", 4);
             api.await("start /private");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiting(g) == 3);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> waiting(g) == 3);
             api.release("/private");
             for (var r : all) {
                 assertEquals(500, r.get().statusCode());
@@ -140,9 +140,9 @@ class CacheProxyLockTest {
                         + upstream.getAddress().getPort() + "/\", \"cache\": {\"maxBytes\": \"1MB\", \"defaultTtl\": \"60s\"}}",
                 List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"], \"timeout\": \"30s\"}"))) {
             var first = send(g, "/p/long", 1).getFirst();
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 1);
             var rest = send(g, "/p/long", 2);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 3);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 3);
             assertEquals(0, waiting(g), "they went upstream while the first still streams, not when it ends");
             assertTrue(!first.isDone(), "the first's answer has not ended");
             finish.countDown();

@@ -135,7 +135,7 @@ class CacheProxyTest {
             assertEquals(200, r.statusCode());
             assertEquals(1000, r.body().length());
             assertEquals("loomgate/api; hit; fwd=stale; detail=stale-while-revalidate", cacheStatus(r));
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> calls.get("/api/stale").get() == 2);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> calls.get("/api/stale").get() == 2);
         }
     }
 

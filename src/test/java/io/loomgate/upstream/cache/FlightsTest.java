@@ -37,7 +37,7 @@ class FlightsTest {
                     return "v";
                 }, in(Duration.ofSeconds(30))).value()));
             }
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> flights.coalesced() == 99);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> flights.coalesced() == 99);
             release.countDown();
             for (Future<String> w : waiters) {
                 assertEquals("v", w.get());
@@ -79,7 +79,7 @@ class FlightsTest {
                 second.set(e);
             }
         });
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> flights.coalesced() == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> flights.coalesced() == 1);
         first.interrupt();   // the request that started it is cancelled
         first.join();
         assertEquals(1, stopped.getCount(), "the call goes on while another waits");
@@ -87,7 +87,7 @@ class FlightsTest {
         other.join();   // the other's own deadline passes: the last waiter leaves
         assertTrue(second.get() instanceof TimeoutException, String.valueOf(second.get()));
         assertTrue(stopped.await(10, java.util.concurrent.TimeUnit.SECONDS), "no one waits: the call is stopped");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> flights.inFlight() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> flights.inFlight() == 0);
     }
 
     @Test
@@ -117,7 +117,7 @@ class FlightsTest {
         }
         assertEquals(1, flights.inFlight());
         release.countDown();
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> flights.inFlight() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> flights.inFlight() == 0);
         assertEquals(1, runs.get());
     }
 }
