@@ -189,7 +189,7 @@ public final class CommandLine {
             return max.integer(1, 10_000_000);
         }
         boolean tls = !s.get(Flag.TLS_CERT).value().isEmpty() || !s.get(Flag.TLS_KEYSTORE).value().isEmpty();
-        return ConnectionBudget.forThisJvm(tls);
+        return ConnectionBudget.forThisJvm(s.get(Flag.SERVER).serverKind(), tls);
     }
 
     /** {@code --max-connections-per-address}, or a tenth of {@code --max-connections}, at least 64. */

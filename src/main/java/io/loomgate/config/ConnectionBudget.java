@@ -5,35 +5,48 @@ import java.lang.management.ManagementFactory;
 
 /**
  * How many connections loomgate holds at once unless {@code --max-connections} says: what a quarter
- * of the heap holds when every connection costs what the worst one does, and below the
- * file-descriptor limit. A quarter, not more, because the rest is for the requests those
- * connections make and for the collector's headroom: with half, a flood of stalled connections
- * (scripts/load --scenario abuse) pinned half the heap and the gateway's RSS passed its -Xmx. The worst is a connection that stalls part way through what it must send before it is
- * served (measured on the JDK server, heap after GC, 2,000 connections each, 2026-11-25):
+ * of the heap holds when every connection costs what the worst one does on the server that holds
+ * it, and below the file-descriptor limit. A quarter, not more, because the rest is for the requests
+ * those connections make and for the collector's headroom: with half, a flood of stalled connections
+ * (scripts/load --scenario abuse) pinned half the heap and the gateway's RSS passed its -Xmx.
+ *
+ * <p>The worst is a connection that stalls part way through what it must send before it is served.
+ * Measured by {@code scripts/load --scenario connections} (heap after GC, 2,000 connections of each
+ * kind, 2026-11-27, load/results/connections-latest):
  *
  * <table>
- *   <tr><th>a connection that</th><th>heap</th></tr>
- *   <tr><td>sent nothing yet</td><td>0.8 KB</td></tr>
- *   <tr><td>is idle between requests (keep-alive)</td><td>22 KB</td></tr>
- *   <tr><td>sent part of a request head and stalls</td><td>32 KB</td></tr>
- *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>79 KB</td></tr>
+ *   <tr><th>a connection that</th><th>loomgate's server</th><th>the JDK's</th></tr>
+ *   <tr><td>sent nothing yet</td><td>4.3 KB</td><td>0.8 KB</td></tr>
+ *   <tr><td>sent part of a request head and stalls</td><td>13.2 KB</td><td>32.2 KB</td></tr>
+ *   <tr><td>is idle between requests (keep-alive)</td><td>14.6 KB</td><td>21.9 KB</td></tr>
+ *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>14.2 KB</td><td>80.1 KB</td></tr>
+ *   <tr><td>sent a whole ClientHello and stalls</td><td>39.5 KB (51.8 with OpenSSL's)</td><td>112.5 KB</td></tr>
  * </table>
  *
- * So a 512 MB heap holds 4,096 plain or 1,638 TLS connections at most, whatever they do.
+ * So a 512 MB heap holds 8,192 plain or 2,340 TLS connections at most on loomgate's server, whatever
+ * they do, and 3,971 or 1,092 on the JDK's.
  */
 public final class ConnectionBudget {
 
-    /** Heap a connection may cost at worst, plain HTTP: a stalled request head (32 KB measured). */
-    public static final long PLAIN_BYTES = 32 * 1024;
-    /** Heap a connection may cost at worst, with TLS: a stalled handshake (79 KB measured). */
-    public static final long TLS_BYTES = 80 * 1024;
+    /** Heap a connection may cost at worst on loomgate's server, plain HTTP (14.6 KB measured: idle). */
+    public static final long PLAIN_BYTES = 16 * 1024;
+    /** The same with TLS: a whole ClientHello, then silence (51.8 KB measured with OpenSSL's). */
+    public static final long TLS_BYTES = 56 * 1024;
+    /** Heap a connection may cost at worst on the JDK's server, plain HTTP: a stalled head (32.2 KB measured). */
+    public static final long JDK_PLAIN_BYTES = 33 * 1024;
+    /** The same with TLS: a whole ClientHello, then silence (112.5 KB measured). */
+    public static final long JDK_TLS_BYTES = 120 * 1024;
     /**
      * Heap an idle tunnel holds (a WebSocket through a proxy route: the client's connection, the
      * upstream's, and a thread copying each way): 2,000 idle tunnels held 136 MB after GC, about
      * 68 KB each (the security review of 2026-11-27, on loomgate's server).
      */
     public static final long TUNNEL_BYTES = 70 * 1024;
-    /** How many places beyond its own one a tunnel takes under {@code --max-connections}: its cost over a connection's (the server's {@code ServerLimits.TUNNEL_EXTRA}). */
+    /**
+     * How many places beyond its own one a tunnel takes under {@code --max-connections} on loomgate's
+     * server (the only one that counts tunnels): its cost over a plain connection's (the server's
+     * {@code ServerLimits.TUNNEL_EXTRA}, which a test keeps equal).
+     */
     public static final int TUNNEL_EXTRA = (int) ((TUNNEL_BYTES + PLAIN_BYTES - 1) / PLAIN_BYTES) - 1;
     /** Descriptors kept for everything else: upstream connections, files, the JVM's own. */
     private static final long RESERVED_DESCRIPTORS = 1024;
@@ -42,18 +55,26 @@ public final class ConnectionBudget {
     private ConnectionBudget() {
     }
 
-    /** The default for this JVM's heap and descriptor limit. */
-    public static int forThisJvm(boolean tls) {
+    /** The default for this JVM's heap and descriptor limit, on {@code server}. */
+    public static int forThisJvm(ServerKind server, boolean tls) {
         long descriptors = Long.MAX_VALUE;
         if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
             descriptors = unix.getMaxFileDescriptorCount();
         }
-        return of(Runtime.getRuntime().maxMemory(), descriptors, tls);
+        return of(Runtime.getRuntime().maxMemory(), descriptors, server, tls);
+    }
+
+    /** What one connection is priced at on {@code server}. */
+    static long price(ServerKind server, boolean tls) {
+        return switch (server) {
+            case LOOMGATE -> tls ? TLS_BYTES : PLAIN_BYTES;
+            case JDK -> tls ? JDK_TLS_BYTES : JDK_PLAIN_BYTES;
+        };
     }
 
     /** A quarter of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
-    static int of(long maxHeap, long descriptors, boolean tls) {
-        long byHeap = maxHeap / 4 / (tls ? TLS_BYTES : PLAIN_BYTES);
+    static int of(long maxHeap, long descriptors, ServerKind server, boolean tls) {
+        long byHeap = maxHeap / 4 / price(server, tls);
         long byDescriptors = descriptors - RESERVED_DESCRIPTORS;
         return (int) Math.max(FLOOR, Math.min(Math.min(byHeap, byDescriptors), 10_000_000));
     }

@@ -1,0 +1,66 @@
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * Opens N connections to 127.0.0.1:PORT that each stop at one point of what a client must send,
+ * prints "holding N", and holds them for MILLIS: the load harness's connections scenario reads the
+ * gateway's heap after GC meanwhile. Kinds:
+ * <ul>
+ *   <li>{@code nothing}: connected, sent nothing;</li>
+ *   <li>{@code head}: part of a request head, then silence;</li>
+ *   <li>{@code idle}: one whole request, its answer read, then silence (keep-alive);</li>
+ *   <li>{@code hello-part}: the first bytes of a TLS ClientHello record, then silence;</li>
+ *   <li>{@code hello}: a whole ClientHello (made by the JDK's own TLS client), its answer never read.</li>
+ * </ul>
+ * Usage: {@code java load/StalledConnections.java PORT N KIND MILLIS}
+ */
+public class StalledConnections {
+
+    public static void main(String[] args) throws Exception {
+        int port = Integer.parseInt(args[0]);
+        int n = Integer.parseInt(args[1]);
+        String kind = args[2];
+        byte[] hello = kind.equals("hello") ? clientHello() : null;
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Socket s = new Socket("127.0.0.1", port);
+            OutputStream out = s.getOutputStream();
+            switch (kind) {
+                case "nothing" -> { }
+                case "head" -> out.write("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes());
+                case "idle" -> {
+                    out.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+                    s.getInputStream().read(new byte[4096]);
+                }
+                case "hello-part" -> out.write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03});
+                case "hello" -> out.write(hello);
+                default -> throw new IllegalArgumentException("kind: nothing, head, idle, hello-part or hello");
+            }
+            out.flush();
+            held.add(s);
+        }
+        System.out.println("holding " + n);
+        Thread.sleep(Long.parseLong(args[3]));
+        for (Socket s : held) {
+            s.close();
+        }
+    }
+
+    /** The first flight of the JDK's TLS client: a ClientHello record. */
+    private static byte[] clientHello() throws Exception {
+        SSLEngine e = SSLContext.getDefault().createSSLEngine("127.0.0.1", 443);
+        e.setUseClientMode(true);
+        ByteBuffer net = ByteBuffer.allocate(e.getSession().getPacketBufferSize());
+        e.beginHandshake();
+        e.wrap(ByteBuffer.allocate(0), net);
+        net.flip();
+        byte[] b = new byte[net.remaining()];
+        net.get(b);
+        return b;
+    }
+}

@@ -1,0 +1,41 @@
+package io.loomgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code --max-connections auto}: a quarter of the heap at the worst measured cost of one connection, on each server. */
+class ConnectionBudgetTest {
+
+    private static final long MB = 1024 * 1024;
+    private static final long NO_DESCRIPTOR_LIMIT = Long.MAX_VALUE;
+
+    @Test
+    void aHalfGigabyteHeapHoldsWhatEachServersWorstConnectionLeaves() {
+        assertEquals(8_192, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, false));
+        assertEquals(2_340, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, true));
+        assertEquals(3_971, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, false));
+        assertEquals(1_092, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, true));
+    }
+
+    /** The prices cover what scripts/load --scenario connections measured (load/results/connections-latest). */
+    @Test
+    void eachPriceIsAtLeastTheWorstMeasured() {
+        assertTrue(ConnectionBudget.price(ServerKind.LOOMGATE, false) >= 14.6 * 1024, "idle keep-alive, 14.6 KB");
+        assertTrue(ConnectionBudget.price(ServerKind.LOOMGATE, true) >= 51.8 * 1024, "a whole ClientHello, 51.8 KB");
+        assertTrue(ConnectionBudget.price(ServerKind.JDK, false) >= 32.2 * 1024, "a stalled head, 32.2 KB");
+        assertTrue(ConnectionBudget.price(ServerKind.JDK, true) >= 112.5 * 1024, "a whole ClientHello, 112.5 KB");
+    }
+
+    @Test
+    void theDescriptorLimitAndTheFloorBoundIt() {
+        assertEquals(4_096 - 1_024, ConnectionBudget.of(512 * MB, 4_096, ServerKind.LOOMGATE, false));
+        assertEquals(256, ConnectionBudget.of(8 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, true), "at least 256");
+    }
+
+    @Test
+    void aTunnelTakesThePlacesItsCostIsWorth() {
+        assertEquals(4, ConnectionBudget.TUNNEL_EXTRA, "70 KB over a 16 KB place: four more");
+    }
+}
