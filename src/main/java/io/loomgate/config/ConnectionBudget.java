@@ -17,25 +17,25 @@ import java.lang.management.ManagementFactory;
  * <table>
  *   <tr><th>a connection that</th><th>loomgate's server</th><th>the JDK's</th></tr>
  *   <tr><td>sent nothing yet</td><td>4.3 KB</td><td>0.8 KB</td></tr>
- *   <tr><td>sent part of a request head and stalls</td><td>13.2 KB</td><td>32.2 KB</td></tr>
- *   <tr><td>is idle between requests (keep-alive)</td><td>14.6 KB</td><td>21.9 KB</td></tr>
- *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>14.2 KB</td><td>80.1 KB</td></tr>
- *   <tr><td>sent a whole ClientHello and stalls</td><td>39.5 KB (51.8 with OpenSSL's)</td><td>112.5 KB</td></tr>
+ *   <tr><td>sent part of a request head and stalls</td><td>13.1 KB</td><td>31.7 to 32.2 KB</td></tr>
+ *   <tr><td>is idle between requests (keep-alive)</td><td>6.1 KB</td><td>21.9 KB</td></tr>
+ *   <tr><td>sent part of a TLS ClientHello and stalls</td><td>14.3 KB</td><td>80.5 KB</td></tr>
+ *   <tr><td>sent a whole ClientHello and stalls</td><td>29.5 KB (up to 51.8 with OpenSSL's)</td><td>112.6 to 128.7 KB</td></tr>
  * </table>
  *
  * So a 512 MB heap holds 8,192 plain or 2,340 TLS connections at most on loomgate's server, whatever
- * they do, and 3,971 or 1,092 on the JDK's.
+ * they do, and 3,971 or 963 on the JDK's.
  */
 public final class ConnectionBudget {
 
-    /** Heap a connection may cost at worst on loomgate's server, plain HTTP (14.6 KB measured: idle). */
+    /** Heap a connection may cost at worst on loomgate's server, plain HTTP (13.1 KB measured: a stalled head). */
     public static final long PLAIN_BYTES = 16 * 1024;
     /** The same with TLS: a whole ClientHello, then silence (51.8 KB measured with OpenSSL's). */
     public static final long TLS_BYTES = 56 * 1024;
     /** Heap a connection may cost at worst on the JDK's server, plain HTTP: a stalled head (32.2 KB measured). */
     public static final long JDK_PLAIN_BYTES = 33 * 1024;
-    /** The same with TLS: a whole ClientHello, then silence (112.5 KB measured). */
-    public static final long JDK_TLS_BYTES = 120 * 1024;
+    /** The same with TLS: a whole ClientHello, then silence (112.5 to 128.7 KB measured). */
+    public static final long JDK_TLS_BYTES = 136 * 1024;
     /**
      * Heap an idle tunnel holds (a WebSocket through a proxy route: the client's connection, the
      * upstream's, and a thread copying each way): 2,000 idle tunnels held 136 MB after GC, about

@@ -173,6 +173,11 @@ public abstract class LineInput {
         };
     }
 
+    /** Whether it holds a buffer now: while it reads, or while unread bytes wait in it. */
+    public boolean holdsBuffer() {
+        return buf != null;
+    }
+
     /** Lets the buffer go while nothing is in it: an idle connection then holds no buffer. */
     public void release() {
         if (pos == limit) {

@@ -43,6 +43,16 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private long deadlineNanos = NO_DEADLINE;
     private long perReadNanos;
     private volatile boolean closed;
+    /** Reading a request head (or the TLS handshake): a read timeout now is a head timeout. */
+    private boolean inHead;
+    /**
+     * The exchange the watch looks after, while it runs; null once it ended (or before the watch),
+     * so a connection idle between requests holds nothing of the last one: its head, fields and
+     * answer are garbage (an idle connection cost 14.6 KB of heap with them, about 4 without).
+     */
+    private volatile ServerExchange watched;
+    /** Whether the last exchange left the connection for another request, read at its end. */
+    private volatile boolean keptAfterEnd;
     /** It carries a tunnel now (after a {@code 101}): it costs more than a connection, and counts so. */
     private volatile boolean tunnel;
 
@@ -55,7 +65,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     @Override
     public void run() {
-        boolean inHead = false;
         try {
             raw.setTcpNoDelay(true);
             ServerLimits limits = listener.limits();
@@ -79,18 +88,18 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
                 if (!first) {
                     reads(arrival + limits.readTimeout().toNanos(), limits.readTimeout());
                 }
-                RequestHead head = RequestHead.read(input);
-                if (head == null) {
-                    return;
-                }
-                inHead = false;
-                if (!serve(new ServerExchange(this, head, arrival))) {
-                    if (!closed) {
-                        Closing.linger(socket, this);   // the answer said Connection: close; the client may still be sending
+                switch (serveNext(arrival)) {
+                    case INPUT_ENDED -> {
+                        return;
                     }
-                    return;
+                    case CLOSES -> {
+                        if (!closed) {
+                            Closing.linger(socket, this);   // the answer said Connection: close; the client may still be sending
+                        }
+                        return;
+                    }
+                    case KEEPS -> input.release();
                 }
-                input.release();
             }
         } catch (Http1Exception e) {
             listener.stats().malformed.increment();
@@ -107,6 +116,25 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         }
     }
 
+    /** What became of the connection after one request. */
+    private enum Next { INPUT_ENDED, CLOSES, KEEPS }
+
+    /**
+     * Reads the next request's head and runs its exchange. The head and the exchange are this
+     * frame's alone, and let go before the watch's read, which may wait out the idle timeout for the
+     * next request: what a parked thread's frames hold is what an idle connection costs.
+     */
+    private Next serveNext(long arrival) throws IOException {
+        RequestHead head = RequestHead.read(input);
+        if (head == null) {
+            return Next.INPUT_ENDED;
+        }
+        inHead = false;
+        ServerExchange x = new ServerExchange(this, head, arrival);
+        head = null;
+        return serve(x) ? Next.KEEPS : Next.CLOSES;
+    }
+
     /**
      * Runs one exchange: dispatches it, watches for a hang-up once its body is read, waits for its end.
      *
@@ -119,6 +147,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
             return false;
         }
         reads(NO_DEADLINE, listener.limits().idleTimeout());
+        watched = x;   // before it can end: its end clears it (exchangeEnded)
         listener.exchangeStarted();
         listener.watchdog().watch(this);
         if (!Dispatch.run(x, context, listener.executor())) {
@@ -127,7 +156,12 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         }
         x.awaitBodyOrEnd();
         if (!x.ended() && x.keepsConnection() && !x.head().upgrade()) {
-            watch(x);
+            java.util.concurrent.CountDownLatch end = x.endLatch();
+            x = null;   // from here only the field holds it, and only until it ends
+            input.release();   // its body is read: the buffer goes back unless it holds the next request's bytes
+            watch();
+            Latches.awaitUninterruptibly(end);
+            return keptAfterEnd && !closed;
         }
         x.awaitEnd();
         return x.keepsConnection() && !closed;
@@ -140,6 +174,8 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
      * which then sees the client close.
      */
     void exchangeEnded(ServerExchange x) {
+        keptAfterEnd = x.keepsConnection();
+        watched = null;
         listener.watchdog().unwatch(this);
         listener.exchangeEnded();
         if (!x.keepsConnection() && !closed) {
@@ -162,27 +198,34 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
      * the client's close (a request still running is cancelled); or after the idle timeout with the
      * exchange over (the connection closes, idle).
      */
-    private void watch(ServerExchange x) {
+    private void watch() {
         while (true) {
             try {
                 if (!input.awaitByte()) {
-                    clientGone(x);
+                    clientGone();
                 }
                 return;
             } catch (SocketTimeoutException idle) {
-                if (x.ended()) {
+                if (watchedEnded()) {
                     close();
                     return;
                 }
             } catch (IOException e) {
-                clientGone(x);
+                clientGone();
                 return;
             }
         }
     }
 
-    private void clientGone(ServerExchange x) {
-        if (!x.ended()) {
+    /** Whether the watched exchange is over; read in a frame of its own, so the watch's frame never holds it. */
+    private boolean watchedEnded() {
+        ServerExchange x = watched;
+        return x == null || x.ended();
+    }
+
+    private void clientGone() {
+        ServerExchange x = watched;
+        if (x != null && !x.ended()) {
             listener.stats().clientGone.increment();
             x.clientGone();
         }
@@ -247,6 +290,11 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
 
     boolean counted() {
         return counted;
+    }
+
+    /** Idle between requests and holding nothing of the last one: no exchange, no buffer. */
+    boolean holdsNothingIdle() {
+        return watched == null && !input.holdsBuffer();
     }
 
     /** After a {@code 101}: from now on it holds a tunnel, counted at a tunnel's cost under {@code --max-connections}. */

@@ -197,6 +197,11 @@ final class Listener {
         exchanges.decrementAndGet();
     }
 
+    /** The connections open now. */
+    java.util.List<Connection> openConnections() {
+        return java.util.List.copyOf(connections);
+    }
+
     HttpServer server() {
         return server;
     }

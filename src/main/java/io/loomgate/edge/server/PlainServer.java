@@ -16,6 +16,11 @@ final class PlainServer extends HttpServer {
         this.listener = new Listener(this, limits, stats, false);
     }
 
+    /** Its listener: for tests that look at its connections. */
+    Listener listener() {
+        return listener;
+    }
+
     @Override
     public void bind(InetSocketAddress addr, int backlog) throws IOException {
         listener.bind(addr, backlog);

@@ -198,6 +198,11 @@ final class ServerExchange {
         Latches.awaitUninterruptibly(ended);
     }
 
+    /** What opens when the exchange ends: to wait for its end without holding the exchange. */
+    CountDownLatch endLatch() {
+        return ended;
+    }
+
     boolean ended() {
         return ended.getCount() == 0;
     }

@@ -146,11 +146,25 @@ class ProxyHardeningTest {
     void anUpstreamThatStopsReadingTheRequestBodyIs504WithinSeconds() throws Exception {
         try (Loomgate gate = gate(); TestClient client = new TestClient(gate.baseUri())) {
             byte[] body = new byte[32 * 1024 * 1024];
-            HttpResponse<String> r = client.http().send(HttpRequest.newBuilder(gate.uri("/px/case/never-reads-body"))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(504, r.statusCode(), r.body());
-            // The idle timeout's own words: the route's 5 s deadline would say the deadline passed.
-            assertTrue(r.body().contains("read nothing more of the request for 1s"), r.body());
+            try {
+                HttpResponse<String> r = client.http().send(HttpRequest.newBuilder(gate.uri("/px/case/never-reads-body"))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(504, r.statusCode(), r.body());
+                // The idle timeout's own words: the route's 5 s deadline would say the deadline passed.
+                assertTrue(r.body().contains("read nothing more of the request for 1s"), r.body());
+            } catch (java.io.IOException reset) {
+                // The JDK's server has no lingering close: the 504 goes out, then its connection closes
+                // with most of the 32 MB unread, and the kernel's reset may reach the client before
+                // the answer does (docs/operations.md). loomgate's server reads on before it closes.
+                if (!"jdk".equals(System.getProperty("loomgate.server"))) {
+                    throw reset;
+                }
+            }
+            // On either server, the gateway gave up for the idle timeout, and says so in the call log.
+            io.loomgate.core.call.UpstreamId up = io.loomgate.core.call.UpstreamId.of("up");
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !gate.upstreams().calls().recentFailures(up, 5).isEmpty());
+            String why = gate.upstreams().calls().recentFailures(up, 5).getFirst().outcome().toString();
+            assertTrue(why.contains("read nothing more of the request for 1s"), why);
         }
     }
 
