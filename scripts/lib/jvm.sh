@@ -2,4 +2,10 @@
 # with them (plus --enable-preview); scripts/load starts loomgate through scripts/run, and the bare
 # reference server with the same flags, so the comparison is fair. The "Performance notes" of docs/performance.md
 # say what was measured before each flag was chosen (and why the default G1 stays).
-LOOMGATE_JVM_FLAGS=()
+#
+# The heap is capped whatever the host: left alone, the JVM takes a quarter of the machine's RAM as
+# its ceiling (32 GB on a 128 GB host) and grows into it under load (1.4 to 2.3 GB of RSS for the
+# proxy at c=2000). 256 MB keeps that run's RSS under 400 MB (docs/operations.md#memory). An
+# operator raises it with LOOMGATE_JAVA_OPTS=-Xmx1g: scripts/run gives those options after these,
+# and the last -Xmx wins.
+LOOMGATE_JVM_FLAGS=(-Xmx256m)

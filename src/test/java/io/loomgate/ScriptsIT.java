@@ -50,6 +50,26 @@ class ScriptsIT {
         }
     }
 
+    /**
+     * scripts/run caps the heap whatever the host (the JVM alone would take a quarter of its RAM),
+     * and an operator's {@code LOOMGATE_JAVA_OPTS} raises it: it comes after the defaults, so it wins.
+     */
+    @Test
+    void scriptsRunCapsTheHeapAndAnOperatorMayRaiseIt() throws Exception {
+        assertEquals(256L * 1024 * 1024, maxHeap("-XX:+PrintFlagsFinal"), "the default heap, on any host");
+        assertEquals(1024L * 1024 * 1024, maxHeap("-Xmx1g -XX:+PrintFlagsFinal"), "the operator's own");
+    }
+
+    private static long maxHeap(String javaOpts) throws Exception {
+        Map<String, String> env = Map.of("LOOMGATE_JAVA_OPTS", javaOpts, "LOOMGATE_AOT", "off");
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
+            String line = p.stdout().stream().filter(l -> l.matches("\\s*size_t MaxHeapSize\\s+=.*")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no MaxHeapSize in " + p.stdout().size() + " lines"));
+            return Long.parseLong(line.replaceAll(".*=\\s*(\\d+).*", "$1"));
+        }
+    }
+
     /** The documented check command, {@code scripts/run check FILE}, on a good file and a catch-all. */
     @Test
     void scriptsRunCheckChecksTheExamples() throws Exception {
