@@ -239,7 +239,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         long start = System.nanoTime();
         lifecycle.advance(Lifecycle.State.DRAINING);
-        Duration delayed = keepServing(options.drainDelay());
+        Duration delayed = Lifecycle.keepServing(options.drainDelay());
         long closing = System.nanoTime();
         lifecycle.refuseNewRequests();
         long backstopSeconds = options.shutdownGrace().toSeconds() + CUT_OFF_WAIT.toSeconds() + 1;
@@ -266,20 +266,6 @@ public final class GatewayServer implements AutoCloseable {
         long end = System.nanoTime();
         report = new ShutdownReport(served, cutOff, delayed, Duration.ofNanos(end - closing), Duration.ofNanos(end - start));
         return report;
-    }
-
-    /** Serves on, not ready, for {@code delay}; says how long it did (less if interrupted). */
-    private static Duration keepServing(Duration delay) {
-        if (delay.isZero()) {
-            return Duration.ZERO;   // none asked for: none taken, whatever the machine's load
-        }
-        long start = System.nanoTime();
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** Requests being handled, and exchanges waiting for a thread. */

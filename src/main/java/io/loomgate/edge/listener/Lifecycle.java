@@ -58,4 +58,18 @@ public final class Lifecycle implements Draining {
             drainingSince = System.nanoTime();
         }
     }
+
+    /** Serves on, not ready, for {@code delay} (the drain delay); says how long it did (less if interrupted). */
+    static java.time.Duration keepServing(java.time.Duration delay) {
+        if (delay.isZero()) {
+            return java.time.Duration.ZERO;   // none asked for: none taken, whatever the machine's load
+        }
+        long start = System.nanoTime();
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return java.time.Duration.ofNanos(System.nanoTime() - start);
+    }
 }

@@ -30,7 +30,7 @@ final class Closing {
         if (!socket.isOutputShutdown()) {
             socket.shutdownOutput();
         }
-        connection.reads(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
+        connection.reads.set(System.nanoTime() + LINGER_NANOS, Duration.ofNanos(LINGER_NANOS));
         byte[] scratch = new byte[8192];
         try {
             while (connection.input.read(scratch, 0, scratch.length) >= 0) {

@@ -10,8 +10,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -25,7 +23,6 @@ import javax.net.ssl.SSLSocket;
 final class Connection implements Runnable, WriteWatchdog.Watched {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
 
     private final Listener listener;
     private final Socket raw;
@@ -37,19 +34,15 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     final LineInput input = new LineInput(8192) {
         @Override
         protected int fill(byte[] b, int off, int len) throws IOException {
-            return readSocket(b, off, len);
+            return reads.read(socket, in, b, off, len);
         }
     };
-    private long deadlineNanos = NO_DEADLINE;
-    private long perReadNanos;
+    /** How its reads wait: the read timeout for a handshake and a head, the idle timeout between requests. */
+    final TimedReads reads = new TimedReads();
     private volatile boolean closed;
     /** Reading a request head (or the TLS handshake): a read timeout now is a head timeout. */
     private boolean inHead;
-    /**
-     * The exchange the watch looks after, while it runs; null once it ended (or before the watch),
-     * so a connection idle between requests holds nothing of the last one: its head, fields and
-     * answer are garbage (an idle connection cost 14.6 KB of heap with them, about 4 without).
-     */
+    /** The exchange running now; null once it ended, so an idle connection holds nothing of it. */
     private volatile ServerExchange watched;
     /** Whether the last exchange left the connection for another request, read at its end. */
     private volatile boolean keptAfterEnd;
@@ -68,16 +61,16 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         try {
             raw.setTcpNoDelay(true);
             ServerLimits limits = listener.limits();
-            reads(System.nanoTime() + limits.readTimeout().toNanos(), limits.readTimeout());
+            reads.set(System.nanoTime() + limits.readTimeout().toNanos(), limits.readTimeout());
             if (listener.tls()) {
                 inHead = true;
-                socket = Handshake.run(raw, listener.configurator(), deadlineNanos);
+                socket = Handshake.run(raw, listener.configurator(), reads.deadline());
             }
             in = socket.getInputStream();
             output = new TimedOutput(socket.getOutputStream());
             for (boolean first = true; !closed; first = false) {
                 if (!first) {
-                    reads(NO_DEADLINE, limits.idleTimeout());
+                    reads.set(TimedReads.NO_DEADLINE, limits.idleTimeout());
                 }
                 inHead = false;
                 if (!input.awaitByte()) {
@@ -86,7 +79,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
                 inHead = true;
                 long arrival = System.nanoTime();
                 if (!first) {
-                    reads(arrival + limits.readTimeout().toNanos(), limits.readTimeout());
+                    reads.set(arrival + limits.readTimeout().toNanos(), limits.readTimeout());
                 }
                 switch (serveNext(arrival)) {
                     case INPUT_ENDED -> {
@@ -120,9 +113,10 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private enum Next { INPUT_ENDED, CLOSES, KEEPS }
 
     /**
-     * Reads the next request's head and runs its exchange. The head and the exchange are this
-     * frame's alone, and let go before the watch's read, which may wait out the idle timeout for the
-     * next request: what a parked thread's frames hold is what an idle connection costs.
+     * Reads the next request's head and runs its exchange: dispatches it, watches for a hang-up once
+     * its body is read, waits for its end. The head and the exchange are this frame's alone, let go
+     * before the watch's read, which may wait out the idle timeout for the next request: what a
+     * parked thread's frames hold is what an idle connection costs.
      */
     private Next serveNext(long arrival) throws IOException {
         RequestHead head = RequestHead.read(input);
@@ -132,39 +126,33 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         inHead = false;
         ServerExchange x = new ServerExchange(this, head, arrival);
         head = null;
-        return serve(x) ? Next.KEEPS : Next.CLOSES;
-    }
-
-    /**
-     * Runs one exchange: dispatches it, watches for a hang-up once its body is read, waits for its end.
-     *
-     * @return whether the connection may carry another request
-     */
-    private boolean serve(ServerExchange x) throws IOException {
         Context context = listener.contexts().find(x.head().contextPath());
         if (context == null || context.getHandler() == null) {
             refuse(404, "no context for " + x.head().contextPath());
-            return false;
+            return Next.CLOSES;
         }
-        reads(NO_DEADLINE, listener.limits().idleTimeout());
+        reads.set(TimedReads.NO_DEADLINE, listener.limits().idleTimeout());
         watched = x;   // before it can end: its end clears it (exchangeEnded)
         listener.exchangeStarted();
         listener.watchdog().watch(this);
         if (!Dispatch.run(x, context, listener.executor())) {
             refuse(503, "the server is shutting down");
-            return false;
+            return Next.CLOSES;
         }
         x.awaitBodyOrEnd();
+        boolean keeps;
         if (!x.ended() && x.keepsConnection() && !x.head().upgrade()) {
             java.util.concurrent.CountDownLatch end = x.endLatch();
             x = null;   // from here only the field holds it, and only until it ends
             input.release();   // its body is read: the buffer goes back unless it holds the next request's bytes
             watch();
             Latches.awaitUninterruptibly(end);
-            return keptAfterEnd && !closed;
+            keeps = keptAfterEnd;
+        } else {
+            x.awaitEnd();
+            keeps = x.keepsConnection();
         }
-        x.awaitEnd();
-        return x.keepsConnection() && !closed;
+        return keeps && !closed ? Next.KEEPS : Next.CLOSES;
     }
 
     /**
@@ -230,25 +218,6 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
             x.clientGone();
         }
         close();
-    }
-
-    /** Sets how reads wait: until {@code deadline} ({@link System#nanoTime()}) in all, and at most {@code perRead} each. */
-    void reads(long deadline, Duration perRead) {
-        this.deadlineNanos = deadline;
-        this.perReadNanos = perRead.toNanos();
-    }
-
-    private int readSocket(byte[] b, int off, int len) throws IOException {
-        long wait = perReadNanos;
-        if (deadlineNanos != NO_DEADLINE) {
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                throw new SocketTimeoutException("the read timeout passed");
-            }
-            wait = Math.min(wait, left);
-        }
-        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait))));
-        return in.read(b, off, len);
     }
 
     @Override
