@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>While the body goes, the head is awaited with no deadline: each write is bounded by the
- *       idle timeout ({@link io.loomgate.net.WriteWatchdog}) and the client's body by the server's
+ *       idle timeout ({@link io.loomgate.net.IoWatchdog}) and the client's body by the server's
  *       own idle timeout. Once the body is sent whole, the head has the request's timeout from then
  *       (Envoy's route timeout also starts at the request's end).</li>
  *   <li>A connection whose body was not sent whole when its answer's head came is never reused.</li>

@@ -1,7 +1,7 @@
 package io.loomgate.client;
 
 import io.loomgate.http1.HeadLimits;
-import io.loomgate.net.WriteWatchdog;
+import io.loomgate.net.IoWatchdog;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -44,7 +44,7 @@ public final class Http1Client implements AutoCloseable {
     /** Pool keys whose address went away: their connections are closed, not pooled. */
     private final java.util.Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final int connectTimeoutMs;
-    private final WriteWatchdog watchdog = new WriteWatchdog();
+    private final IoWatchdog watchdog = new IoWatchdog();
     private final Map<String, Pool> idle = new ConcurrentHashMap<>();
     private volatile boolean closed;
 

@@ -3,7 +3,8 @@ package io.loomgate.client;
 import io.loomgate.config.Durations;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
-import io.loomgate.net.WriteWatchdog;
+import io.loomgate.net.IoWatchdog;
+import io.loomgate.net.ReadClock;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -22,8 +22,8 @@ import javax.net.ssl.SSLSocket;
  *
  * <ul>
  *   <li>Every read waits at most until the exchange's deadline, and at most the idle timeout for
- *       any one read; a write that makes no progress for the idle timeout is stopped by the
- *       {@link WriteWatchdog}, which closes the connection.</li>
+ *       any one read, and a write that makes no progress for the idle timeout is stopped: the
+ *       {@link IoWatchdog} closes the connection ({@link ReadClock}).</li>
  *   <li>It is a {@link SocketChannel}, so an interrupt closes it at once on any thread, virtual or
  *       platform: the upstream sees its connection close. For {@code https://} a TLS socket is
  *       layered over the channel; closing the channel closes it too.</li>
@@ -32,7 +32,7 @@ import javax.net.ssl.SSLSocket;
  *       arrived while it sat in the pool.</li>
  * </ul>
  */
-public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watched {
+public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched {
 
     private final SocketChannel channel;
     /** The TLS layer over the channel for an {@code https://} upstream; null for plain HTTP. */
@@ -46,21 +46,22 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
             return readSocket(b, off, len);
         }
     };
-    private final WriteWatchdog watchdog;
+    private final IoWatchdog watchdog;
     final String key;
     volatile long lastUsedNanos = System.nanoTime();
     /** How long it may wait in the pool: {@link Http1Client#MAX_IDLE}, or less when the upstream's {@code Keep-Alive} says so. */
     long idleLimitNanos = Http1Client.MAX_IDLE.toNanos();
     boolean reused;
     private volatile long deadlineNanos;
-    private long idleNanos;
+    private volatile long idleNanos;
     /** A {@link BodySender} is still writing: the head is awaited with no deadline. */
     private volatile boolean sending;
     private long received;
     private volatile long writingSince;
+    private final ReadClock reads = new ReadClock();
     private volatile boolean stalled;
 
-    private Http1Connection(SocketChannel channel, SSLSocket tls, String key, WriteWatchdog watchdog) throws IOException {
+    private Http1Connection(SocketChannel channel, SSLSocket tls, String key, IoWatchdog watchdog) throws IOException {
         this.channel = channel;
         this.tls = tls;
         this.socket = tls != null ? tls : channel.socket();
@@ -68,6 +69,8 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
         this.watchdog = watchdog;
         this.in = socket.getInputStream();
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+        socket.setSoTimeout(0);   // the handshake's; from here the watchdog's tick times its reads
+        watchdog.watch(this);
     }
 
     /** The upstream did not accept a connection in time. */
@@ -78,7 +81,7 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
     }
 
     /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
-    static Http1Connection open(Origin origin, int connectTimeoutMs, WriteWatchdog watchdog) throws IOException {
+    static Http1Connection open(Origin origin, int connectTimeoutMs, IoWatchdog watchdog) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
             ch.socket().setTcpNoDelay(true);
@@ -97,7 +100,7 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
 
     /** Starts an exchange: reads end by {@code deadlineNanos} ({@link System#nanoTime()}), and no read or write waits longer than {@code idle}. */
     void begin(long deadlineNanos, Duration idle) {
-        this.received = 0;
+        received = 0;
         timeouts(deadlineNanos, idle);
     }
 
@@ -110,6 +113,9 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
     /** Whether a {@link BodySender} is writing the request body now. */
     void sending(boolean going) {
         this.sending = going;
+        if (!going) {
+            reads.restart(System.nanoTime());   // a read that waited for the body now waits its own time
+        }
     }
 
     /** The whole body went out: the head is due within {@code afterBody} from now, if that is later than the deadline. */
@@ -124,18 +130,14 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
 
     /** Writes the request head and streams its body, if it has one; {@code close} asks the upstream to close afterwards. */
     public void send(OutgoingRequest r, boolean close) throws IOException {
-        watchdog.watch(this);
+        r.writeTo(watched, close);
+        writingSince = System.nanoTime();
         try {
-            r.writeTo(watched, close);
-            writingSince = System.nanoTime();
-            try {
-                out.flush();
-            } catch (IOException e) {
-                throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
-            }
+            out.flush();
+        } catch (IOException e) {
+            throw stalled ? new IdleTimeout(Duration.ofNanos(idleNanos), "the upstream read nothing more of the request") : e;
         } finally {
             writingSince = 0;
-            watchdog.unwatch(this);
         }
     }
 
@@ -164,7 +166,7 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
         };
     }
 
-    /** The connection's output as a stream, each write timed for the {@link WriteWatchdog}. */
+    /** The connection's output as a stream, each write timed for the {@link IoWatchdog}. */
     private final OutputStream watched = new OutputStream() {
         @Override
         public void write(int b) throws IOException {
@@ -188,12 +190,12 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
         }
     }
 
-    /** For the watchdog: true, and the connection closed, when a write has waited longer than the idle timeout. */
     @Override
     public String peer() {
         return key;
     }
 
+    /** For the watchdog: true, and the connection closed, when a write has waited longer than the idle timeout. */
     @Override
     public boolean closeIfWriteStalled(long now) {
         long since = writingSince;
@@ -203,6 +205,14 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
         stalled = true;
         close();
         return true;
+    }
+
+    /** For the watchdog: a read that waited past the idle timeout or the deadline closes the connection (not while the body goes). */
+    @Override
+    public void tick(long now) {
+        if (!sending && reads.expired(now, idleNanos, deadlineNanos)) {
+            close();
+        }
     }
 
     /** One line of a head, a chunk size or a trailer, without its line end (CRLF, or a bare LF). */
@@ -242,36 +252,24 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
     }
 
     private int readSocket(byte[] b, int off, int len) throws IOException {
-        while (true) {
-            boolean bodyGoing = sending;   // its writes are bounded on their own; the answer may wait for them
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0 && !bodyGoing) {
-                throw new SocketTimeoutException("the exchange's time ran out");
-            }
-            long wait = bodyGoing ? idleNanos : Math.min(left, idleNanos);
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(wait) + 1));
-            try {
-                int n = in.read(b, off, len);
-                if (n > 0) {
-                    received += n;
-                }
-                return n;
-            } catch (SocketTimeoutException e) {
-                if (sending) {
-                    continue;
-                }
-                if (deadlineNanos - System.nanoTime() <= 0) {
-                    throw new SocketTimeoutException("the exchange's time ran out");
-                }
-                throw new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
-            }
+        if (deadlineNanos - System.nanoTime() <= 0 && !sending) {   // a body going out bounds its own writes
+            throw new SocketTimeoutException("the exchange's time ran out");
         }
-    }
-
-    /** A read or a write made no progress within the idle timeout. */
-    public static final class IdleTimeout extends SocketTimeoutException {
-        IdleTimeout(Duration idle, String what) {
-            super(what + " for " + Durations.format(idle));
+        reads.reading();
+        try {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                received += n;
+            }
+            return n;
+        } catch (IOException e) {
+            if (!reads.timedOut()) {
+                throw e;
+            }
+            throw deadlineNanos - System.nanoTime() <= 0 ? new SocketTimeoutException("the exchange's time ran out")
+                    : new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
+        } finally {
+            reads.done();
         }
     }
 
@@ -290,6 +288,7 @@ public final class Http1Connection implements AutoCloseable, WriteWatchdog.Watch
 
     @Override
     public void close() {
+        watchdog.unwatch(this);
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -43,6 +43,8 @@ public final class IdleProbe {
             return false;
         } catch (SocketTimeoutException onlyTlsMessages) {
             return true;
+        } finally {
+            tls.setSoTimeout(0);   // the connection's reads are timed by its ReadClock, not the socket
         }
     }
 }

@@ -63,7 +63,7 @@ class PerfBreakdownTest {
         assertEquals("garbage collector", PerfBreakdown.threadGroup("GC Thread#0"));
         assertEquals("garbage collector", PerfBreakdown.threadGroup("G1 Refine#0"));
         assertEquals("request threads", PerfBreakdown.threadGroup("HTTP-Dispatcher"));
-        assertEquals("request threads", PerfBreakdown.threadGroup("loomgate-write-watchdog"));
+        assertEquals("request threads", PerfBreakdown.threadGroup("loomgate-io-watchdog"));
         assertEquals("rest of the JVM", PerfBreakdown.threadGroup("VM Thread"));
         assertEquals("other", PerfBreakdown.component(List.of()));
     }

@@ -27,7 +27,7 @@ public final class TestRoutes {
                 Route.get("/test/thread", request -> {
                     Thread t = Thread.currentThread();
                     return Response.json(200, new JsonWriter().beginObject()
-                            .field("virtual", t.isVirtual()).field("name", t.getName()).endObject());
+                            .field("virtual", t.isVirtual()).field("name", t.getName()).field("id", t.threadId()).endObject());
                 }));
     }
 }

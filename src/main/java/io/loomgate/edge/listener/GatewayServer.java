@@ -114,7 +114,7 @@ public final class GatewayServer implements AutoCloseable {
 
     private static GatewayServer bind(ServerOptions options, Lifecycle lifecycle, LongAdder virtualStarted,
                                       Optional<SSLContext> tls, AddressRanges trusted, boolean admin) throws IOException {
-        ServerMaker made = ServerMaker.bind(options, tls, trusted);
+        ServerMaker made = ServerMaker.bind(options, tls, trusted, virtualStarted);
         HttpServer server = made.server();
         RequestExecutor executor = RequestExecutor.create(options, virtualStarted);
         server.setExecutor(executor);

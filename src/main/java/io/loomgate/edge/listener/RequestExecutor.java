@@ -3,10 +3,10 @@ package io.loomgate.edge.listener;
 import io.loomgate.config.ServerOptions;
 import io.loomgate.config.ThreadMode;
 import io.loomgate.edge.pipeline.Handoff;
+import io.loomgate.edge.server.InlineExecutor;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -23,12 +23,14 @@ import java.util.function.Supplier;
  * how many wait for a thread, how many run, and on which threads, so shutdown can wait for the
  * first and cut off the second.
  *
- * <p>Every exchange starts on a new virtual thread, which reads the request head. In virtual mode
+ * <p>On the JDK's server every exchange starts on a new virtual thread, which reads the request
+ * head; loomgate's server runs it on the virtual thread of its connection ({@link #runHere}), which
+ * read the head already, and starts none. In virtual mode
  * the whole request runs there. In platform mode {@link #work} moves a route's admitted work to the
  * fixed pool, where it may queue, and the virtual thread waits for it; the operator endpoints
  * ({@code /health}, {@code /metrics}, ...) answer on the virtual thread, so a busy pool never delays them.
  */
-final class RequestExecutor implements Executor, Handoff {
+final class RequestExecutor implements InlineExecutor, Handoff {
 
     /** When the server saw the first byte of the current exchange ({@link System#nanoTime()}). */
     private static final ScopedValue<Long> ARRIVAL = ScopedValue.newInstance();
@@ -73,6 +75,14 @@ final class RequestExecutor implements Executor, Handoff {
             queued.decrementAndGet();
             throw e;
         }
+    }
+
+    /** Loomgate's server: the exchange runs on its connection's thread, counted and tracked as {@link #execute}'s are. */
+    @Override
+    public void runHere(Runnable exchange, long arrivalNanos) {
+        inFlight.incrementAndGet();
+        queued.incrementAndGet();
+        run(() -> ScopedValue.where(ARRIVAL, arrivalNanos).run(exchange));
     }
 
     /**

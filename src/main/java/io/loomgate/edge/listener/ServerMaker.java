@@ -15,6 +15,7 @@ import io.loomgate.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -26,7 +27,9 @@ import javax.net.ssl.SSLContext;
  */
 record ServerMaker(HttpServer server, Optional<ServerStats> stats) {
 
-    static ServerMaker bind(ServerOptions options, Optional<SSLContext> tls, AddressRanges trusted) throws IOException {
+    /** @param virtualStarted counts the virtual threads loomgate's server starts (its connections') */
+    static ServerMaker bind(ServerOptions options, Optional<SSLContext> tls, AddressRanges trusted, LongAdder virtualStarted)
+            throws IOException {
         InetSocketAddress address = new InetSocketAddress(options.host(), options.port());
         if (address.isUnresolved()) {
             throw new IOException("cannot resolve host '" + options.host() + "'");
@@ -35,7 +38,7 @@ record ServerMaker(HttpServer server, Optional<ServerStats> stats) {
         ServerStats stats = null;
         if (options.server() == ServerKind.LOOMGATE) {
             LoomgateServers ours = new LoomgateServers(new ServerLimits(options.readTimeout(), options.idleTimeout(),
-                    options.maxConnections(), options.maxPerAddress(), unlimited(trusted)));
+                    options.maxConnections(), options.maxPerAddress(), unlimited(trusted)), virtualStarted);
             provider = ours;
             stats = ours.stats();
         } else {

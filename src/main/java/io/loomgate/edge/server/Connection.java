@@ -2,7 +2,7 @@ package io.loomgate.edge.server;
 
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
-import io.loomgate.net.WriteWatchdog;
+import io.loomgate.net.IoWatchdog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -14,13 +14,16 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * One client connection, on a virtual thread of its own, with blocking reads and writes: the TLS
- * handshake and each request's head within the read timeout, then the exchange, handed to the
- * server's executor; then, while the handler works, a watch on the socket, so a client that hangs
- * up cancels its request ({@link ServerExchange#clientGone()}); then the next request, in order,
- * after at most the idle timeout. A request that breaks HTTP/1.1's rules is answered with its
- * status and the connection closes: once the framing is in doubt, nothing after it is read.
+ * handshake and each request's head within the read timeout, then the exchange, run on this same
+ * thread when the server's executor allows it ({@link InlineExecutor}, or none) and handed to the
+ * executor otherwise; meanwhile a watch on the socket, so a client that hangs up cancels its
+ * request ({@link ServerExchange#clientGone()}): on this thread while another runs the exchange, on
+ * one of its own once an exchange run here has taken {@link ClientWatch#AFTER}; then the next
+ * request, in order, after at most the idle timeout. A request that breaks HTTP/1.1's rules is
+ * answered with its status and the connection closes: once the framing is in doubt, nothing after
+ * it is read.
  */
-final class Connection implements Runnable, WriteWatchdog.Watched {
+final class Connection implements Runnable, IoWatchdog.Watched {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
@@ -29,12 +32,12 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private final boolean counted;
     private Socket socket;
     private InputStream in;
-    /** The connection's output, each write timed for the {@link WriteWatchdog}; null until the handshake is done. */
+    /** The connection's output, each write timed for the {@link IoWatchdog}; null until the handshake is done. */
     volatile TimedOutput output;
     final LineInput input = new LineInput(8192) {
         @Override
         protected int fill(byte[] b, int off, int len) throws IOException {
-            return reads.read(socket, in, b, off, len);
+            return reads.read(in, b, off, len);
         }
     };
     /** How its reads wait: the read timeout for a handshake and a head, the idle timeout between requests. */
@@ -48,23 +51,27 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     private volatile boolean keptAfterEnd;
     /** It carries a tunnel now (after a {@code 101}): it costs more than a connection, and counts so. */
     private volatile boolean tunnel;
+    private final ClientWatch hangUps;
 
     Connection(Listener listener, Socket raw, boolean counted) {
         this.listener = listener;
         this.raw = raw;
         this.counted = counted;
         this.socket = raw;
+        this.hangUps = new ClientWatch(this, listener.stats().threadsStarted);
     }
 
     @Override
     public void run() {
         try {
             raw.setTcpNoDelay(true);
+            listener.watchdog().watch(this);   // for its whole life: the watchdog times its reads and writes
             ServerLimits limits = listener.limits();
             reads.set(System.nanoTime() + limits.readTimeout().toNanos(), limits.readTimeout());
             if (listener.tls()) {
                 inHead = true;
                 socket = Handshake.run(raw, listener.configurator(), reads.deadline());
+                socket.setSoTimeout(0);   // the handshake's own timeout; from here TimedReads times the reads
             }
             in = socket.getInputStream();
             output = new TimedOutput(socket.getOutputStream());
@@ -105,6 +112,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
             LOG.log(Level.DEBUG, () -> "connection from " + peer() + " ended: " + e);
         } finally {
             close();
+            listener.watchdog().unwatch(this);
             listener.closed(this);
         }
     }
@@ -119,6 +127,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
      * parked thread's frames hold is what an idle connection costs.
      */
     private Next serveNext(long arrival) throws IOException {
+        boolean keeps;
         RequestHead head = RequestHead.read(input);
         if (head == null) {
             return Next.INPUT_ENDED;
@@ -134,25 +143,35 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         reads.set(TimedReads.NO_DEADLINE, listener.limits().idleTimeout());
         watched = x;   // before it can end: its end clears it (exchangeEnded)
         listener.exchangeStarted();
-        listener.watchdog().watch(this);
-        if (!Dispatch.run(x, context, listener.executor())) {
+        if (Dispatch.runsHere(listener.executor())) {
+            hangUps.arm(System.nanoTime());
+            Dispatch.run(x, context, listener.executor());
+            x = null;   // it has ended; a watch still reading may wait out the idle timeout, holding nothing of it
+            hangUps.disarm();
+            Thread.interrupted();   // one meant for the exchange (a hang-up's, a shutdown's) is not the next one's
+            keeps = keptAfterEnd;
+        } else if (!Dispatch.run(x, context, listener.executor())) {
             refuse(503, "the server is shutting down");
             return Next.CLOSES;
+        } else {
+            keeps = handedOver(x);
         }
+        return keeps && !closed ? Next.KEEPS : Next.CLOSES;
+    }
+
+    /** An exchange another thread runs: this one watches the socket once its body is read, and waits for its end. */
+    private boolean handedOver(ServerExchange x) throws IOException {
         x.awaitBodyOrEnd();
-        boolean keeps;
         if (!x.ended() && x.keepsConnection() && !x.head().upgrade()) {
             java.util.concurrent.CountDownLatch end = x.endLatch();
             x = null;   // from here only the field holds it, and only until it ends
             input.release();   // its body is read: the buffer goes back unless it holds the next request's bytes
-            watch();
+            hangUps.watch();
             Latches.awaitUninterruptibly(end);
-            keeps = keptAfterEnd;
-        } else {
-            x.awaitEnd();
-            keeps = x.keepsConnection();
+            return keptAfterEnd;
         }
-        return keeps && !closed ? Next.KEEPS : Next.CLOSES;
+        x.awaitEnd();
+        return x.keepsConnection();
     }
 
     /**
@@ -164,7 +183,7 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
     void exchangeEnded(ServerExchange x) {
         keptAfterEnd = x.keepsConnection();
         watched = null;
-        listener.watchdog().unwatch(this);
+        reads.release(System.nanoTime());   // after watched: see ClientWatch.watch
         listener.exchangeEnded();
         if (!x.keepsConnection() && !closed) {
             try {
@@ -179,39 +198,8 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         }
     }
 
-    /**
-     * While the handler works and no byte of this request is left to read: a read of the socket, the
-     * same read that then waits for the next request, so nothing has to wake it when the exchange
-     * ends. It ends with bytes of the next request (kept, and read once this one is answered); at
-     * the client's close (a request still running is cancelled); or after the idle timeout with the
-     * exchange over (the connection closes, idle).
-     */
-    private void watch() {
-        while (true) {
-            try {
-                if (!input.awaitByte()) {
-                    clientGone();
-                }
-                return;
-            } catch (SocketTimeoutException idle) {
-                if (watchedEnded()) {
-                    close();
-                    return;
-                }
-            } catch (IOException e) {
-                clientGone();
-                return;
-            }
-        }
-    }
-
-    /** Whether the watched exchange is over; read in a frame of its own, so the watch's frame never holds it. */
-    private boolean watchedEnded() {
-        ServerExchange x = watched;
-        return x == null || x.ended();
-    }
-
-    private void clientGone() {
+    /** The client closed its end: the exchange still running is cancelled, and the connection closes. */
+    void clientGone() {
         ServerExchange x = watched;
         if (x != null && !x.ended()) {
             listener.stats().clientGone.increment();
@@ -228,6 +216,16 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         }
         close();
         return true;
+    }
+
+    @Override
+    public void tick(long now) {
+        if (reads.expired(now)) {
+            Closing.quietly(raw);   // the raw socket first: a TLS socket's close could wait for its reader
+            close();
+            return;
+        }
+        hangUps.tick(now);
     }
 
     @Override
@@ -255,6 +253,11 @@ final class Connection implements Runnable, WriteWatchdog.Watched {
         if (socket != raw) {
             Closing.quietly(raw);
         }
+    }
+
+    /** The exchange running now, or null. */
+    ServerExchange watched() {
+        return watched;
     }
 
     boolean counted() {

@@ -9,14 +9,20 @@ import java.util.concurrent.RejectedExecutionException;
  * Where an exchange's handler runs, and through which door: an {@link ExchangeHandler} on a context
  * with no filter and no authenticator gets loomgate's own exchange ({@link WireExchange}); any other
  * handler gets the API's ({@link PlainExchange}, {@link TlsExchange}) through the context's filters
- * and authenticator ({@link ContextChain}). Either runs on the server's executor, or a new virtual
- * thread when it has none.
+ * and authenticator ({@link ContextChain}). Either runs on the connection's own thread when the
+ * server has no executor (as the JDK's server runs it on its dispatcher then) or one that allows
+ * it ({@link InlineExecutor}), and on the executor otherwise.
  */
 final class Dispatch {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
     private Dispatch() {
+    }
+
+    /** Whether {@link #run} runs an exchange on the calling thread, returning once it has ended. */
+    static boolean runsHere(Executor executor) {
+        return executor == null || executor instanceof InlineExecutor;
     }
 
     /** @return false when the executor would not take it (the exchange and its connection then end) */
@@ -40,7 +46,9 @@ final class Dispatch {
         };
         try {
             if (executor == null) {
-                Thread.ofVirtual().name("loomgate-exchange").start(task);
+                task.run();
+            } else if (executor instanceof InlineExecutor here) {
+                here.runHere(task, x.arrivalNanos());
             } else {
                 executor.execute(task);
             }

@@ -4,7 +4,7 @@ import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
-import io.loomgate.net.WriteWatchdog;
+import io.loomgate.net.IoWatchdog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
@@ -36,7 +36,7 @@ final class Listener {
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final AtomicInteger exchanges = new AtomicInteger();
-    private final WriteWatchdog watchdog = new WriteWatchdog();
+    private final IoWatchdog watchdog = new IoWatchdog();
     private volatile Executor executor;
     private volatile HttpsConfigurator configurator;
     private volatile boolean stopping;
@@ -118,6 +118,7 @@ final class Listener {
         connections.add(c);
         try {
             Thread.ofVirtual().name("loomgate-connection").start(c);
+            stats.threadsStarted.increment();
         } catch (RuntimeException | Error e) {
             closed(c);
             Closing.quietly(s);
@@ -214,7 +215,7 @@ final class Listener {
         return stats;
     }
 
-    WriteWatchdog watchdog() {
+    IoWatchdog watchdog() {
         return watchdog;
     }
 

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpsServer;
 import com.sun.net.httpserver.spi.HttpServerProvider;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * loomgate's own implementation of the {@code com.sun.net.httpserver} API, built for virtual
@@ -31,10 +32,16 @@ import java.net.InetSocketAddress;
 public final class LoomgateServers extends HttpServerProvider {
 
     private final ServerLimits limits;
-    private final ServerStats stats = new ServerStats();
+    private final ServerStats stats;
 
     public LoomgateServers(ServerLimits limits) {
+        this(limits, new LongAdder());
+    }
+
+    /** @param threadsStarted counts the virtual threads the servers start (a connection's, a hang-up watch's) */
+    public LoomgateServers(ServerLimits limits, LongAdder threadsStarted) {
         this.limits = limits;
+        this.stats = new ServerStats(threadsStarted);
     }
 
     /** With {@link ServerLimits#DEFAULTS}: the constructor the JDK calls for a provider named by system property. */

@@ -15,6 +15,12 @@ public final class ServerStats {
     final LongAdder headTimeouts = new LongAdder();
     final LongAdder malformed = new LongAdder();
     final LongAdder clientGone = new LongAdder();
+    /** Virtual threads the server started: one a connection, one a late hang-up watch ({@link ClientWatch}). */
+    final LongAdder threadsStarted;
+
+    ServerStats(LongAdder threadsStarted) {
+        this.threadsStarted = threadsStarted;
+    }
 
     /** Connections open now. */
     public int open() {

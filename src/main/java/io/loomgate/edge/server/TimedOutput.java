@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * A connection's output with each write timed, so the {@link io.loomgate.net.WriteWatchdog} can
+ * A connection's output with each write timed, so the {@link io.loomgate.net.IoWatchdog} can
  * tell a write that has waited too long (a client that reads nothing) and close its connection.
  */
 final class TimedOutput extends OutputStream {

@@ -1,8 +1,8 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.client.Http1Client;
-import io.loomgate.client.Http1Connection;
 import io.loomgate.client.Http1Response;
+import io.loomgate.client.IdleTimeout;
 import io.loomgate.client.MalformedResponse;
 import io.loomgate.client.OutgoingRequest;
 import io.loomgate.client.Origin;
@@ -265,7 +265,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         if (Thread.interrupted()) {
             throw new InterruptedException("cancelled during the exchange");
         }
-        if (e instanceof Http1Connection.IdleTimeout) {
+        if (e instanceof IdleTimeout) {
             return UpstreamFailure.timedOut(id, e.getMessage());
         }
         if (e instanceof SocketTimeoutException) {

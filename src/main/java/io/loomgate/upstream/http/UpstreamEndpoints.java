@@ -1,8 +1,8 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.client.Http1Client;
-import io.loomgate.client.Http1Connection;
 import io.loomgate.client.ClientBody;
+import io.loomgate.client.IdleTimeout;
 import io.loomgate.client.Origin;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.UpstreamId;
@@ -125,7 +125,7 @@ final class UpstreamEndpoints {
         if (cancelled || ClientBody.failed(e)) {
             return null;
         }
-        boolean timeout = e instanceof java.net.SocketTimeoutException || e instanceof Http1Connection.IdleTimeout;
+        boolean timeout = e instanceof java.net.SocketTimeoutException || e instanceof IdleTimeout;
         return outliers.counts(timeout ? Outliers.Fault.TIMEOUT : Outliers.Fault.CONNECT);
     }
 

@@ -1,0 +1,109 @@
+# Sourced by scripts/load for --scenario cpu, after its set-up (start, stop, cpu_ms, $dir, $work,
+# $root). What one proxied request costs the front end in CPU, side by side with nginx, the way
+# issue #44 measures it on 2 cores: every front end pinned to core 0 (taskset; nginx with one
+# worker, the JVM seeing one CPU), and wrk and a backend that answers at once (nginx's `return 200`)
+# pinned to core 1. For each front end (nginx, loomgate's server, the JDK's) at c=256 and c=2000: a
+# warm-up, then a measured run; the front end's user + system CPU over the run divided by the
+# answers it gave is its CPU per request. On a machine with other cores than 0 and 1 the same pins
+# hold; on one core it says so and stops.
+
+if [ "$(nproc)" -lt 2 ]; then echo "loomgate: --scenario cpu needs 2 cores (front end on one, wrk and the backend on the other)" >&2; exit 2; fi
+command -v nginx >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs nginx: sudo apt-get install nginx-light" >&2; exit 2; }
+command -v taskset >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs taskset: sudo apt-get install util-linux" >&2; exit 2; }
+
+cpu_warm=10; cpu_run=10
+[ "$quick" = 1 ] && { cpu_warm=3; cpu_run=3; }
+cpu_conns=(256 2000)
+
+# nginx_on NAME PORT CORE HTTP-BLOCK: one nginx with one worker pinned to CORE, serving HTTP-BLOCK (its servers).
+nginx_on() {
+  local name=$1 port=$2 core=$3 location=$4 d="$work/nginx-$1"
+  mkdir -p "$d"
+  cat >"$d/nginx.conf" <<CONF
+worker_processes 1;
+error_log $d/error.log warn;
+pid $d/nginx.pid;
+worker_rlimit_nofile 20000;
+events { worker_connections 10000; }
+http {
+  access_log off;
+  client_body_temp_path $d/body; proxy_temp_path $d/proxy;
+  fastcgi_temp_path $d/fcgi; uwsgi_temp_path $d/uwsgi; scgi_temp_path $d/scgi;
+  $location
+}
+CONF
+  taskset -c "$core" nginx -c "$d/nginx.conf" -g 'daemon off;' 2>"$d/stderr" &
+  server_pids+=("$!")
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/api/data" && break; sleep 0.1; done
+  url[$name]="http://127.0.0.1:$port"
+  pid[$name]=$(pgrep -P "${server_pids[-1]}" | head -1)
+  echo "loomgate: $name (nginx, core $core) on ${url[$name]}, worker pid ${pid[$name]}"
+}
+
+backend_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
+nginx_on backend "$backend_port" 1 "server { listen 127.0.0.1:$backend_port backlog=4096; keepalive_requests 100000;
+    location /api/ { default_type application/json; return 200 '{\"ok\":true,\"items\":[1,2,3]}'; } }"
+
+front_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
+sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/examples/proxy.json" >"$work/proxy.json"
+
+echo "| front end (core 0) | connections | answers/s | CPU per answer µs | p99 ms | errors |" >"$dir/table.md"
+echo "|---|---:|---:|---:|---:|---:|" >>"$dir/table.md"
+declare -A cpu_us cpu_rps
+for front in nginx loomgate jdk; do
+  if [ "$front" = nginx ]; then
+    nginx_on front-nginx "$front_port" 0 "upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
+  server { listen 127.0.0.1:$front_port backlog=4096; keepalive_requests 100000;
+    location /api/ { proxy_pass http://backend/api/; proxy_http_version 1.1; proxy_set_header Connection \"\"; } }"
+    name=front-nginx
+  else
+    name=front-$front
+    LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "$name" taskset -c 0 "$root/scripts/run" --port 0 \
+      --server "$front" --routes "$work/proxy.json"
+  fi
+  for c in "${cpu_conns[@]}"; do
+    taskset -c 1 wrk -t2 -c"$c" -d"${cpu_warm}s" --timeout 10s "${url[$name]}/api/data" >/dev/null 2>&1 || true
+    sleep 1
+    c0=$(cpu_ms "${pid[$name]}")
+    taskset -c 1 wrk -t2 -c"$c" -d"${cpu_run}s" --timeout 10s -s "$root/load/report.lua" "${url[$name]}/api/data" >"$work/wrk.out" 2>&1 || true
+    c1=$(cpu_ms "${pid[$name]}")
+    json=$(grep '^{"requests"' "$work/wrk.out" | tail -1)
+    [ -n "$json" ] || { echo "loomgate: wrk gave no report for $name c=$c:" >&2; cat "$work/wrk.out" >&2; exit 1; }
+    echo "{\"front\":\"$front\",\"connections\":$c,\"cpuMs\":$((c1 - c0)),\"wrk\":$json}" >"$dir/cpu-$front-c$c.json"
+    n=$(echo "$json" | grep -o '"requests":[0-9]*' | cut -d: -f2)
+    rps=$(echo "$json" | grep -o '"rps":[0-9.]*' | cut -d: -f2 | awk '{ printf "%.0f", $1 }')
+    us=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { if (n > 0) printf "%.1f", c * 1000 / n; else print 0 }')
+    p99=$(echo "$json" | grep -o '"p99":[0-9]*' | head -1 | cut -d: -f2 | awk '{ printf "%.1f", $1 / 1000 }')
+    errors=$(echo "$json" | grep -o '"errors":{[^}]*}' | grep -o '[0-9]\+' | awk '{ s += $1 } END { print s + 0 }')
+    cpu_us[$front-$c]=$us; cpu_rps[$front-$c]=$rps
+    echo "| $front | $c | $rps | $us | $p99 | $errors |" >>"$dir/table.md"
+    echo "  $front c=$c: $rps answers/s, $us µs of CPU each, p99 $p99 ms"
+  done
+  if [ "$front" = nginx ]; then kill "${server_pids[-1]}" 2>/dev/null; wait "${server_pids[-1]}" 2>/dev/null || true; else stop "$name"; fi
+done
+
+write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\","
+{
+  echo "# loomgate cpu scenario: CPU per proxied request against nginx's, each on one core"
+  echo
+  echo "Machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%M:%SZ), $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p). Each front end on core 0"
+  echo "(\`taskset -c 0\`), wrk (2 threads) and the backend (nginx's \`return 200\`, one worker) on core 1;"
+  echo "${cpu_warm} s of warm-up, then ${cpu_run} s measured. Command: \`scripts/load $args_given\`"
+  echo
+  cat "$dir/table.md"
+  echo
+  echo "## Targets (issue #44)"
+  echo
+  for c in "${cpu_conns[@]}"; do
+    for front in loomgate jdk; do
+      ratio=$(awk -v a="${cpu_us[$front-$c]}" -v b="${cpu_us[nginx-$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+      share=$(awk -v a="${cpu_rps[$front-$c]}" -v b="${cpu_rps[nginx-$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+      verdict=$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 2.0 && r != "n/a") ? "met" : "missed" }')
+      verdict1=$(awk -v r="$share" 'BEGIN { print (r + 0 >= 0.4 && r != "n/a") ? "met" : "missed" }')
+      echo "- **$verdict**: $front's server c=$c: CPU per request ≤ 2.0x nginx's: ${ratio}x (${cpu_us[$front-$c]} against ${cpu_us[nginx-$c]} µs)"
+      echo "- **$verdict1**: $front's server c=$c on one core: ≥ 0.4x nginx's answers/s: ${share}x (${cpu_rps[$front-$c]} against ${cpu_rps[nginx-$c]})"
+    done
+  done
+} >"$dir/report.md"
+echo; cat "$dir/report.md"
+record_run cpu-latest

@@ -1,0 +1,138 @@
+package io.loomgate.edge.server;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A connection's watch for a client that hangs up while its request runs: a read of the socket once
+ * the request's body is read, the same read that then waits for the next request. Where it runs
+ * depends on where the exchange does. One that another thread runs is watched on the connection's
+ * own thread at once ({@link #watch}). One that runs on the connection's thread
+ * ({@link InlineExecutor}) cannot be, so a virtual thread of its own reads instead, but only once
+ * the exchange has run for {@link #AFTER}: most end before that, and cost the watch nothing. The
+ * write watchdog's tick (every 100 ms) starts it ({@link #tick}), so a client that hangs up is
+ * noticed at most {@code AFTER} plus a tick after its request began, and at once after that.
+ */
+final class ClientWatch {
+
+    /** How long an exchange on the connection's thread runs before a watch for its client's hang-up starts. */
+    static final Duration AFTER = Duration.ofMillis(100);
+
+    private static final int OFF = 0;
+    private static final int ARMED = 1;
+    private static final int STARTED = 2;
+
+    private final Connection connection;
+    private final LongAdder threadsStarted;
+    private final AtomicInteger state = new AtomicInteger(OFF);
+    private volatile long armedAt;
+    /** Opens when the late watch that started ends; null while none has. */
+    private volatile CountDownLatch lateEnded;
+
+    ClientWatch(Connection connection, LongAdder threadsStarted) {
+        this.connection = connection;
+        this.threadsStarted = threadsStarted;
+    }
+
+    /** An exchange starts on the connection's thread. */
+    void arm(long nowNanos) {
+        lateEnded = null;
+        armedAt = nowNanos;
+        state.set(ARMED);
+    }
+
+    /** The watchdog's tick: starts the late watch for an exchange that has run for {@link #AFTER}. */
+    void tick(long nowNanos) {
+        if (state.get() != ARMED || nowNanos - armedAt < AFTER.toNanos()) {
+            return;
+        }
+        CountDownLatch ended = new CountDownLatch(1);
+        lateEnded = ended;
+        if (state.compareAndSet(ARMED, STARTED)) {
+            Thread.ofVirtual().name("loomgate-client-watch").start(() -> {
+                try {
+                    watchLate();
+                } finally {
+                    ended.countDown();
+                }
+            });
+            threadsStarted.increment();
+        }
+    }
+
+    /**
+     * The exchange on the connection's thread ended: no late watch starts from now on, and one that
+     * started is waited for. It ends at the next request's first byte (kept for the connection's
+     * thread), at the client's close, or after the idle timeout.
+     */
+    void disarm() {
+        if (!state.compareAndSet(ARMED, OFF)) {
+            Latches.awaitUninterruptibly(lateEnded);
+            state.set(OFF);
+        }
+    }
+
+    private void watchLate() {
+        if (watchable()) {
+            connection.input.release();   // its body is read: the buffer goes back unless it holds the next request's bytes
+            watch();
+        }
+    }
+
+    /** Whether the exchange, once its body is read, still runs and may keep the connection; in a frame of its own. */
+    private boolean watchable() {
+        ServerExchange x = connection.watched();
+        if (x == null) {
+            return false;
+        }
+        x.awaitBodyOrEnd();
+        return !x.ended() && x.keepsConnection() && !x.head().upgrade();
+    }
+
+    /**
+     * The read, with no byte of the request left to read. It ends with bytes of the next request
+     * (kept, and read once this one is answered); at the client's close (a request still running is
+     * cancelled); or after the idle timeout with the exchange over (the connection closes, idle).
+     * Nothing has to wake it when the exchange ends.
+     */
+    void watch() {
+        connection.reads.hold();
+        if (watchedEnded()) {   // it ended before the hold: exchangeEnded's release may have come first
+            connection.reads.release(System.nanoTime());
+        }
+        try {
+            readUntilNextOrGone();
+        } finally {
+            connection.reads.release(System.nanoTime());
+        }
+    }
+
+    private void readUntilNextOrGone() {
+        while (true) {
+            try {
+                if (!connection.input.awaitByte()) {
+                    connection.clientGone();
+                }
+                return;
+            } catch (SocketTimeoutException idle) {
+                if (watchedEnded()) {
+                    connection.close();
+                    return;
+                }
+            } catch (IOException e) {
+                connection.clientGone();
+                return;
+            }
+        }
+    }
+
+    /** Whether the watched exchange is over; read in a frame of its own, so the watch's frame never holds it. */
+    private boolean watchedEnded() {
+        ServerExchange x = connection.watched();
+        return x == null || x.ended();
+    }
+}
