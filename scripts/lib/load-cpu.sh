@@ -5,7 +5,8 @@
 # pinned to core 1. For each front end (nginx, loomgate's server, the JDK's) at c=256 and c=2000: a
 # warm-up, then a measured run; the front end's user + system CPU over the run divided by the
 # answers it gave is its CPU per request. On a machine with other cores than 0 and 1 the same pins
-# hold; on one core it says so and stops.
+# hold; on one core it says so and stops. Then the HTTP /aggregate against a Go errgroup BFF the
+# same way, over the bundled backend (about 4 minutes in all).
 
 if [ "$(nproc)" -lt 2 ]; then echo "loomgate: --scenario cpu needs 2 cores (front end on one, wrk and the backend on the other)" >&2; exit 2; fi
 command -v nginx >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs nginx: sudo apt-get install nginx-light" >&2; exit 2; }
@@ -47,40 +48,66 @@ nginx_on backend "$backend_port" 1 "server { listen 127.0.0.1:$backend_port back
 front_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
 sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/examples/proxy.json" >"$work/proxy.json"
 
-echo "| front end (core 0) | connections | answers/s | CPU per answer µs | p99 ms | errors |" >"$dir/table.md"
-echo "|---|---:|---:|---:|---:|---:|" >>"$dir/table.md"
+# measure NAME LABEL C ENDPOINT: a warm-up, then a measured run of wrk (core 1) against NAME at c=C;
+# appends LABEL's row to table.md and sets cpu_us[LABEL-C] and cpu_rps[LABEL-C].
 declare -A cpu_us cpu_rps
+measure() {
+  local name=$1 label=$2 c=$3 endpoint=$4 c0 c1 json n rps us p99 errors
+  taskset -c 1 wrk -t2 -c"$c" -d"${cpu_warm}s" --timeout 10s "${url[$name]}$endpoint" >/dev/null 2>&1 || true
+  sleep 1
+  c0=$(cpu_ms "${pid[$name]}")
+  taskset -c 1 wrk -t2 -c"$c" -d"${cpu_run}s" --timeout 10s -s "$root/load/report.lua" "${url[$name]}$endpoint" >"$work/wrk.out" 2>&1 || true
+  c1=$(cpu_ms "${pid[$name]}")
+  json=$(grep '^{"requests"' "$work/wrk.out" | tail -1)
+  [ -n "$json" ] || { echo "loomgate: wrk gave no report for $label c=$c:" >&2; cat "$work/wrk.out" >&2; exit 1; }
+  echo "{\"front\":\"$label\",\"connections\":$c,\"cpuMs\":$((c1 - c0)),\"wrk\":$json}" >"$dir/cpu-$label-c$c.json"
+  n=$(echo "$json" | grep -o '"requests":[0-9]*' | cut -d: -f2)
+  rps=$(echo "$json" | grep -o '"rps":[0-9.]*' | cut -d: -f2 | awk '{ printf "%.0f", $1 }')
+  us=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { if (n > 0) printf "%.1f", c * 1000 / n; else print 0 }')
+  p99=$(echo "$json" | grep -o '"p99":[0-9]*' | head -1 | cut -d: -f2 | awk '{ printf "%.1f", $1 / 1000 }')
+  errors=$(echo "$json" | grep -o '"errors":{[^}]*}' | grep -o '[0-9]\+' | awk '{ s += $1 } END { print s + 0 }')
+  cpu_us[$label-$c]=$us; cpu_rps[$label-$c]=$rps
+  echo "| $label | \`$endpoint\` | $c | $rps | $us | $p99 | $errors |" >>"$dir/table.md"
+  echo "  $label $endpoint c=$c: $rps answers/s, $us µs of CPU each, p99 $p99 ms"
+}
+
+echo "| front end (core 0) | endpoint | connections | answers/s | CPU per answer µs | p99 ms | errors |" >"$dir/table.md"
+echo "|---|---|---:|---:|---:|---:|---:|" >>"$dir/table.md"
 for front in nginx loomgate jdk; do
   if [ "$front" = nginx ]; then
     nginx_on front-nginx "$front_port" 0 "upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
   server { listen 127.0.0.1:$front_port backlog=4096; keepalive_requests 100000;
     location /api/ { proxy_pass http://backend/api/; proxy_http_version 1.1; proxy_set_header Connection \"\"; } }"
-    name=front-nginx
   else
-    name=front-$front
-    LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "$name" taskset -c 0 "$root/scripts/run" --port 0 \
+    LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "front-$front" taskset -c 0 "$root/scripts/run" --port 0 \
       --server "$front" --routes "$work/proxy.json"
   fi
-  for c in "${cpu_conns[@]}"; do
-    taskset -c 1 wrk -t2 -c"$c" -d"${cpu_warm}s" --timeout 10s "${url[$name]}/api/data" >/dev/null 2>&1 || true
-    sleep 1
-    c0=$(cpu_ms "${pid[$name]}")
-    taskset -c 1 wrk -t2 -c"$c" -d"${cpu_run}s" --timeout 10s -s "$root/load/report.lua" "${url[$name]}/api/data" >"$work/wrk.out" 2>&1 || true
-    c1=$(cpu_ms "${pid[$name]}")
-    json=$(grep '^{"requests"' "$work/wrk.out" | tail -1)
-    [ -n "$json" ] || { echo "loomgate: wrk gave no report for $name c=$c:" >&2; cat "$work/wrk.out" >&2; exit 1; }
-    echo "{\"front\":\"$front\",\"connections\":$c,\"cpuMs\":$((c1 - c0)),\"wrk\":$json}" >"$dir/cpu-$front-c$c.json"
-    n=$(echo "$json" | grep -o '"requests":[0-9]*' | cut -d: -f2)
-    rps=$(echo "$json" | grep -o '"rps":[0-9.]*' | cut -d: -f2 | awk '{ printf "%.0f", $1 }')
-    us=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { if (n > 0) printf "%.1f", c * 1000 / n; else print 0 }')
-    p99=$(echo "$json" | grep -o '"p99":[0-9]*' | head -1 | cut -d: -f2 | awk '{ printf "%.1f", $1 / 1000 }')
-    errors=$(echo "$json" | grep -o '"errors":{[^}]*}' | grep -o '[0-9]\+' | awk '{ s += $1 } END { print s + 0 }')
-    cpu_us[$front-$c]=$us; cpu_rps[$front-$c]=$rps
-    echo "| $front | $c | $rps | $us | $p99 | $errors |" >>"$dir/table.md"
-    echo "  $front c=$c: $rps answers/s, $us µs of CPU each, p99 $p99 ms"
-  done
-  if [ "$front" = nginx ]; then kill "${server_pids[-1]}" 2>/dev/null; wait "${server_pids[-1]}" 2>/dev/null || true; else stop "$name"; fi
+  for c in "${cpu_conns[@]}"; do measure "front-$front" "$front" "$c" /api/data; done
+  if [ "$front" = nginx ]; then kill "${server_pids[-1]}" 2>/dev/null; wait "${server_pids[-1]}" 2>/dev/null || true; else stop "front-$front"; fi
 done
+
+# The HTTP /aggregate (examples/http-aggregate.json) against a Go errgroup BFF doing the same two
+# calls (load/bff), each on core 0, over the bundled backend on core 1.
+agg_c=1000
+go_built=0
+if command -v go >/dev/null 2>&1 && ( cd "$root/load/bff" && GOFLAGS=-p=1 go build -o "$work/bff" . ); then
+  go_built=1
+else
+  echo "loomgate: the Go BFF (load/bff) could not be built: install Go (https://go.dev/dl/; it fetches golang.org/x/sync from the module proxy); its row and ratio are SKIPPED"
+fi
+LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start agg-backend taskset -c 1 "$root/scripts/run" backend --port 0
+agg_backend=${url[agg-backend]##*:}
+sed "s/127\.0\.0\.1:9090/127.0.0.1:$agg_backend/g" "$root/examples/http-aggregate.json" >"$work/http-aggregate.json"
+LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start agg-loomgate taskset -c 0 "$root/scripts/run" --port 0 \
+  --routes "$work/http-aggregate.json"
+measure agg-loomgate loomgate-aggregate "$agg_c" /aggregate
+stop agg-loomgate
+if [ "$go_built" = 1 ]; then
+  start agg-go taskset -c 0 "$work/bff" -listen 127.0.0.1:0 -backend "http://127.0.0.1:$agg_backend"
+  measure agg-go go-errgroup "$agg_c" /aggregate
+  stop agg-go
+fi
+stop agg-backend
 
 write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\","
 {
@@ -104,6 +131,13 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
       echo "- **$verdict1**: $front's server c=$c on one core: ≥ 0.4x nginx's answers/s: ${share}x (${cpu_rps[$front-$c]} against ${cpu_rps[nginx-$c]})"
     done
   done
+  if [ "$go_built" = 1 ]; then
+    ratio=$(awk -v a="${cpu_us[loomgate-aggregate-$agg_c]}" -v b="${cpu_us[go-errgroup-$agg_c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+    verdict=$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 1.0 && r != "n/a") ? "met" : "missed" }')
+    echo "- **$verdict**: HTTP \`/aggregate\` c=$agg_c: CPU per request ≤ a Go errgroup BFF's: ${ratio}x (${cpu_us[loomgate-aggregate-$agg_c]} against ${cpu_us[go-errgroup-$agg_c]} µs)"
+  else
+    echo "- **skipped**: HTTP \`/aggregate\` against a Go errgroup BFF: Go was not available"
+  fi
 } >"$dir/report.md"
 echo; cat "$dir/report.md"
 record_run cpu-latest

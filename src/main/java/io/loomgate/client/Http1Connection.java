@@ -210,8 +210,8 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
     /** For the watchdog: a read that waited past the idle timeout or the deadline closes the connection (not while the body goes). */
     @Override
     public void tick(long now) {
-        if (!sending && reads.expired(now, idleNanos, deadlineNanos)) {
-            close();
+        if (!channel.isOpen() || (!sending && reads.expired(now, idleNanos, deadlineNanos))) {
+            close();   // closed by an interrupt, say: the watchdog lets it go too
         }
     }
 
