@@ -99,7 +99,7 @@ class ArchitectureTest {
     private static final List<List<String>> LAYERS = List.of(
             List.of("config", "json", "trace", "observe.histogram", "http2.hpack"),
             List.of("http"),
-            List.of("http1", "tls", "net", "core.call", "observe.event"),
+            List.of("http1", "http2", "tls", "net", "core.call", "observe.event"),
             List.of("core.template", "core.engine", "module", "client", "observe", "observe.timeline", "observe.log",
                     "observe.otlp", "store.redis", "rewrite"),
             List.of("core.port"),
