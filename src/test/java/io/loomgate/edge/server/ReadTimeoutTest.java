@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.net.IoWatchdog;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -28,6 +25,8 @@ class ReadTimeoutTest {
 
     private static final Duration READ = Duration.ofMillis(300);
     private static final Duration IDLE = Duration.ofMillis(300);
+    private static final String GET = "GET ";
+    private static final String REST = " HTTP/1.1\r\nHost: x\r\n\r\n";
 
     private HttpServer server;
 
@@ -61,9 +60,9 @@ class ReadTimeoutTest {
     @Test
     void aHeadSentInPartIsClosedAfterTheReadTimeoutAndCounted() throws Exception {
         LoomgateServers servers = start(new CountDownLatch(0));
-        try (Socket s = connect()) {
-            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
-            assertEquals(-1, s.getInputStream().read(), "closed, with no answer");
+        try (Wire w = connect()) {
+            w.send("GET / HTTP/1.1\r\nHost: x\r\n");
+            assertTrue(w.closedByServer(), "closed, with no answer");
         }
         // counted by the connection's thread as it ends, which may be just after the client sees the close
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> servers.stats().headTimeouts() == 1);
@@ -72,10 +71,10 @@ class ReadTimeoutTest {
     @Test
     void anIdleConnectionIsClosedAfterTheIdleTimeout() throws Exception {
         LoomgateServers servers = start(new CountDownLatch(0));
-        try (Socket s = connect()) {
-            send(s, "/");
-            assertTrue(readAnswer(s.getInputStream()).endsWith("done"));
-            assertEquals(-1, s.getInputStream().read(), "closed once idle");
+        try (Wire w = connect()) {
+            w.send(GET + "/" + REST);
+            assertTrue(w.answer().endsWith("done"));
+            assertTrue(w.closedByServer(), "closed once idle");
         }
         assertEquals(0, servers.stats().headTimeouts(), "idle between requests is not a head timeout");
     }
@@ -85,8 +84,8 @@ class ReadTimeoutTest {
     void aRequestThatRunsLongerThanTheIdleTimeoutIsAnsweredAndTheConnectionKept() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         LoomgateServers servers = start(release);
-        try (Socket s = connect()) {
-            send(s, "/long");
+        try (Wire w = connect()) {
+            w.send(GET + "/long" + REST);
             // Three idle timeouts' worth of the watchdog's passes (100 ms apart at least), counted by the
             // watchdog itself: a read timed from its start would have been ended by now.
             IoWatchdog watchdog = ((PlainServer) server).listener().watchdog();
@@ -95,36 +94,16 @@ class ReadTimeoutTest {
                 Thread.sleep(50);
             }
             release.countDown();
-            assertTrue(readAnswer(s.getInputStream()).endsWith("done"));
-            send(s, "/");
-            assertTrue(readAnswer(s.getInputStream()).endsWith("done"), "the connection was kept");
+            assertTrue(w.answer().endsWith("done"));
+            w.send(GET + "/" + REST);
+            assertTrue(w.answer().endsWith("done"), "the connection was kept");
         }
         assertEquals(0, servers.stats().clientGone());
     }
 
-    private Socket connect() throws Exception {
-        Socket s = new Socket("127.0.0.1", server.getAddress().getPort());
-        s.setSoTimeout(60_000);
-        return s;
-    }
-
-    private static void send(Socket s, String path) throws Exception {
-        OutputStream out = s.getOutputStream();
-        out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-    }
-
-    /** One answer with a Content-Length body, read to its end. */
-    private static String readAnswer(InputStream in) throws Exception {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new AssertionError("closed after: " + head);
-            }
-            head.append((char) b);
-        }
-        int length = Integer.parseInt(head.toString().replaceAll("(?is).*content-length:\\s*(\\d+).*", "$1"));
-        return head + new String(in.readNBytes(length), StandardCharsets.US_ASCII);
+    private Wire connect() throws Exception {
+        Wire w = new Wire(new InetSocketAddress("127.0.0.1", server.getAddress().getPort()));
+        w.timeout(60_000);
+        return w;
     }
 }
