@@ -97,7 +97,7 @@ class ArchitectureTest {
      * plan above what it builds, the endpoints above the plan, the composition root on top.
      */
     private static final List<List<String>> LAYERS = List.of(
-            List.of("config", "json", "trace", "observe.histogram", "http2.hpack"),
+            List.of("config", "json", "trace", "observe.histogram", "http2.hpack", "grpc"),
             List.of("http"),
             List.of("http1", "http2", "tls", "net", "core.call", "observe.event"),
             List.of("core.template", "core.engine", "module", "client", "observe", "observe.timeline", "observe.log",
