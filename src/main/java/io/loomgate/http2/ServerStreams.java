@@ -99,14 +99,15 @@ public final class ServerStreams {
     }
 
     /**
-     * The client reset stream {@code id}. A stream it resets before the answer ended draws from the
-     * rapid-reset bucket.
+     * The client reset stream {@code id}. A stream it resets before its answer ended draws from the
+     * rapid-reset bucket; one whose answer had ended (half-closed on this side) does not.
      *
-     * @return whether the stream was open (its work is to be cancelled)
+     * @return whether the stream's answer had not ended (its work is to be cancelled)
      */
     public boolean reset(int id, long nowNanos) throws Http2Exception {
         idleIsAConnectionError(id, "RST_STREAM");
-        if (streams.remove(id) == null) {
+        State was = streams.remove(id);
+        if (was == null || was == State.HALF_CLOSED_LOCAL) {
             return false;
         }
         refill(nowNanos);

@@ -104,5 +104,11 @@ class ServerStreamsTest {
         for (int i = 0; i < 10; i++) {
             assertFalse(s.reset(id, 100 * SECOND), "closed already: not counted");
         }
+        for (int i = 0; i < 10; i++) {
+            id += 2;
+            s.headers(id, false);
+            s.endLocal(id);   // answered; the client's side still open
+            assertFalse(s.reset(id, 100 * SECOND), "a reset after the answer ended is not counted");
+        }
     }
 }
