@@ -221,7 +221,8 @@ class ArchitectureTest {
      */
     @Test
     void theCodecAndTheServerKnowNothingOfTheGateway() throws IOException {
-        Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.net", "io.loomgate.edge.server", "io.loomgate.config.AddressRanges",
+        Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.http2", "io.loomgate.net", "io.loomgate.edge.server",
+                "io.loomgate.config.AddressRanges", "io.loomgate.core.engine.ConnectionScope",
                 "io.loomgate.http.FieldText", "io.loomgate.json.JsonWriter", "io.loomgate.http.Exchange", "io.loomgate.http.Headers",
                 "io.loomgate.http.Response", "io.loomgate.http.AnswerWriter");
         List<String> wrong = new ArrayList<>();

@@ -18,8 +18,16 @@ public interface Exchange extends AutoCloseable {
     /** The request target as sent. */
     URI uri();
 
-    /** {@code HTTP/1.1} */
+    /** {@code HTTP/1.1}, {@code HTTP/1.0}, or {@code HTTP/2.0} for a {@link #stream}; as the request said, on the JDK's server. */
     String protocol();
+
+    /**
+     * Whether this exchange is one stream of a multiplexed (HTTP/2) connection, framed by that
+     * protocol, and not a request line that only claims its version.
+     */
+    default boolean stream() {
+        return false;
+    }
 
     Headers headers();
 

@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A connection's input, buffered, as the codec reads it: lines of a head, a chunk size or a
@@ -105,6 +106,9 @@ public abstract class LineInput {
 
     /** Up to {@code len} bytes: what is buffered first, else straight from the source when {@code len} is large. */
     public int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;   // as InputStream's contract says, without waiting for a byte (readNBytes asks for 0 at its end)
+        }
         if (pos == limit) {
             if (len >= size) {
                 return fill(b, off, len);
@@ -156,6 +160,31 @@ public abstract class LineInput {
         pos = 0;
         limit = 1;
         return true;
+    }
+
+    /**
+     * Whether the input starts with {@code prefix} (HTTP/2's connection preface), reading no more than
+     * it takes to tell and consuming nothing; false when the input ends first.
+     */
+    public boolean startsWith(byte[] prefix) throws IOException {
+        if (pos == limit && !refill()) {
+            return false;
+        }
+        while (true) {
+            int have = Math.min(limit - pos, prefix.length);
+            if (!Arrays.equals(buf, pos, pos + have, prefix, 0, have)) {
+                return false;
+            }
+            if (have == prefix.length) {
+                return true;
+            }
+            compact();
+            int n = fill(buf, limit, buf.length - limit);
+            if (n <= 0) {
+                return false;
+            }
+            limit += n;
+        }
     }
 
     /** What is left of the input, as a stream to its end: a body that runs until the connection closes. */

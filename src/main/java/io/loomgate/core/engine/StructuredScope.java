@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.StructuredTaskScope;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -96,6 +97,39 @@ final class StructuredScope {
         List<DrivenScope.Ended> late = new ArrayList<>();
         ended.drainTo(late);
         return new DrivenScope.Finish(interrupted, late);
+    }
+
+    /**
+     * {@link ConnectionScope}'s scope: no deadline, no result, a joiner that never cancels on its own;
+     * {@link #cancel} makes the next fork cancel it, interrupting every task still running.
+     */
+    static final class Owned {
+        private final StopJoiner joiner = new StopJoiner();
+        private final StructuredTaskScope<Object, Void> scope;
+
+        Owned(String name, ThreadFactory threads) {
+            scope = StructuredTaskScope.open(joiner, cfg -> cfg.withThreadFactory(threads).withName(name));
+        }
+
+        void fork(Runnable task) {
+            scope.fork(() -> {
+                task.run();
+                return null;
+            });
+        }
+
+        void cancel() {
+            joiner.stop();
+            scope.fork(() -> null);
+        }
+
+        void join() throws InterruptedException {
+            scope.join();
+        }
+
+        void close() {
+            scope.close();
+        }
     }
 
     /** Never cancels on its own; cancels the scope at the first fork after {@link #stop}. */

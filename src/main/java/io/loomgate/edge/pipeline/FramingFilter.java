@@ -18,7 +18,7 @@ final class FramingFilter implements Filter {
 
     @Override
     public Response onRequest(Visit v) {
-        HeadChecks.check(v.exchange().protocol(), v.headers());
+        HeadChecks.check(v.exchange().protocol(), v.exchange().stream(), v.headers());
         v.framed(RequestTarget.of(v.exchange().uri()));
         return null;
     }

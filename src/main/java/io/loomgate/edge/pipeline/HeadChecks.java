@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Checks on the request line's version and on the header block that the JDK server does not make:
- * HTTP/1.0 and HTTP/1.1 only (else 505), at most {@link #MAX_HEADERS} headers and
+ * HTTP/1.0, HTTP/1.1 and, from loomgate's own server, HTTP/2 streams only (else 505), at most {@link #MAX_HEADERS} headers and
  * {@link #MAX_HEADER_BYTES} bytes of them (else 431), no control characters in a header value and
  * a {@code Content-Length} of digits only (else 400). The JDK's own, larger limit then only
  * catches what is plainly hostile, by closing the connection; it already refuses bad header names,
@@ -22,10 +22,11 @@ final class HeadChecks {
     private HeadChecks() {
     }
 
-    static void check(String protocol, Headers headers) {
-        if (!"HTTP/1.1".equals(protocol) && !"HTTP/1.0".equals(protocol)) {
+    /** @param stream the exchange is an HTTP/2 stream (a request line saying {@code HTTP/2.0} is still a 505) */
+    static void check(String protocol, boolean stream, Headers headers) {
+        if (!"HTTP/1.1".equals(protocol) && !"HTTP/1.0".equals(protocol) && !(stream && "HTTP/2.0".equals(protocol))) {
             throw new HttpError(505, "http_version_not_supported",
-                    "only HTTP/1.0 and HTTP/1.1 are served, got '" + HttpError.echo(protocol) + "'");
+                    "only HTTP/1.0, HTTP/1.1 and HTTP/2 are served, got '" + HttpError.echo(protocol) + "'");
         }
         long[] bytes = {0};
         headers.forEach((name, value) -> {

@@ -21,7 +21,8 @@ import javax.net.ssl.SSLSocket;
  * one of its own once an exchange run here has taken {@link ClientWatch#AFTER}; then the next
  * request, in order, after at most the idle timeout. A request that breaks HTTP/1.1's rules is
  * answered with its status and the connection closes: once the framing is in doubt, nothing after
- * it is read.
+ * it is read. A connection that opens with HTTP/2's preface, or chose {@code h2} by ALPN, is
+ * served by {@link H2Connection} from then on.
  */
 final class Connection implements Runnable, IoWatchdog.Watched {
 
@@ -83,6 +84,10 @@ final class Connection implements Runnable, IoWatchdog.Watched {
                 if (!input.awaitByte()) {
                     return;
                 }
+                if (first && H2Connection.preface(input, tls())) {
+                    new H2Connection(this, listener, input.rest(), output).serve();
+                    return;
+                }
                 inHead = true;
                 long arrival = System.nanoTime();
                 if (!first) {
@@ -121,10 +126,8 @@ final class Connection implements Runnable, IoWatchdog.Watched {
     private enum Next { INPUT_ENDED, CLOSES, KEEPS }
 
     /**
-     * Reads the next request's head and runs its exchange: dispatches it, watches for a hang-up once
-     * its body is read, waits for its end. The head and the exchange are this frame's alone, let go
-     * before the watch's read, which may wait out the idle timeout for the next request: what a
-     * parked thread's frames hold is what an idle connection costs.
+     * Reads the next request's head and runs its exchange, then lets go of both before the watch's
+     * read (which may wait out the idle timeout): what a parked thread's frames hold is what an idle connection costs.
      */
     private Next serveNext(long arrival) throws IOException {
         boolean keeps;
@@ -175,10 +178,8 @@ final class Connection implements Runnable, IoWatchdog.Watched {
     }
 
     /**
-     * Called on the thread that ended the exchange, once. The server stops counting it at once (its
-     * {@code stop} waits for no more than that), and an answer that said {@code Connection: close}
-     * ends this side of the connection now: the connection's own thread may be in the watch's read,
-     * which then sees the client close.
+     * Called once, on the thread that ended the exchange: the server stops counting it, and an answer
+     * that said {@code Connection: close} ends this side now (the watch's read then sees the client close).
      */
     void exchangeEnded(ServerExchange x) {
         keptAfterEnd = x.keepsConnection();
@@ -255,7 +256,6 @@ final class Connection implements Runnable, IoWatchdog.Watched {
         }
     }
 
-    /** The exchange running now, or null. */
     ServerExchange watched() {
         return watched;
     }

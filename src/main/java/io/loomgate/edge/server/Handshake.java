@@ -45,6 +45,11 @@ final class Handshake {
                 tls.setWantClientAuth(params.getWantClientAuth());
             }
         }
+        SSLParameters alpn = tls.getSSLParameters();
+        if (alpn.getApplicationProtocols().length == 0) {
+            alpn.setApplicationProtocols(new String[] {"h2", "http/1.1"});   // ALPN: a client that offers h2 gets it
+            tls.setSSLParameters(alpn);
+        }
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
             throw new SocketTimeoutException("the read timeout passed before the handshake");

@@ -34,6 +34,8 @@ final class Listener {
     private final ServerStats stats;
     private final Contexts contexts = new Contexts();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    /** The connections among them that speak HTTP/2, told to go away when the server stops. */
+    final Set<H2Connection> h2 = ConcurrentHashMap.newKeySet();
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final AtomicInteger exchanges = new AtomicInteger();
     private final IoWatchdog watchdog = new IoWatchdog();
@@ -162,6 +164,7 @@ final class Listener {
             stopping = true;
             Closing.quietly(socket);
         }
+        h2.forEach(H2Connection::goAway);   // HTTP/2 says so at once, then answers the streams it has
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(delay);
         try {
             while (exchanges.get() > 0 && System.nanoTime() - deadline < 0) {
@@ -188,6 +191,10 @@ final class Listener {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    boolean stopping() {
+        return stopping;
     }
 
     void exchangeStarted() {

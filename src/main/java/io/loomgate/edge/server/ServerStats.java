@@ -15,6 +15,10 @@ public final class ServerStats {
     final LongAdder headTimeouts = new LongAdder();
     final LongAdder malformed = new LongAdder();
     final LongAdder clientGone = new LongAdder();
+    /** HTTP/2 connections served, streams opened on them, and connections ended with ENHANCE_YOUR_CALM (a flood). */
+    final LongAdder h2Connections = new LongAdder();
+    final LongAdder h2Streams = new LongAdder();
+    final LongAdder h2Calm = new LongAdder();
     /** Virtual threads the server started: one a connection, one a late hang-up watch ({@link ClientWatch}). */
     final LongAdder threadsStarted;
 

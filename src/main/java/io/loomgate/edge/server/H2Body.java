@@ -1,0 +1,167 @@
+package io.loomgate.edge.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An HTTP/2 request's body as its handler reads it: the DATA the connection's reader hands over, in
+ * order, at most the stream's receive window of it at once (the client may not send more), each
+ * octet handed back to the connection ({@link Credit}) once read, so the client's windows reopen
+ * as the handler reads and not before. A client that stops sending for the idle timeout fails the
+ * read; a stream reset or a connection lost fails it at once.
+ */
+final class H2Body extends InputStream {
+
+    /** Where octets read go back to: the client may send that many more. */
+    interface Credit {
+        void read(int streamId, int octets, boolean streamEnded);
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    private final int streamId;
+    private final Credit credit;
+    private final long waitNanos;
+    private int offset;
+    private boolean ended;
+    private boolean discarded;
+    private IOException failed;
+    private long received;
+
+    H2Body(int streamId, Credit credit, long waitNanos, boolean endedAlready) {
+        this.streamId = streamId;
+        this.credit = credit;
+        this.waitNanos = waitNanos;
+        this.ended = endedAlready;
+    }
+
+    /** DATA for this stream (the reader's thread); dropped, and its octets given back, once the handler has left. */
+    void offer(byte[] data, boolean last) {
+        boolean giveBack;
+        lock.lock();
+        try {
+            received += data.length;
+            giveBack = discarded;
+            if (!discarded && data.length > 0) {
+                chunks.add(data);
+            }
+            ended |= last;
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (giveBack && data.length > 0) {
+            credit.read(streamId, data.length, true);
+        }
+    }
+
+    /** The octets of DATA received so far, to check against the request's {@code content-length}. */
+    long received() {
+        lock.lock();
+        try {
+            return received;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The stream was reset or its connection lost: a read fails with {@code why}. */
+    void fail(IOException why) {
+        lock.lock();
+        try {
+            if (failed == null) {
+                failed = why;
+            }
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The handler is done with the body: what it left unread goes back to the connection's window. */
+    void discard() {
+        int left = 0;
+        lock.lock();
+        try {
+            discarded = true;
+            for (byte[] c : chunks) {
+                left += c.length;
+            }
+            left -= offset;
+            chunks.clear();
+            offset = 0;
+        } finally {
+            lock.unlock();
+        }
+        if (left > 0) {
+            credit.read(streamId, left, true);
+        }
+    }
+
+    boolean ended() {
+        lock.lock();
+        try {
+            return ended && chunks.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        int n;
+        boolean streamEnded;
+        lock.lock();
+        try {
+            long until = System.nanoTime() + waitNanos;
+            while (chunks.isEmpty() && !ended && failed == null) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    throw new SocketTimeoutException("no DATA on stream " + streamId + " for "
+                            + TimeUnit.NANOSECONDS.toSeconds(waitNanos) + " s");
+                }
+                try {
+                    arrived.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted reading stream " + streamId + "'s body");
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+            if (chunks.isEmpty()) {
+                return -1;
+            }
+            byte[] c = chunks.peek();
+            n = Math.min(len, c.length - offset);
+            System.arraycopy(c, offset, b, off, n);
+            offset += n;
+            if (offset == c.length) {
+                chunks.poll();
+                offset = 0;
+            }
+            streamEnded = ended;
+        } finally {
+            lock.unlock();
+        }
+        credit.read(streamId, n, streamEnded);
+        return n;
+    }
+}

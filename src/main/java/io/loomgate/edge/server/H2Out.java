@@ -1,0 +1,207 @@
+package io.loomgate.edge.server;
+
+import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.FlowWindow;
+import io.loomgate.http2.Frame;
+import io.loomgate.http2.FrameWriter;
+import io.loomgate.http2.Http2Exception;
+import io.loomgate.http2.PeerSettings;
+import io.loomgate.http2.hpack.HeaderField;
+import io.loomgate.http2.hpack.HpackEncoder;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What an HTTP/2 connection sends, from any of its streams' threads, in order: one lock over the
+ * socket's output, the HPACK encoder (whose table must see header blocks in the order they go out)
+ * and the send windows, the connection's and each stream's. DATA waits for both windows; a client
+ * that leaves a window closed for the idle timeout fails the stream's write, which is not a buffer
+ * held for it. The peer's settings live here too, changed only under the lock.
+ */
+final class H2Out {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition windowOpened = lock.newCondition();
+    private final TimedOutput out;
+    private final long stallNanos;
+    private final PeerSettings peer = new PeerSettings();
+    private final HpackEncoder hpack = new HpackEncoder(4_096, true);
+    private final FlowWindow connection = new FlowWindow(0, 65_535);
+    private final Map<Integer, FlowWindow> streams = new HashMap<>();
+    private boolean closed;
+
+    H2Out(TimedOutput out, long stallNanos) {
+        this.out = out;
+        this.stallNanos = stallNanos;
+    }
+
+    /** One frame, written and flushed. */
+    void frame(Frame f) throws IOException {
+        lock.lock();
+        try {
+            write(FrameWriter.encode(f));
+            out.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A stream the client opened: its send window starts at the client's initial window size. */
+    void open(int id) {
+        lock.lock();
+        try {
+            streams.put(id, new FlowWindow(id, peer.initialWindowSize()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The stream ended: a writer waiting for its window gives up. */
+    void forget(int id) {
+        lock.lock();
+        try {
+            streams.remove(id);
+            windowOpened.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A header block in a HEADERS frame and as many CONTINUATIONs as the client's frame size needs;
+     * with {@code endStream}, {@code ending} runs first, so the stream is closed on this side before
+     * the client can see it closed (and open the next one in its place).
+     */
+    void headers(int id, List<HeaderField> fields, boolean endStream, Runnable ending) throws IOException {
+        lock.lock();
+        try {
+            if (endStream) {
+                ending.run();
+            }
+            byte[] block = hpack.encode(fields);
+            int max = peer.maxFrameSize();
+            int first = Math.min(block.length, max);
+            write(FrameWriter.encode(new Frame.Headers(id, Arrays.copyOf(block, first), endStream, first == block.length, null)));
+            for (int at = first; at < block.length; at += max) {
+                int end = Math.min(block.length, at + max);
+                write(FrameWriter.encode(new Frame.Continuation(id, Arrays.copyOfRange(block, at, end), end == block.length)));
+            }
+            out.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * DATA on stream {@code id}, as the windows allow: what does not fit waits for a WINDOW_UPDATE.
+     * With {@code endStream} the last frame ends the stream (an empty one when {@code len} is 0), and
+     * {@code ending} runs just before it is written.
+     */
+    void data(int id, byte[] b, int off, int len, boolean endStream, Runnable ending) throws IOException {
+        lock.lock();
+        try {
+            do {
+                FlowWindow stream = streams.get(id);
+                if (stream == null || closed) {
+                    throw new IOException("stream " + id + " was closed");
+                }
+                int n = (int) Math.min(Math.min(len, peer.maxFrameSize()), Math.min(connection.available(), stream.available()));
+                if (n <= 0 && len > 0) {
+                    awaitWindow(id);
+                    continue;
+                }
+                n = Math.max(n, 0);
+                connection.consume(n);
+                stream.consume(n);
+                boolean last = endStream && n == len;
+                if (last) {
+                    ending.run();
+                }
+                write(FrameWriter.encode(new Frame.Data(id, Arrays.copyOfRange(b, off, off + n), last, n)));
+                off += n;
+                len -= n;
+            } while (len > 0);
+            out.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitWindow(int id) throws IOException {
+        try {
+            if (windowOpened.awaitNanos(stallNanos) <= 0) {
+                throw new SocketTimeoutException("the client left stream " + id + "'s window closed for "
+                        + TimeUnit.NANOSECONDS.toSeconds(stallNanos) + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while stream " + id + " waited for its window");
+        }
+    }
+
+    /** The client's SETTINGS: applied, every stream's window moved by the change, acknowledged. */
+    void settings(Frame.Settings s) throws IOException {
+        lock.lock();
+        try {
+            long delta = peer.apply(s);
+            if (delta != 0) {
+                for (FlowWindow w : streams.values()) {
+                    w.adjust(delta);
+                }
+            }
+            hpack.peerMaxTableSize(peer.headerTableSize());
+            windowOpened.signalAll();
+            write(FrameWriter.encode(new Frame.Settings(true, List.of())));
+            out.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A WINDOW_UPDATE from the client; one for a stream that ended is ignored. */
+    void windowUpdate(Frame.WindowUpdate w) throws Http2Exception {
+        lock.lock();
+        try {
+            FlowWindow window = w.streamId() == 0 ? connection : streams.get(w.streamId());
+            if (window != null) {
+                window.increase(w.increment());
+                windowOpened.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The last frame: GOAWAY with the last stream this side will answer, and why. */
+    void goAway(int lastStreamId, ErrorCode code, String why) {
+        try {
+            frame(new Frame.GoAway(lastStreamId, code, why.getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            // the client went first; nothing is left to tell it
+        }
+    }
+
+    /** The connection is over: writers waiting for a window give up. */
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+            windowOpened.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void write(byte[] frame) throws IOException {
+        out.write(frame);
+    }
+}

@@ -1,0 +1,116 @@
+package io.loomgate.edge.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loomgate.Loomgate;
+import io.loomgate.config.CommandLine;
+import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.Frame;
+import io.loomgate.testing.ApiUpstream;
+import io.loomgate.testing.LocalTools;
+import io.loomgate.testing.TestCertificates;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway over HTTP/2, end to end, with clients written elsewhere: curl with prior knowledge
+ * (h2c) and over TLS, the JDK's HttpClient negotiating h2 by ALPN, and a stream reset by the client
+ * seen by the upstream as its request abandoned.
+ */
+class Http2GatewayTest {
+
+    private static final TestCertificates CA = TestCertificates.ca();
+    private static final TestCertificates.Issued SERVER = CA.issue("gateway-h2", "dns:localhost,ip:127.0.0.1");
+
+    /** curl's output: the body, then a line with the HTTP version and the status. */
+    private static String curl(String... args) throws IOException, InterruptedException {
+        Path curl = LocalTools.installed("curl").orElseThrow(() -> new AssertionError(
+                "curl is not installed: sudo apt-get install -y curl"));
+        List<String> command = new ArrayList<>(List.of(curl.toString(), "-s", "-S", "--max-time", "60",
+                "-w", "\n%{http_version} %{http_code}"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(90, TimeUnit.SECONDS), "curl did not end");
+        return out;
+    }
+
+    /** A proxy route whose deadline (two minutes) no test waits for: what ends a call early is a cancel. */
+    private static Path proxyRoutes(Path dir, ApiUpstream api) throws IOException {
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "api", "kind": "http", "url": "%s/"}],
+                 "routes": [{"path": "/api/*", "policy": "proxy", "upstreams": ["api"], "timeout": "120s"}]}""".formatted(api.url()));
+        return routes;
+    }
+
+    private static Loomgate proxy(Path dir, ApiUpstream api) throws Exception {
+        return Loomgate.start(CommandLine.config("--port", "0", "--max-timeout", "120s", "--routes", proxyRoutes(dir, api).toString()));
+    }
+
+    @Test
+    void curlWithPriorKnowledgeGetsTheAggregateAndProxiesABodyOverH2c(@TempDir Path dir) throws Exception {
+        try (Loomgate demo = Loomgate.start(CommandLine.config("--port", "0"))) {
+            String aggregate = curl("--http2-prior-knowledge", demo.uri("/aggregate").toString());
+            assertTrue(aggregate.endsWith("\n2 200"), aggregate);
+            assertTrue(aggregate.contains("\"status\":\"ok\""), aggregate);
+        }
+        try (ApiUpstream api = ApiUpstream.start().answer("/echo", "{\"echo\":true}");
+             Loomgate gate = proxy(dir, api)) {
+
+            String proxied = curl("--http2-prior-knowledge", "-d", "hello over h2", gate.uri("/api/echo").toString());
+            assertTrue(proxied.endsWith("\n2 200"), proxied);
+            ApiUpstream.Request seen = api.requests().getFirst();
+            assertEquals("POST", seen.method());
+            assertEquals("hello over h2", seen.body());
+            assertEquals("http", seen.headers().get("x-forwarded-proto"));
+
+            String h1 = curl("--http1.1", gate.uri("/health").toString());
+            assertTrue(h1.endsWith("\n1.1 200"), "HTTP/1.1 on the same port: " + h1);
+        }
+    }
+
+    @Test
+    void aStreamTheClientResetsIsAbandonedAtTheUpstream(@TempDir Path dir) throws Exception {
+        try (ApiUpstream api = ApiUpstream.start().hold("/slow");
+             Loomgate gate = proxy(dir, api);
+             H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
+            w.request(1, "GET", "/api/slow", true);
+            api.await("start /slow");
+            w.send(new Frame.RstStream(1, ErrorCode.CANCEL));
+            api.await("closed /slow");
+            w.request(3, "GET", "/health", true);
+            assertEquals(200, w.answer(3).status(), "the connection goes on");
+        }
+    }
+
+    @Test
+    void overTlsTheJdkClientAndCurlNegotiateH2ByAlpn() throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--tls-cert", SERVER.chainPem().toString(),
+                "--tls-key", SERVER.keyPem().toString()));
+             HttpClient client = HttpClient.newBuilder().sslContext(CA.clientContext()).build()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/aggregate")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, r.version());
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(r.body().contains("\"status\":\"ok\""), r.body());
+
+            String viaCurl = curl("--http2", "--cacert", CA.caPem().toString(), gate.uri("/health").toString());
+            assertTrue(viaCurl.endsWith("\n2 200"), viaCurl);
+            String h1 = curl("--http1.1", "--cacert", CA.caPem().toString(), gate.uri("/health").toString());
+            assertTrue(h1.endsWith("\n1.1 200"), "a client that offers only http/1.1 gets it: " + h1);
+        }
+    }
+}

@@ -1,0 +1,288 @@
+package io.loomgate.edge.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.loomgate.http.Exchange;
+import io.loomgate.http.Headers;
+import io.loomgate.http.Response;
+import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.Frame;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HTTP/2 with prior knowledge (h2c) on loomgate's server, on the port HTTP/1.1 uses: each stream an
+ * exchange the gateway's handler takes as it takes an HTTP/1.1 request, answered in frames, within
+ * the client's windows; a stream reset, or the connection lost, cancels the streams' work.
+ */
+class Http2ServerTest {
+
+    private HttpServer server;
+    private final List<Exchange> seen = new CopyOnWriteArrayList<>();
+    /** Paths under /block wait here until released, or interrupted. */
+    private final Semaphore released = new Semaphore(0);
+    private final CountDownLatch blocked = new CountDownLatch(1);
+    private final List<String> interrupted = new CopyOnWriteArrayList<>();
+    private final List<String> hooksRun = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<String, CountDownLatch> started = new ConcurrentHashMap<>();
+
+    private final ExchangeHandler handler = new ExchangeHandler() {
+        @Override
+        public void handle(Exchange x) throws IOException {
+            seen.add(x);
+            String path = x.uri().getPath();
+            if (path.startsWith("/block")) {
+                x.onClientGone(() -> hooksRun.add(path));
+                started.computeIfAbsent(path, p -> new CountDownLatch(1)).countDown();
+                blocked.countDown();
+                try {
+                    released.acquire();
+                } catch (InterruptedException e) {
+                    interrupted.add(path);
+                    x.close();
+                    return;
+                }
+            }
+            byte[] body = switch (path) {
+                case "/echo" -> x.body().readAllBytes();
+                case "/big" -> new byte[200_000];
+                default -> ("hello " + x.protocol() + " " + x.headers().first("host")).getBytes();
+            };
+            if (path.equals("/big")) {
+                java.util.Arrays.fill(body, (byte) 'b');
+            }
+            x.write(new Response(200, "text/plain", body, Headers.of("Connection", "close", "X-Answer", "yes")), x.method().equals("HEAD"));
+            x.close();
+        }
+
+        @Override
+        public void handle(HttpExchange exchange) throws IOException {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        }
+    };
+
+    private InetSocketAddress start() throws IOException {
+        server = new LoomgateServers(ServerLimits.DEFAULTS).createHttpServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", handler);
+        server.start();
+        return server.getAddress();
+    }
+
+    @AfterEach
+    void stop() {
+        released.release(1000);
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aRequestWithPriorKnowledgeIsAnExchangeAnsweredInFrames() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            assertTrue(w.serverSettings.values().contains(new Frame.Setting(Frame.Setting.MAX_CONCURRENT_STREAMS, 100)),
+                    w.serverSettings.toString());
+            w.request(1, "GET", "/hello", true);
+            H2Wire.Answer a = w.answer(1);
+            assertNull(a.reset());
+            assertEquals(200, a.status());
+            assertEquals("hello HTTP/2.0 example.test", new String(a.body()), ":authority is the Host the handler sees");
+            assertEquals("yes", a.fields().get("x-answer"));
+            assertEquals(String.valueOf(a.body().length), a.fields().get("content-length"));
+            assertFalse(a.fields().containsKey("connection"), "HTTP/2 forbids connection-specific fields: " + a.fields());
+            assertEquals("HTTP/2.0", seen.getFirst().protocol());
+
+            w.request(3, "POST", "/echo", false, "content-length", "5");
+            w.send(new Frame.Data(3, "abc".getBytes(), false, 3));
+            w.send(new Frame.Data(3, "de".getBytes(), true, 2));
+            assertEquals("abcde", new String(w.answer(3).body()), "a second stream on the same connection");
+        }
+    }
+
+    @Test
+    void aBodyShortOfItsContentLengthResetsTheStreamAndTheConnectionGoesOn() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "POST", "/echo", false, "content-length", "10");
+            w.send(new Frame.Data(1, "abc".getBytes(), true, 3));
+            H2Wire.Answer a = w.answer(1);
+            assertNotNull(a.reset(), "malformed: " + a);
+            assertEquals(ErrorCode.PROTOCOL_ERROR, a.reset().code());
+            w.request(3, "GET", "/hello", true);
+            assertEquals(200, w.answer(3).status());
+        }
+    }
+
+    @Test
+    void anAnswerLargerThanTheClientsWindowWaitsForItsWindowUpdates() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "GET", "/big", true);
+            long before = 0;
+            Frame f;
+            while (before < 65_535 && (f = w.next()) != null) {
+                if (f instanceof Frame.Data d) {
+                    before += d.data().length;
+                }
+            }
+            w.send(new Frame.Ping(false, 42));
+            for (f = w.next(); !(f instanceof Frame.Ping); f = w.next()) {
+                assertFalse(f instanceof Frame.Data, "DATA past the window: " + f);
+            }
+            assertEquals(65_535, before, "the whole initial window, and not an octet more");
+            assertEquals(new Frame.Ping(true, 42), f);
+            w.send(new Frame.WindowUpdate(0, 1 << 20));
+            w.send(new Frame.WindowUpdate(1, 1 << 20));
+            assertEquals(200_000 - 65_535, w.answer(1).body().length, "the rest, once the windows opened");
+        }
+    }
+
+    @Test
+    void aStreamTheClientResetsIsCancelledAndTheOthersGoOn() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "GET", "/block-1", true);
+            assertTrue(blocked.await(20, TimeUnit.SECONDS));
+            w.send(new Frame.RstStream(1, ErrorCode.CANCEL));
+            w.request(3, "GET", "/hello", true);
+            assertEquals(200, w.answer(3).status());
+            waitFor(() -> interrupted.contains("/block-1"));
+            assertEquals(List.of("/block-1"), hooksRun, "the gateway's hook for a client gone ran");
+        }
+    }
+
+    @Test
+    void theConnectionLostCancelsEveryStreamInItsScope() throws Exception {
+        H2Wire w = new H2Wire(start());
+        for (int id = 1; id <= 5; id += 2) {
+            w.request(id, "GET", "/block-" + id, true);
+            started.computeIfAbsent("/block-" + id, p -> new CountDownLatch(1)).await(20, TimeUnit.SECONDS);
+        }
+        w.close();
+        waitFor(() -> interrupted.size() == 3);
+        assertEquals(java.util.Set.of("/block-1", "/block-3", "/block-5"), java.util.Set.copyOf(interrupted));
+    }
+
+    @Test
+    void theStreamPastTheConcurrencyLimitIsRefused() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            for (int i = 0; i < 100; i++) {
+                w.request(1 + 2 * i, "GET", "/block-" + i, true);
+            }
+            waitFor(() -> seen.size() == 100);
+            w.request(201, "GET", "/hello", true);
+            H2Wire.Answer a = w.answer(201);
+            assertEquals(ErrorCode.REFUSED_STREAM, a.reset().code());
+            released.release(100);
+            for (int i = 0; i < 100; i++) {
+                assertEquals(200, w.answer(1 + 2 * i).status());
+            }
+            w.request(203, "GET", "/hello", true);
+            assertEquals(200, w.answer(203).status(), "once streams ended, a new one is served");
+        }
+    }
+
+    @Test
+    void streamsOpenedAndResetFasterThanTheBucketAllowsEndTheConnection() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 3_000; i++) {
+                int id = 1 + 2 * i;
+                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.Headers(id, w.block("GET", "/block-r"), true, true, null)));
+                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.RstStream(id, ErrorCode.CANCEL)));
+            }
+            w.sendRaw(burst.toByteArray());
+            Frame.GoAway g = w.goAway();
+            assertNotNull(g);
+            assertEquals(ErrorCode.ENHANCE_YOUR_CALM, g.code());
+        }
+    }
+
+    @Test
+    void aHeaderBlockSpreadOverEndlessContinuationsEndsTheConnection() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.send(new Frame.Headers(1, w.block("GET", "/hello"), true, false, null));
+            for (int i = 0; i < 100; i++) {
+                w.send(new Frame.Continuation(1, new byte[0], false));
+            }
+            Frame.GoAway g = w.goAway();
+            assertEquals(ErrorCode.ENHANCE_YOUR_CALM, g.code());
+            assertTrue(seen.isEmpty());
+        }
+    }
+
+    @Test
+    void pingsAreAnsweredAndAFirstFrameThatIsNotSettingsIsAProtocolError() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.send(new Frame.Ping(false, 0x0102030405060708L));
+            assertEquals(new Frame.Ping(true, 0x0102030405060708L), w.next());
+        }
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.getAddress().getPort())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write(io.loomgate.http2.FrameReader.PREFACE);
+            s.getOutputStream().write(io.loomgate.http2.FrameWriter.encode(new Frame.Ping(false, 1)));
+            io.loomgate.http2.FrameReader r = new io.loomgate.http2.FrameReader(s.getInputStream());
+            assertInstanceOf(Frame.Settings.class, r.read());
+            assertInstanceOf(Frame.WindowUpdate.class, r.read());
+            Frame.GoAway g = assertInstanceOf(Frame.GoAway.class, r.read());
+            assertEquals(ErrorCode.PROTOCOL_ERROR, g.code());
+        }
+    }
+
+    @Test
+    void aStopSaysGoAwayAndStillAnswersTheStreamsItHas() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "GET", "/block-s", true);
+            assertTrue(blocked.await(20, TimeUnit.SECONDS));
+            Thread stopper = Thread.ofVirtual().start(() -> server.stop(30));
+            Frame f = w.next();
+            Frame.GoAway g = assertInstanceOf(Frame.GoAway.class, f);
+            assertEquals(ErrorCode.NO_ERROR, g.code());
+            assertEquals(1, g.lastStreamId());
+            released.release();
+            H2Wire.Answer a = w.answer(1);
+            assertEquals(200, a.status());
+            stopper.join();
+            server = null;
+        }
+    }
+
+    @Test
+    void aHandlerOfTheApisExchangeIsRefusedWithHttp11Required() throws Exception {
+        InetSocketAddress address = start();
+        server.createContext("/api", new com.sun.net.httpserver.HttpHandler() {
+            @Override
+            public void handle(HttpExchange exchange) throws IOException {
+                exchange.sendResponseHeaders(204, -1);
+                exchange.close();
+            }
+        });
+        try (H2Wire w = new H2Wire(address)) {
+            w.request(1, "GET", "/api/x", true);
+            assertEquals(ErrorCode.HTTP_1_1_REQUIRED, w.answer(1).reset().code());
+            w.request(3, "GET", "/hello", true);
+            assertArrayEquals("hello HTTP/2.0 example.test".getBytes(), w.answer(3).body());
+        }
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() - until < 0, "not within 20 s");
+            Thread.sleep(5);
+        }
+    }
+}
