@@ -10,6 +10,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.demo.SimulatedKind;
 import io.loomgate.edge.listener.ConnectionMetrics;
+import io.loomgate.edge.listener.Http2Metrics;
 import io.loomgate.edge.listener.GatewayServer;
 import io.loomgate.edge.listener.Lifecycle;
 import io.loomgate.edge.listener.ShutdownReport;
@@ -140,7 +141,7 @@ public final class Loomgate implements AutoCloseable {
             MetricsSource source = new MetricsSource(metrics, new ServerGaugesOf(server, config.server()),
                     () -> new UpstreamReadings(live.current().plan().upstreams()), virtualThreads, config.server().threads(),
                     lifecycle::uptimeMillis, Main.version(), () -> live.current().plan().edges().stats(), () -> {
-                        List<MetricSet> sets = new ArrayList<>(List.of(ConnectionMetrics.of(served),
+                        List<MetricSet> sets = new ArrayList<>(List.of(ConnectionMetrics.of(served), Http2Metrics.of(served),
                                 exporter == null ? SpanMetrics.NONE : SpanMetrics.of(exporter)));
                         live.current().plan().edges().redis().ifPresent(sets::add);
                         return sets;

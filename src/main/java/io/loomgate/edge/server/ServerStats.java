@@ -65,4 +65,19 @@ public final class ServerStats {
     public long clientGone() {
         return clientGone.sum();
     }
+
+    /** HTTP/2 connections served since start (h2c with prior knowledge, or h2 by ALPN). */
+    public long h2Connections() {
+        return h2Connections.sum();
+    }
+
+    /** HTTP/2 streams opened since start: requests. */
+    public long h2Streams() {
+        return h2Streams.sum();
+    }
+
+    /** HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM: a rapid reset, or a CONTINUATION flood. */
+    public long h2Calm() {
+        return h2Calm.sum();
+    }
 }

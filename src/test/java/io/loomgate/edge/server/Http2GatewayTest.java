@@ -9,6 +9,7 @@ import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.Frame;
 import io.loomgate.testing.ApiUpstream;
 import io.loomgate.testing.LocalTools;
+import io.loomgate.testing.PrometheusText;
 import io.loomgate.testing.TestCertificates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +95,31 @@ class Http2GatewayTest {
             api.await("closed /slow");
             w.request(3, "GET", "/health", true);
             assertEquals(200, w.answer(3).status(), "the connection goes on");
+
+            w.request(5, "GET", "/metrics?format=prometheus", true);
+            PrometheusText metrics = PrometheusText.parse(new String(w.answer(5).body(), StandardCharsets.UTF_8));
+            assertEquals(1, metrics.value("loomgate_http2_connections_total", Map.of()));
+            assertEquals(3, metrics.value("loomgate_http2_streams_total", Map.of()));
+            assertEquals(0, metrics.value("loomgate_http2_enhance_your_calm_total", Map.of()));
+        }
+    }
+
+    @Test
+    void aRapidResetEndsTheConnectionWithEnhanceYourCalmAndIsCounted() throws Exception {
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
+             H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
+            java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 3_000; i++) {
+                int id = 1 + 2 * i;
+                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.Headers(id, w.block("GET", "/block"), true, true, null)));
+                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.RstStream(id, ErrorCode.CANCEL)));
+            }
+            w.sendRaw(burst.toByteArray());
+            assertEquals(ErrorCode.ENHANCE_YOUR_CALM, w.goAway().code());
+            try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                assertEquals(1, PrometheusText.parse(text).value("loomgate_http2_enhance_your_calm_total", Map.of()));
+            }
         }
     }
 
