@@ -87,7 +87,7 @@ class H2specTest {
     @Test
     void everyCasePassesInClearButTheOneASharedPortCannot(@TempDir Path dir) throws Exception {
         try (GoHttpbin bin = GoHttpbin.start(1 << 20);
-             Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes(dir, bin).toString()))) {
+             Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes(dir, bin).toString()))) {
             String report = run(gate.baseUri().getPort(), false);
             Matcher m = SUMMARY.matcher(report);
             assertTrue(m.find(), report);
@@ -99,7 +99,7 @@ class H2specTest {
     @Test
     void everyCasePassesOverTls(@TempDir Path dir) throws Exception {
         try (GoHttpbin bin = GoHttpbin.start(1 << 20);
-             Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--routes", routes(dir, bin).toString(),
+             Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes(dir, bin).toString(),
                      "--tls-cert", SERVER.chainPem().toString(), "--tls-key", SERVER.keyPem().toString()))) {
             String report = run(gate.baseUri().getPort(), true);
             Matcher m = SUMMARY.matcher(report);

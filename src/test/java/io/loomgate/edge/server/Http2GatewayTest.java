@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The gateway over HTTP/2, end to end, with clients written elsewhere: curl with prior knowledge
  * (h2c) and over TLS, the JDK's HttpClient negotiating h2 by ALPN, and a stream reset by the client
- * seen by the upstream as its request abandoned.
+ * seen by the upstream as its request abandoned. Each gateway runs on loomgate's server whichever
+ * the suite's default: the JDK's speaks only HTTP/1.1.
  */
 class Http2GatewayTest {
 
@@ -59,12 +60,12 @@ class Http2GatewayTest {
     }
 
     private static Loomgate proxy(Path dir, ApiUpstream api) throws Exception {
-        return Loomgate.start(CommandLine.config("--port", "0", "--max-timeout", "120s", "--routes", proxyRoutes(dir, api).toString()));
+        return Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--max-timeout", "120s", "--routes", proxyRoutes(dir, api).toString()));
     }
 
     @Test
     void curlWithPriorKnowledgeGetsTheAggregateAndProxiesABodyOverH2c(@TempDir Path dir) throws Exception {
-        try (Loomgate demo = Loomgate.start(CommandLine.config("--port", "0"))) {
+        try (Loomgate demo = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"))) {
             String aggregate = curl("--http2-prior-knowledge", demo.uri("/aggregate").toString());
             assertTrue(aggregate.endsWith("\n2 200"), aggregate);
             assertTrue(aggregate.contains("\"status\":\"ok\""), aggregate);
@@ -106,7 +107,7 @@ class Http2GatewayTest {
 
     @Test
     void aRapidResetEndsTheConnectionWithEnhanceYourCalmAndIsCounted() throws Exception {
-        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0"));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"));
              H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
             java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
             for (int i = 0; i < 3_000; i++) {
@@ -125,7 +126,7 @@ class Http2GatewayTest {
 
     @Test
     void overTlsTheJdkClientAndCurlNegotiateH2ByAlpn() throws Exception {
-        try (Loomgate gate = Loomgate.start(CommandLine.config("--port", "0", "--tls-cert", SERVER.chainPem().toString(),
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--tls-cert", SERVER.chainPem().toString(),
                 "--tls-key", SERVER.keyPem().toString()));
              HttpClient client = HttpClient.newBuilder().sslContext(CA.clientContext()).build()) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/aggregate")).build(),
