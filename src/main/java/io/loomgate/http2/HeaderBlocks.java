@@ -83,10 +83,10 @@ public final class HeaderBlocks {
 
     private void check(int octets, int framesSoFar) throws Http2Exception {
         if (octets > maxBlockOctets) {
-            throw Http2Exception.connection(ErrorCode.ENHANCE_YOUR_CALM, "a header block past " + maxBlockOctets + " octets");
+            throw Http2Exception.calm(Flood.CONTINUATION, "a header block past " + maxBlockOctets + " octets");
         }
         if (framesSoFar > maxFrames) {
-            throw Http2Exception.connection(ErrorCode.ENHANCE_YOUR_CALM, "a header block spread over more than " + maxFrames + " frames");
+            throw Http2Exception.calm(Flood.CONTINUATION, "a header block spread over more than " + maxFrames + " frames");
         }
     }
 }

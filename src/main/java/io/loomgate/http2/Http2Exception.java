@@ -10,19 +10,26 @@ public final class Http2Exception extends IOException {
 
     private final ErrorCode code;
     private final int streamId;
+    private final Flood flood;
 
-    private Http2Exception(ErrorCode code, int streamId, String message) {
+    private Http2Exception(ErrorCode code, int streamId, String message, Flood flood) {
         super(message);
         this.code = code;
         this.streamId = streamId;
+        this.flood = flood;
     }
 
     public static Http2Exception connection(ErrorCode code, String message) {
-        return new Http2Exception(code, 0, message);
+        return new Http2Exception(code, 0, message, null);
+    }
+
+    /** The peer flooded the connection with {@code flood}: a connection error, ENHANCE_YOUR_CALM. */
+    public static Http2Exception calm(Flood flood, String message) {
+        return new Http2Exception(ErrorCode.ENHANCE_YOUR_CALM, 0, message, flood);
     }
 
     public static Http2Exception stream(ErrorCode code, int streamId, String message) {
-        return new Http2Exception(code, streamId, message);
+        return new Http2Exception(code, streamId, message, null);
     }
 
     public ErrorCode code() {
@@ -36,5 +43,10 @@ public final class Http2Exception extends IOException {
 
     public boolean connectionError() {
         return streamId == 0;
+    }
+
+    /** The flood that ended the connection; null for any other breach. */
+    public Flood flood() {
+        return flood;
     }
 }

@@ -1,6 +1,5 @@
 package io.loomgate.http2;
 
-import static io.loomgate.http2.ErrorCode.ENHANCE_YOUR_CALM;
 import static io.loomgate.http2.ErrorCode.PROTOCOL_ERROR;
 import static io.loomgate.http2.ErrorCode.REFUSED_STREAM;
 import static io.loomgate.http2.ErrorCode.STREAM_CLOSED;
@@ -24,18 +23,14 @@ public final class ServerStreams {
 
     private final Map<Integer, State> streams = new HashMap<>();
     private final long maxConcurrent;
-    private final double resetBurst;
     private final double resetsPerSecond;
-    private double resetTokens;
-    private long refilledAt;
+    private final TokenBucket resets;
     private int lastOpened;
 
     public ServerStreams(long maxConcurrent, int resetBurst, double resetsPerSecond, long nowNanos) {
         this.maxConcurrent = maxConcurrent;
-        this.resetBurst = resetBurst;
         this.resetsPerSecond = resetsPerSecond;
-        this.resetTokens = resetBurst;
-        this.refilledAt = nowNanos;
+        this.resets = new TokenBucket(resetBurst, resetsPerSecond, nowNanos);
     }
 
     /** Streams open now, in any of the states. */
@@ -110,11 +105,9 @@ public final class ServerStreams {
         if (was == null || was == State.HALF_CLOSED_LOCAL) {
             return false;
         }
-        refill(nowNanos);
-        if (resetTokens < 1) {
-            throw Http2Exception.connection(ENHANCE_YOUR_CALM, "streams reset faster than " + resetsPerSecond + " a second");
+        if (!resets.take(nowNanos)) {
+            throw Http2Exception.calm(Flood.RAPID_RESET, "streams reset faster than " + resetsPerSecond + " a second");
         }
-        resetTokens--;
         return true;
     }
 
@@ -144,14 +137,6 @@ public final class ServerStreams {
     private void idleIsAConnectionError(int id, String what) throws Http2Exception {
         if (id > lastOpened && !streams.containsKey(id)) {
             throw Http2Exception.connection(PROTOCOL_ERROR, what + " on stream " + id + ", which was never opened");
-        }
-    }
-
-    private void refill(long nowNanos) {
-        double seconds = (nowNanos - refilledAt) / 1e9;
-        if (seconds > 0) {
-            resetTokens = Math.min(resetBurst, resetTokens + seconds * resetsPerSecond);
-            refilledAt = nowNanos;
         }
     }
 }

@@ -1,20 +1,31 @@
 package io.loomgate.edge.listener;
 
+import io.loomgate.http2.Flood;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.observe.MetricSet;
 import io.loomgate.observe.MetricSink;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * HTTP/2 on loomgate's server, read once: connections and streams served since start, and the
- * connections it ended with {@code GOAWAY ENHANCE_YOUR_CALM} (streams reset faster than the
- * rapid-reset bucket allows, or a header block spread over too many CONTINUATIONs). The JDK's
+ * connections it ended with {@code GOAWAY ENHANCE_YOUR_CALM}, by {@link Flood}. The JDK's
  * server speaks only HTTP/1.1, so there it writes nothing ({@link #of}).
  */
-public record Http2Metrics(long connections, long streams, long calm) implements MetricSet {
+public record Http2Metrics(long connections, long streams, Map<Flood, Long> floods) implements MetricSet {
 
     public static MetricSet of(GatewayServer server) {
-        return server.serverStats().<MetricSet>map(c -> new Http2Metrics(c.h2Connections(), c.h2Streams(), c.h2Calm()))
-                .orElse(MetricSet.NONE);
+        return server.serverStats().<MetricSet>map(c -> {
+            Map<Flood, Long> floods = new EnumMap<>(Flood.class);
+            for (Flood f : Flood.values()) {
+                floods.put(f, c.floods(f));
+            }
+            return new Http2Metrics(c.h2Connections(), c.h2Streams(), floods);
+        }).orElse(MetricSet.NONE);
+    }
+
+    private long calm() {
+        return floods.values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Override
@@ -24,20 +35,20 @@ public record Http2Metrics(long connections, long streams, long calm) implements
         w.family("loomgate_http2_streams_total", "counter", "HTTP/2 streams opened: each a request.");
         w.sample("loomgate_http2_streams_total", streams);
         w.family("loomgate_http2_enhance_your_calm_total", "counter",
-                "HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM: a rapid reset, or a CONTINUATION flood.");
-        w.sample("loomgate_http2_enhance_your_calm_total", calm);
+                "HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM, by the flood: rapid_reset, continuation, settings, ping, priority, empty_frames.");
+        floods.forEach((f, n) -> w.sample("loomgate_http2_enhance_your_calm_total", n, "reason", f.label()));
     }
 
     @Override
     public void serverJson(JsonWriter w) {
         w.name("http2").beginObject().field("connections", connections).field("streams", streams)
-                .field("enhanceYourCalm", calm).endObject();
+                .field("enhanceYourCalm", calm()).endObject();
     }
 
     @Override
     public void text(StringBuilder out) {
         out.append("\nHTTP/2 (loomgate's server)\n");
         out.append("Connections: ").append(connections).append(", streams: ").append(streams)
-                .append(", ended for a flood: ").append(calm).append('\n');
+                .append(", ended for a flood: ").append(calm()).append('\n');
     }
 }

@@ -85,7 +85,7 @@ final class Connection implements Runnable, IoWatchdog.Watched {
                     return;
                 }
                 if (first && H2Connection.preface(input, tls())) {
-                    new H2Connection(this, listener, input.rest(), output).serve();
+                    new H2Connection(this, listener, input.rest(), output).serve(socket);
                     return;
                 }
                 inHead = true;

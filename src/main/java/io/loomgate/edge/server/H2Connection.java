@@ -3,6 +3,7 @@ package io.loomgate.edge.server;
 import io.loomgate.core.engine.ConnectionScope;
 import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.Frame;
+import io.loomgate.http2.FloodGuard;
 import io.loomgate.http2.FrameReader;
 import io.loomgate.http2.HeaderBlocks;
 import io.loomgate.http2.Http2Exception;
@@ -14,6 +15,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +49,7 @@ final class H2Connection {
     private final HeaderBlocks blocks = new HeaderBlocks(MAX_HEADER_LIST, 32);
     private final H2States states;
     private final H2Inflow inflow;
+    private final FloodGuard floods = new FloodGuard(System.nanoTime());
     private final Map<Integer, H2Stream> live = new ConcurrentHashMap<>();
     private volatile boolean goingAway;
 
@@ -79,8 +82,12 @@ final class H2Connection {
         return true;
     }
 
-    /** Serves the connection until it ends; its preface was read. */
-    void serve() throws IOException {
+    /**
+     * Serves the connection until it ends; its preface was read. After a GOAWAY for an error, what the
+     * client still sends is read and dropped for a moment (a lingering close), so the GOAWAY is not
+     * lost to the reset a close with unread bytes would send.
+     */
+    void serve(Socket socket) throws IOException {
         listener.stats().h2Connections.increment();
         listener.h2.add(this);
         connection.reads.set(TimedReads.NO_DEADLINE, listener.limits().idleTimeout());   // frames, not a head: the idle timeout between them
@@ -112,10 +119,11 @@ final class H2Connection {
                     }
                 }
             } catch (Http2Exception e) {
-                if (e.code() == ErrorCode.ENHANCE_YOUR_CALM) {
-                    listener.stats().h2Calm.increment();
+                if (e.flood() != null) {
+                    listener.stats().flood(e.flood());
                 }
                 out.goAway(lastOpened(), e.code(), e.getMessage());
+                Closing.linger(socket, connection);
             } finally {
                 listener.h2.remove(this);
                 out.close();
@@ -148,14 +156,17 @@ final class H2Connection {
             case Frame.Data d -> data(d);
             case Frame.Settings s -> {
                 if (!s.ack()) {
+                    floods.settings(System.nanoTime());
                     out.settings(s);
                 }
             }
             case Frame.Ping p -> {
                 if (!p.ack()) {
+                    floods.ping(System.nanoTime());
                     out.frame(new Frame.Ping(true, p.data()));
                 }
             }
+            case Frame.Priority p -> floods.priority((states.lastOpened() + 1) / 2);   // then ignored (RFC 9113 section 5.3.2)
             case Frame.WindowUpdate w -> {
                 if (w.streamId() != 0) {
                     states.windowUpdate(w.streamId());
@@ -172,7 +183,7 @@ final class H2Connection {
             case Frame.GoAway g -> goingAway = true;
             case Frame.PushPromise p -> throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "a client sent PUSH_PROMISE");
             default -> {
-                // PRIORITY is read and checked, then ignored (RFC 9113 section 5.3.2); unknown types too
+                // a frame of a type this side does not know is ignored (RFC 9113 section 5.5)
             }
         }
     }
@@ -180,6 +191,7 @@ final class H2Connection {
     /** DATA: counted against both windows, handed to its stream's body, or given back when no handler will read it. */
     private void data(Frame.Data d) throws IOException {
         int id = d.streamId();
+        floods.data(d.flowLength(), d.endStream());
         int padding = d.flowLength() - d.data().length;
         try {
             inflow.consume(id, d.flowLength());

@@ -1,6 +1,9 @@
 package io.loomgate.edge.server;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import io.loomgate.http2.Flood;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /** What loomgate's server counts: its connections, the ones it refused or dropped, and the clients that went away mid-request. */
@@ -15,14 +18,17 @@ public final class ServerStats {
     final LongAdder headTimeouts = new LongAdder();
     final LongAdder malformed = new LongAdder();
     final LongAdder clientGone = new LongAdder();
-    /** HTTP/2 connections served, streams opened on them, and connections ended with ENHANCE_YOUR_CALM (a flood). */
+    /** HTTP/2 connections served and streams opened on them; the connections ended for a flood are counted by kind. */
     final LongAdder h2Connections = new LongAdder();
     final LongAdder h2Streams = new LongAdder();
-    final LongAdder h2Calm = new LongAdder();
+    private final Map<Flood, LongAdder> floods = new EnumMap<>(Flood.class);
     /** Virtual threads the server started: one a connection, one a late hang-up watch ({@link ClientWatch}). */
     final LongAdder threadsStarted;
 
     ServerStats(LongAdder threadsStarted) {
+        for (Flood f : Flood.values()) {
+            floods.put(f, new LongAdder());
+        }
         this.threadsStarted = threadsStarted;
     }
 
@@ -76,8 +82,12 @@ public final class ServerStats {
         return h2Streams.sum();
     }
 
-    /** HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM: a rapid reset, or a CONTINUATION flood. */
-    public long h2Calm() {
-        return h2Calm.sum();
+    /** HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM for {@code flood}. */
+    public long floods(Flood flood) {
+        return floods.get(flood).sum();
+    }
+
+    void flood(Flood flood) {
+        floods.get(flood).increment();
     }
 }

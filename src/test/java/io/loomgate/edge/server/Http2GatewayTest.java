@@ -101,7 +101,7 @@ class Http2GatewayTest {
             PrometheusText metrics = PrometheusText.parse(new String(w.answer(5).body(), StandardCharsets.UTF_8));
             assertEquals(1, metrics.value("loomgate_http2_connections_total", Map.of()));
             assertEquals(3, metrics.value("loomgate_http2_streams_total", Map.of()));
-            assertEquals(0, metrics.value("loomgate_http2_enhance_your_calm_total", Map.of()));
+            assertEquals(0, metrics.value("loomgate_http2_enhance_your_calm_total", Map.of("reason", "rapid_reset")));
         }
     }
 
@@ -119,7 +119,9 @@ class Http2GatewayTest {
             assertEquals(ErrorCode.ENHANCE_YOUR_CALM, w.goAway().code());
             try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
                 String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
-                assertEquals(1, PrometheusText.parse(text).value("loomgate_http2_enhance_your_calm_total", Map.of()));
+                PrometheusText metrics = PrometheusText.parse(text);
+                assertEquals(1, metrics.value("loomgate_http2_enhance_your_calm_total", Map.of("reason", "rapid_reset")));
+                assertEquals(0, metrics.value("loomgate_http2_enhance_your_calm_total", Map.of("reason", "ping")));
             }
         }
     }

@@ -224,6 +224,43 @@ class Http2ServerTest {
         }
     }
 
+    /** Frames that cost the server work and the client nothing, each sent far past its bound in one write. */
+    @Test
+    void pingSettingsPriorityAndEmptyDataFloodsEndTheConnection() throws Exception {
+        InetSocketAddress address = start();
+        java.util.Map<String, java.util.function.IntFunction<Frame>> floods = new java.util.LinkedHashMap<>();
+        floods.put("ping", i -> new Frame.Ping(false, i));
+        floods.put("settings", i -> new Frame.Settings(false, List.of()));
+        floods.put("priority", i -> new Frame.Priority(1001 + 2 * i, 0, false, 16));
+        for (var flood : floods.entrySet()) {
+            try (H2Wire w = new H2Wire(address)) {
+                java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
+                for (int i = 0; i < 2_000; i++) {
+                    burst.writeBytes(io.loomgate.http2.FrameWriter.encode(flood.getValue().apply(i)));
+                }
+                w.sendRaw(burst.toByteArray());
+                Frame.GoAway g = w.goAway();
+                assertEquals(ErrorCode.ENHANCE_YOUR_CALM, g.code(), flood.getKey());
+            }
+        }
+        try (H2Wire w = new H2Wire(address)) {
+            w.request(1, "POST", "/echo", false);
+            for (int i = 0; i < 50; i++) {
+                w.send(new Frame.Data(1, new byte[0], false, 0));
+            }
+            assertEquals(ErrorCode.ENHANCE_YOUR_CALM, w.goAway().code(), "empty DATA");
+        }
+        try (H2Wire w = new H2Wire(address)) {
+            for (int i = 0; i < 10; i++) {
+                w.send(new Frame.Ping(false, i));
+                w.send(new Frame.Priority(3, 0, false, 16));
+                w.send(new Frame.Settings(false, List.of()));
+            }
+            w.request(1, "GET", "/hello", true);
+            assertEquals(200, w.answer(1).status(), "a few of each are no flood");
+        }
+    }
+
     @Test
     void pingsAreAnsweredAndAFirstFrameThatIsNotSettingsIsAProtocolError() throws Exception {
         try (H2Wire w = new H2Wire(start())) {
