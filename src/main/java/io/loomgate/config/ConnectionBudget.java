@@ -48,6 +48,14 @@ public final class ConnectionBudget {
      * {@code ServerLimits.TUNNEL_EXTRA}, which a test keeps equal).
      */
     public static final int TUNNEL_EXTRA = (int) ((TUNNEL_BYTES + PLAIN_BYTES - 1) / PLAIN_BYTES) - 1;
+    /**
+     * Heap an HTTP/2 connection may hold beyond a plain one's, at worst, priced from its bounds and
+     * not measured: the request bodies its receive window allows (256 KiB), a header block being
+     * joined (64 KiB), and the two HPACK tables (4 KiB each).
+     */
+    public static final long H2_BYTES = (256 + 64 + 8) * 1024;
+    /** How many places beyond its own one an HTTP/2 connection takes (the server's {@code ServerLimits.H2_EXTRA}, kept equal by a test). */
+    public static final int H2_EXTRA = (int) ((H2_BYTES + PLAIN_BYTES - 1) / PLAIN_BYTES);
     /** Descriptors kept for everything else: upstream connections, files, the JVM's own. */
     private static final long RESERVED_DESCRIPTORS = 1024;
     private static final int FLOOR = 256;

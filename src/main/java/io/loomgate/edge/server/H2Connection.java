@@ -90,6 +90,7 @@ final class H2Connection {
     void serve(Socket socket) throws IOException {
         listener.stats().h2Connections.increment();
         listener.h2.add(this);
+        listener.stats().h2Open.incrementAndGet();
         connection.reads.set(TimedReads.NO_DEADLINE, listener.limits().idleTimeout());   // frames, not a head: the idle timeout between them
         H2Streams opener = new H2Streams(this, listener);
         try (ConnectionScope scope = ConnectionScope.open("h2 " + connection.peer(), listener.stats().threadsStarted)) {
@@ -126,6 +127,7 @@ final class H2Connection {
                 Closing.linger(socket, connection);
             } finally {
                 listener.h2.remove(this);
+                listener.stats().h2Open.decrementAndGet();
                 out.close();
                 EOFException gone = new EOFException("the connection ended");
                 live.values().forEach(s -> s.clientGone(gone));

@@ -103,7 +103,8 @@ final class Listener {
     private void admit(Socket s) {
         stats.accepted.increment();
         InetAddress from = s.getInetAddress();
-        if (limits.maxConnections() > 0 && stats.open.get() + stats.tunnels.get() * ServerLimits.TUNNEL_EXTRA >= limits.maxConnections()) {
+        if (limits.maxConnections() > 0 && stats.open.get() + stats.tunnels.get() * ServerLimits.TUNNEL_EXTRA
+                + stats.h2Open.get() * ServerLimits.H2_EXTRA >= limits.maxConnections()) {
             stats.refusedAtMax.increment();
             Closing.quietly(s);
             return;

@@ -28,6 +28,12 @@ public record ServerLimits(Duration readTimeout, Duration idleTimeout, int maxCo
      */
     public static final int TUNNEL_EXTRA = 4;
 
+    /**
+     * The same for an HTTP/2 connection: the bodies its windows may hold, a header block, HPACK's
+     * tables, priced at 328 KiB beyond the place it has (the configuration's {@code ConnectionBudget.H2_EXTRA}).
+     */
+    public static final int H2_EXTRA = 21;
+
     /** The request body a server reads and throws away, when a handler left it unread, to keep the connection. */
     public static final long DRAIN_BYTES = 64 * 1024;
 

@@ -20,6 +20,8 @@ public final class ServerStats {
     final LongAdder clientGone = new LongAdder();
     /** HTTP/2 connections served and streams opened on them; the connections ended for a flood are counted by kind. */
     final LongAdder h2Connections = new LongAdder();
+    /** HTTP/2 connections open now: each costs {@link ServerLimits#H2_EXTRA} more under the limit. */
+    final AtomicInteger h2Open = new AtomicInteger();
     final LongAdder h2Streams = new LongAdder();
     private final Map<Flood, LongAdder> floods = new EnumMap<>(Flood.class);
     /** Virtual threads the server started: one a connection, one a late hang-up watch ({@link ClientWatch}). */

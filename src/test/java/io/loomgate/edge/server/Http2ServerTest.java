@@ -315,6 +315,29 @@ class Http2ServerTest {
         }
     }
 
+    @Test
+    void anHttp2ConnectionCountsAtItsPriceUnderMaxConnections() throws Exception {
+        assertEquals(io.loomgate.config.ConnectionBudget.H2_EXTRA, ServerLimits.H2_EXTRA, "the server counts it at the budget's price");
+        int max = 1 + ServerLimits.H2_EXTRA + 1;   // one HTTP/2 connection at its price, and room for one plain one
+        server = new LoomgateServers(new ServerLimits(java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(60), max, 0,
+                io.loomgate.config.AddressRanges.NONE)).createHttpServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", handler);
+        server.start();
+        try (H2Wire h2 = new H2Wire(server.getAddress()); Wire first = new Wire(server.getAddress());
+             Wire second = new Wire(server.getAddress())) {
+            h2.request(1, "GET", "/hello", true);
+            assertEquals(200, h2.answer(1).status());
+            first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals(200, Wire.status(first.answer()), "one plain connection fits beside it");
+            try {
+                second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            } catch (IOException refusedAlready) {
+                // closed before the request went out: what the next line checks
+            }
+            assertTrue(second.closedByServer(), "the next is closed, unanswered: the HTTP/2 connection takes " + (max - 1) + " places");
+        }
+    }
+
     private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean()) {
