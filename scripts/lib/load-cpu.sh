@@ -16,30 +16,7 @@ cpu_warm=10; cpu_run=10
 [ "$quick" = 1 ] && { cpu_warm=3; cpu_run=3; }
 cpu_conns=(256 2000)
 
-# nginx_on NAME PORT CORE HTTP-BLOCK: one nginx with one worker pinned to CORE, serving HTTP-BLOCK (its servers).
-nginx_on() {
-  local name=$1 port=$2 core=$3 location=$4 d="$work/nginx-$1"
-  mkdir -p "$d"
-  cat >"$d/nginx.conf" <<CONF
-worker_processes 1;
-error_log $d/error.log warn;
-pid $d/nginx.pid;
-worker_rlimit_nofile 20000;
-events { worker_connections 10000; }
-http {
-  access_log off;
-  client_body_temp_path $d/body; proxy_temp_path $d/proxy;
-  fastcgi_temp_path $d/fcgi; uwsgi_temp_path $d/uwsgi; scgi_temp_path $d/scgi;
-  $location
-}
-CONF
-  taskset -c "$core" nginx -c "$d/nginx.conf" -g 'daemon off;' 2>"$d/stderr" &
-  server_pids+=("$!")
-  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/api/data" && break; sleep 0.1; done
-  url[$name]="http://127.0.0.1:$port"
-  pid[$name]=$(pgrep -P "${server_pids[-1]}" | head -1)
-  echo "loomgate: $name (nginx, core $core) on ${url[$name]}, worker pid ${pid[$name]}"
-}
+. "$root/scripts/lib/load-nginx.sh"
 
 backend_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
 nginx_on backend "$backend_port" 1 "server { listen 127.0.0.1:$backend_port backlog=4096; keepalive_requests 100000;
