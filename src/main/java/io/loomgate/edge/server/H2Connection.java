@@ -14,7 +14,6 @@ import io.loomgate.http1.LineInput;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.Map;
@@ -115,6 +114,10 @@ final class H2Connection {
                     } catch (Http2Exception e) {
                         if (e.connectionError()) {
                             throw e;
+                        }
+                        H2Stream broken = live.get(e.streamId());
+                        if (broken != null) {
+                            broken.clientGone(e);   // its work stops, and it sends nothing more
                         }
                         resetLocally(e.streamId(), e.code());
                     }
@@ -265,7 +268,6 @@ final class H2Connection {
         }
     }
 
-
     /** No new streams: GOAWAY with the last one opened, which this side still answers (a graceful stop). */
     void goAway() {
         if (!goingAway) {
@@ -286,7 +288,8 @@ final class H2Connection {
         return out;
     }
 
-    InetSocketAddress remote() {
-        return connection.remote();
+    /** The connection it speaks over: its addresses, its TLS socket. */
+    Connection transport() {
+        return connection;
     }
 }

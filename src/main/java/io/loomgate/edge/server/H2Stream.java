@@ -44,7 +44,7 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
     private volatile boolean ended;
     private volatile boolean gone;
     private volatile Thread runner;
-    private H2DataOutput output;
+    private volatile H2DataOutput output;
 
     H2Stream(H2Connection connection, int id, String method, URI uri, Headers headers, long arrivalNanos, H2Body body,
              long declaredLength) {
@@ -108,7 +108,11 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
 
     @Override
     public InetSocketAddress remote() {
-        return connection.remote();
+        return connection.transport().remote();
+    }
+
+    InetSocketAddress local() {
+        return connection.transport().local();
     }
 
     @Override

@@ -22,7 +22,8 @@ import java.util.concurrent.RejectedExecutionException;
  * checked ({@link RequestFields}), {@code :authority} as {@code Host}, the {@code cookie} fields
  * joined into one (RFC 9113 section 8.2.3), and the stream forked into its connection's scope, where
  * its handler runs as an HTTP/1.1 exchange's does: through the server's executor, counted for a
- * drain. A header block on a stream already open is its trailers, which end the body and are not
+ * drain, as loomgate's own exchange for an {@link ExchangeHandler} and as the API's otherwise
+ * ({@link H2ApiExchange}, through the context's filters and authenticator). A header block on a stream already open is its trailers, which end the body and are not
  * passed on. What cannot become a request is answered here: a header list past the limit 431, a
  * target that is not a URI 400, {@code CONNECT} 501, no context 404.
  */
@@ -93,14 +94,16 @@ final class H2Streams {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        if (!(context.getHandler() instanceof ExchangeHandler direct) || !context.getFilters().isEmpty()
-                || context.getAuthenticator() != null) {
-            s.refuse(ErrorCode.HTTP_1_1_REQUIRED);   // a handler of the API's own HttpExchange: HTTP/1.1 only, for now
-            return;
-        }
         Runnable task = () -> {
             try {
-                direct.handle(s);
+                if (context.getHandler() instanceof ExchangeHandler direct && context.getFilters().isEmpty()
+                        && context.getAuthenticator() == null) {
+                    direct.handle(s);
+                } else {
+                    H2ApiExchange api = new H2ApiExchange(s, context);
+                    javax.net.ssl.SSLSocket tls = connection.transport().tls();
+                    ContextChain.run(context, tls == null ? api : new H2TlsExchange(api, tls.getSession()), api::principal);
+                }
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -184,16 +187,15 @@ final class H2Streams {
 
     /**
      * DATA past the declared {@code content-length}, or short of it at the end, is malformed (RFC 9113
-     * section 8.1.1): checked before the octets reach the handler, which then never sees the body end.
+     * section 8.1.1): checked before the octets reach the handler, which then never sees the body end
+     * (the connection cancels the stream for any stream error).
      */
     static void checkLength(H2Stream s, int more, boolean ended) throws Http2Exception {
         long declared = s.declaredLength();
         long received = s.requestBody().received() + more;
         if (declared >= 0 && (received > declared || (ended && received != declared))) {
-            Http2Exception e = Http2Exception.stream(ErrorCode.PROTOCOL_ERROR, s.id(),
+            throw Http2Exception.stream(ErrorCode.PROTOCOL_ERROR, s.id(),
                     received + " octets of DATA where content-length said " + declared);
-            s.clientGone(e);
-            throw e;
         }
     }
 

@@ -298,20 +298,51 @@ class Http2ServerTest {
     }
 
     @Test
-    void aHandlerOfTheApisExchangeIsRefusedWithHttp11Required() throws Exception {
+    void aContextServedThroughTheApiGetsEachStreamAsAnHttpExchangeThroughItsFilterAndAuthenticator() throws Exception {
         InetSocketAddress address = start();
-        server.createContext("/api", new com.sun.net.httpserver.HttpHandler() {
+        List<String> filtered = new CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpContext api = server.createContext("/api", exchange -> {
+            byte[] body = (exchange.getProtocol() + " " + exchange.getRequestMethod() + " " + exchange.getRequestURI()
+                    + " " + exchange.getPrincipal().getUsername() + " " + new String(exchange.getRequestBody().readAllBytes())).getBytes();
+            exchange.getResponseHeaders().add("X-Api", "yes");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        api.getFilters().add(new com.sun.net.httpserver.Filter() {
             @Override
-            public void handle(HttpExchange exchange) throws IOException {
-                exchange.sendResponseHeaders(204, -1);
-                exchange.close();
+            public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+                filtered.add(exchange.getRequestHeaders().getFirst("x-trace"));
+                chain.doFilter(exchange);
+            }
+
+            @Override
+            public String description() {
+                return "records";
             }
         });
+        api.setAuthenticator(new com.sun.net.httpserver.BasicAuthenticator("h2") {
+            @Override
+            public boolean checkCredentials(String user, String password) {
+                return user.equals("ann") && password.equals("secret");
+            }
+        });
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("ann:secret".getBytes());
         try (H2Wire w = new H2Wire(address)) {
-            w.request(1, "GET", "/api/x", true);
-            assertEquals(ErrorCode.HTTP_1_1_REQUIRED, w.answer(1).reset().code());
-            w.request(3, "GET", "/hello", true);
-            assertArrayEquals("hello HTTP/2.0 example.test".getBytes(), w.answer(3).body());
+            w.request(1, "POST", "/api/x?q=1", false, "authorization", basic, "x-trace", "t-1", "content-length", "2");
+            w.send(new Frame.Data(1, "hi".getBytes(), true, 2));
+            H2Wire.Answer a = w.answer(1);
+            assertEquals(200, a.status());
+            assertEquals("HTTP/2.0 POST /api/x?q=1 ann hi", new String(a.body()));
+            assertEquals("yes", a.fields().get("x-api"));
+            assertEquals(List.of("t-1"), filtered);
+
+            w.request(3, "GET", "/api/x", true, "authorization", "Basic " + java.util.Base64.getEncoder().encodeToString("ann:no".getBytes()));
+            H2Wire.Answer refused = w.answer(3);
+            assertEquals(401, refused.status(), "the authenticator's answer");
+            assertTrue(refused.fields().containsKey("www-authenticate"), refused.fields().toString());
+            w.request(5, "GET", "/hello", true);
+            assertArrayEquals("hello HTTP/2.0 example.test".getBytes(), w.answer(5).body(), "loomgate's own exchange beside it");
         }
     }
 
@@ -335,6 +366,31 @@ class Http2ServerTest {
                 // closed before the request went out: what the next line checks
             }
             assertTrue(second.closedByServer(), "the next is closed, unanswered: the HTTP/2 connection takes " + (max - 1) + " places");
+        }
+    }
+
+    @Test
+    void overTlsTheApisExchangeIsAnHttpsExchangeWithItsSession() throws Exception {
+        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
+        com.sun.net.httpserver.HttpsServer tls = new LoomgateServers(ServerLimits.DEFAULTS)
+                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        tls.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
+                ca.issue("h2-api", "dns:localhost,ip:127.0.0.1").serverContext()));
+        tls.createContext("/", exchange -> {
+            byte[] body = (exchange.getProtocol() + " " + (exchange instanceof com.sun.net.httpserver.HttpsExchange h
+                    ? h.getSSLSession().getProtocol() : "not https")).getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        tls.start();
+        server = tls;
+        try (java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ca.clientContext()).build()) {
+            java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("https://127.0.0.1:" + tls.getAddress().getPort() + "/x")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(java.net.http.HttpClient.Version.HTTP_2, r.version());
+            assertTrue(r.body().startsWith("HTTP/2.0 TLSv1."), r.body());
         }
     }
 
