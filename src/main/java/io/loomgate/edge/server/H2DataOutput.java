@@ -19,6 +19,7 @@ final class H2DataOutput extends OutputStream {
     private int count;
     private long sent;
     private boolean closed;
+    private boolean broken;
 
     H2DataOutput(H2Connection connection, H2Stream stream, long declared) {
         this.connection = connection;
@@ -46,8 +47,7 @@ final class H2DataOutput extends OutputStream {
             return;
         }
         drain(false);
-        sent += len;
-        connection.out().data(id, b, off, len, false, null);
+        send(b, off, len, false);
     }
 
     @Override
@@ -63,6 +63,9 @@ final class H2DataOutput extends OutputStream {
             return;
         }
         closed = true;
+        if (broken) {
+            throw new IOException("a write of the answer's body failed: it is not ended as if whole");
+        }
         if (declared > 0 && sent + count != declared) {
             throw new IOException((sent + count) + " octets of body where " + declared + " were declared");
         }
@@ -71,9 +74,19 @@ final class H2DataOutput extends OutputStream {
 
     private void drain(boolean last) throws IOException {
         if (count > 0 || last) {
-            connection.out().data(id, buffer, 0, count, last, stream::completed);
-            sent += count;
+            send(buffer, 0, count, last);
             count = 0;
         }
+    }
+
+    /** Sends, and counts what went; a write that failed leaves the body broken for good. */
+    private void send(byte[] b, int off, int len, boolean last) throws IOException {
+        try {
+            connection.out().data(id, b, off, len, last, last ? stream::completed : null);
+        } catch (IOException | RuntimeException e) {
+            broken = true;
+            throw e;
+        }
+        sent += len;
     }
 }

@@ -152,6 +152,23 @@ class Http2ServerTest {
     }
 
     @Test
+    void aClientThatNeverOpensItsWindowTimesOutItsStreamAndHoldsNoBuffer() throws Exception {
+        server = new LoomgateServers(new ServerLimits(java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(1), 0, 0,
+                io.loomgate.config.AddressRanges.NONE)).createHttpServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", handler);
+        server.start();
+        try (H2Wire w = new H2Wire(server.getAddress(), List.of(new Frame.Setting(Frame.Setting.INITIAL_WINDOW_SIZE, 0)))) {
+            w.request(1, "GET", "/big", true);
+            H2Wire.Answer a = w.answer(1);
+            assertEquals(200, a.status(), "the head goes out: HEADERS are not flow-controlled");
+            assertEquals(0, a.body().length, "no DATA while the window is shut");
+            assertEquals(ErrorCode.INTERNAL_ERROR, a.reset().code(), "after the idle timeout the stream is reset, its answer never whole");
+            w.request(3, "HEAD", "/hello", true);
+            assertEquals(200, w.answer(3).status(), "the connection goes on");
+        }
+    }
+
+    @Test
     void aStreamTheClientResetsIsCancelledAndTheOthersGoOn() throws Exception {
         try (H2Wire w = new H2Wire(start())) {
             w.request(1, "GET", "/block-1", true);
