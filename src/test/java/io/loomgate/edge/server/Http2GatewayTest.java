@@ -126,6 +126,44 @@ class Http2GatewayTest {
         }
     }
 
+    /**
+     * nginx as an HTTP/2 client in front of loomgate: its {@code grpc_pass} speaks h2c to its upstream
+     * (nginx's {@code proxy_pass} speaks only HTTP/1.x), and carries a plain request as well.
+     */
+    @Test
+    void nginxInFrontSpeaksH2cToLoomgate(@TempDir Path dir) throws Exception {
+        Path nginx = LocalTools.installed("nginx").orElseThrow(() -> new AssertionError(
+                "nginx is not installed, and this test puts it in front of loomgate (install it: sudo apt-get install nginx-light)"));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"))) {
+            int port = LocalTools.freePort();
+            Path conf = dir.resolve("nginx.conf");
+            Files.writeString(conf, """
+                    worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
+                    events {}
+                    http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
+                      uwsgi_temp_path %1$s; scgi_temp_path %1$s;
+                      server { listen 127.0.0.1:%2$d; location / { grpc_pass grpc://127.0.0.1:%3$d; } } }
+                    """.formatted(dir, port, gate.baseUri().getPort()));
+            try (io.loomgate.testing.ChildProcess front = io.loomgate.testing.ChildProcess.start(
+                    List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()), Map.of(), dir)) {
+                String answer = "";
+                for (int i = 0; i < 300 && !answer.endsWith("\n1.1 200"); i++) {
+                    assertTrue(front.isAlive(), "nginx exited: " + front.stderr());
+                    answer = curl("--http1.1", "http://127.0.0.1:" + port + "/aggregate");
+                    Thread.sleep(50);
+                }
+                assertTrue(answer.endsWith("\n1.1 200"), answer);
+                assertTrue(answer.contains("\"status\":\"ok\""), answer);
+                try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
+                    assertTrue(PrometheusText.parse(text).value("loomgate_http2_streams_total", Map.of()) >= 1,
+                            "nginx's request came over HTTP/2");
+                }
+            }
+        }
+    }
+
     @Test
     void overTlsTheJdkClientAndCurlNegotiateH2ByAlpn() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--tls-cert", SERVER.chainPem().toString(),
