@@ -105,10 +105,11 @@ final class H2Body extends InputStream {
         }
     }
 
-    boolean ended() {
+    /** Whether the client ended its side of the stream (END_STREAM came), read to the end or not. */
+    boolean endReceived() {
         lock.lock();
         try {
-            return ended && chunks.isEmpty();
+            return ended;
         } finally {
             lock.unlock();
         }

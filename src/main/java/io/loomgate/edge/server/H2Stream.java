@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class H2Stream implements Exchange, AnswerWriter.Wire {
 
+    private static final System.Logger LOG = System.getLogger("loomgate");
     private static final Set<String> NOT_SENT = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "upgrade");
 
@@ -61,11 +62,6 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
     /** The request's {@code content-length}; -1 when it had none. */
     long declaredLength() {
         return declaredLength;
-    }
-
-    /** The stream is not served here: reset with {@code code}; its handler's end sends nothing more. */
-    void refuse(ErrorCode code) {
-        reset(code);
     }
 
     int id() {
@@ -197,7 +193,8 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
         try {
             handler.run();
             answered = true;
-
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "the handler of " + method + " " + uri + " on stream " + id + " threw: " + e);
         } finally {
             runner = null;
             finish(answered);
@@ -210,7 +207,7 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
             close();
             if (!answered || !headSent || !complete) {   // a refused stream is complete: no second reset
                 reset(ErrorCode.INTERNAL_ERROR);
-            } else if (!body.ended()) {
+            } else if (!body.endReceived()) {
                 reset(ErrorCode.NO_ERROR);   // answered before the client finished sending (RFC 9113 section 8.1)
             }
         } finally {

@@ -82,7 +82,7 @@ final class H2Streams {
         scope.fork(() -> s.run(() -> dispatch(s)));
     }
 
-    /** The stream's handler, found as an HTTP/1.1 request's is; only loomgate's own exchange handlers take HTTP/2. */
+    /** The stream's handler, found and run as an HTTP/1.1 request's is: a context with no handler, or none for the path, is a 404. */
     private void dispatch(H2Stream s) {
         String path = s.uri().getPath() == null || s.uri().getPath().isEmpty() ? "/" : s.uri().getPath();
         Context context = listener.contexts().find(path);
