@@ -1,6 +1,8 @@
 package io.loomgate.http2.hpack;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Iterator;
 
 /**
@@ -11,6 +13,11 @@ import java.util.Iterator;
 final class DynamicTable {
 
     private final ArrayDeque<HeaderField> entries = new ArrayDeque<>();
+    /** For the encoder's look-ups: the newest entry of each name and value, and of each name, by the number it was added as. */
+    private final Map<HeaderField, Long> byField = new HashMap<>();
+    private final Map<String, Long> byName = new HashMap<>();
+    private long added;
+    private long evicted;
     private long size;
     private long maxSize;
 
@@ -45,6 +52,9 @@ final class DynamicTable {
         if (plain.size() <= maxSize) {
             entries.addFirst(plain);
             size += plain.size();
+            added++;
+            byField.put(plain, added);
+            byName.put(plain.name(), added);
         }
     }
 
@@ -55,31 +65,26 @@ final class DynamicTable {
 
     /** The newest entry with this name and value (1-based), or 0. */
     int indexOf(String name, String value) {
-        int i = 1;
-        for (HeaderField e : entries) {
-            if (e.name().equals(name) && e.value().equals(value)) {
-                return i;
-            }
-            i++;
-        }
-        return 0;
+        return index(byField.get(new HeaderField(name, value)));
     }
 
     /** The newest entry with this name, or 0. */
     int indexOfName(String name) {
-        int i = 1;
-        for (HeaderField e : entries) {
-            if (e.name().equals(name)) {
-                return i;
-            }
-            i++;
-        }
-        return 0;
+        return index(byName.get(name));
+    }
+
+    /** Entry number {@code seq} (as added) is at index added - seq + 1, while it has not been evicted. */
+    private int index(Long seq) {
+        return seq == null || seq <= evicted ? 0 : (int) (added - seq + 1);
     }
 
     private void evictTo(long limit) {
         while (size > Math.max(limit, 0) && !entries.isEmpty()) {
-            size -= entries.removeLast().size();
+            HeaderField oldest = entries.removeLast();
+            size -= oldest.size();
+            evicted++;
+            byField.remove(oldest, evicted);   // only if no newer entry took its place
+            byName.remove(oldest.name(), evicted);
         }
     }
 }
