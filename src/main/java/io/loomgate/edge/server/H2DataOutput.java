@@ -20,6 +20,8 @@ final class H2DataOutput extends OutputStream {
     private long sent;
     private boolean closed;
     private boolean broken;
+    /** END_STREAM went. */
+    private boolean ended;
 
     H2DataOutput(H2Connection connection, H2Stream stream, long declared) {
         this.connection = connection;
@@ -47,13 +49,21 @@ final class H2DataOutput extends OutputStream {
             return;
         }
         drain(false);
-        send(b, off, len, false);
+        boolean end = declared > 0 && sent + len == declared;
+        send(b, off, len, end);
+        ended = end;
     }
 
+    /** A streamed answer's bytes go out as they come; with none yet, its head does. */
     @Override
     public void flush() throws IOException {
-        if (!closed) {
-            drain(false);   // a streamed answer's bytes go out as they come
+        if (closed || ended) {
+            return;
+        }
+        if (count > 0) {
+            drain(false);
+        } else {
+            connection.out().flush();
         }
     }
 
@@ -63,6 +73,9 @@ final class H2DataOutput extends OutputStream {
             return;
         }
         closed = true;
+        if (ended) {
+            return;   // the last of a declared length went with END_STREAM already
+        }
         if (broken) {
             throw new IOException("a write of the answer's body failed: it is not ended as if whole");
         }
@@ -72,10 +85,13 @@ final class H2DataOutput extends OutputStream {
         drain(true);
     }
 
+    /** Sends what is gathered; the last octets of a declared length end the stream at once, close or not. */
     private void drain(boolean last) throws IOException {
-        if (count > 0 || last) {
-            send(buffer, 0, count, last);
+        boolean end = last || (declared > 0 && sent + count == declared);
+        if (count > 0 || end) {
+            send(buffer, 0, count, end);
             count = 0;
+            ended = end;
         }
     }
 

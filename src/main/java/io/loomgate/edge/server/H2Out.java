@@ -37,6 +37,9 @@ final class H2Out {
     private final HpackEncoder hpack = new HpackEncoder(4_096, true);
     private final FlowWindow connection = new FlowWindow(0, 65_535);
     private final Map<Integer, FlowWindow> streams = new HashMap<>();
+    /** Frames gathered for one write: a HEADERS waits here for the DATA that follows it. */
+    private final byte[] pending = new byte[32 * 1024];
+    private int count;
     private boolean closed;
 
     H2Out(TimedOutput out, long stallNanos) {
@@ -49,7 +52,17 @@ final class H2Out {
         lock.lock();
         try {
             write(FrameWriter.encode(f));
-            out.flush();
+            flushNow();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What was gathered goes out now: a streamed answer's head before its body has come. */
+    void flush() throws IOException {
+        lock.lock();
+        try {
+            flushNow();
         } finally {
             lock.unlock();
         }
@@ -95,7 +108,9 @@ final class H2Out {
                 int end = Math.min(block.length, at + max);
                 write(FrameWriter.encode(new Frame.Continuation(id, Arrays.copyOfRange(block, at, end), end == block.length)));
             }
-            out.flush();
+            if (endStream) {
+                flushNow();   // else the DATA that follows goes in the same write
+            }
         } finally {
             lock.unlock();
         }
@@ -130,13 +145,14 @@ final class H2Out {
                 off += n;
                 len -= n;
             } while (len > 0);
-            out.flush();
+            flushNow();
         } finally {
             lock.unlock();
         }
     }
 
     private void awaitWindow(int id) throws IOException {
+        flushNow();   // what is gathered goes while this stream waits
         try {
             if (windowOpened.awaitNanos(stallNanos) <= 0) {
                 throw new SocketTimeoutException("the client left stream " + id + "'s window closed for "
@@ -161,7 +177,7 @@ final class H2Out {
             hpack.peerMaxTableSize(peer.headerTableSize());
             windowOpened.signalAll();
             write(FrameWriter.encode(new Frame.Settings(true, List.of())));
-            out.flush();
+            flushNow();
         } finally {
             lock.unlock();
         }
@@ -202,6 +218,24 @@ final class H2Out {
     }
 
     private void write(byte[] frame) throws IOException {
-        out.write(frame);
+        if (frame.length > pending.length - count) {
+            flushNow();
+        }
+        if (frame.length >= pending.length) {
+            out.write(frame);
+            return;
+        }
+        System.arraycopy(frame, 0, pending, count, frame.length);
+        count += frame.length;
+    }
+
+    /** Writes what is gathered, in one write, under the lock. */
+    private void flushNow() throws IOException {
+        if (count > 0) {
+            int n = count;
+            count = 0;   // a failed write loses them: the connection is broken anyway
+            out.write(pending, 0, n);
+        }
+        out.flush();
     }
 }

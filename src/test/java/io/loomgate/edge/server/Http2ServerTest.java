@@ -59,6 +59,26 @@ class Http2ServerTest {
                     return;
                 }
             }
+            if (path.equals("/stream")) {
+                x.write(Response.streamed(200, new Response.Stream(Headers.of("content-type", "text/plain"), -1, new Response.Writer() {
+                    @Override
+                    public void writeTo(java.io.OutputStream out) throws IOException {
+                        out.flush();   // the head goes now, as a proxy's does before the upstream's body has come
+                        try {
+                            released.acquire();
+                        } catch (InterruptedException e) {
+                            throw new java.io.InterruptedIOException();
+                        }
+                        out.write("late body".getBytes());
+                    }
+
+                    @Override
+                    public void discard() {
+                    }
+                })), false);
+                x.close();
+                return;
+            }
             byte[] body = switch (path) {
                 case "/echo" -> x.body().readAllBytes();
                 case "/big" -> new byte[200_000];
@@ -112,6 +132,18 @@ class Http2ServerTest {
             w.send(new Frame.Data(3, "abc".getBytes(), false, 3));
             w.send(new Frame.Data(3, "de".getBytes(), true, 2));
             assertEquals("abcde", new String(w.answer(3).body()), "a second stream on the same connection");
+        }
+    }
+
+    @Test
+    void aStreamedAnswersHeadGoesBeforeItsBodyHasCome() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "GET", "/stream", true);
+            Frame first = w.next();
+            Frame.Headers head = assertInstanceOf(Frame.Headers.class, first, "the head, while the body waits");
+            assertFalse(head.endStream());
+            released.release();
+            assertEquals("late body", new String(w.answer(1).body()));
         }
     }
 
