@@ -11,6 +11,8 @@ import java.util.function.Supplier;
  * a lookup, a signature check or an admission slot before the cheaper checks let it by.
  * <ol>
  *   <li>{@code request-id}: the id every answer and log line carries;</li>
+ *   <li>{@code grpc}: on the way out, an error loomgate gives a gRPC request as HTTP 200 with its
+ *       {@code grpc-status} (Trailers-Only), as Envoy does;</li>
  *   <li>{@code connection}: {@code Connection: close} while draining or after doubtful framing;</li>
  *   <li>{@code framing}: version, header count and size, {@code Content-Length}, the target;</li>
  *   <li>{@code admin-guard}, on the admin listener only: a {@code Host} that names it (else 421) and
@@ -58,6 +60,7 @@ public final class Filters {
                                         Optional<Tracing> tracing) {
         List<Filter> filters = new java.util.ArrayList<>(List.of(
                 new RequestIdFilter(),
+                new GrpcFilter(),
                 new ConnectionFilter(draining),
                 new FramingFilter(),
                 new RouteFilter(routers),

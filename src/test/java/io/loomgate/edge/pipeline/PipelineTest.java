@@ -314,7 +314,7 @@ class PipelineTest {
     @Test
     void theGatewaysFiltersAreDeclaredInThisOrder() {
         List<String> names = Filters.standard(router, NEVER_DRAINING, admission).stream().map(Filter::name).toList();
-        assertEquals(List.of("request-id", "connection", "framing", "route", "body", "compress", "cors", "pre-auth-limit",
+        assertEquals(List.of("request-id", "grpc", "connection", "framing", "route", "body", "compress", "cors", "pre-auth-limit",
                 "auth-failures", "auth", "rate-limit", "drain", "admission", "tunnel"), names);
         List<String> admin = Filters.guarded(Filters.standard(router, NEVER_DRAINING, admission), new io.loomgate.edge.admin.AdminGuardFilter(io.loomgate.edge.admin.AdminHosts.of("127.0.0.1", 9091,
                 List.of()))).stream().map(Filter::name).toList();

@@ -127,6 +127,49 @@ class Http2GatewayTest {
     }
 
     /**
+     * A gRPC request loomgate ends itself gets HTTP 200 and a Trailers-Only answer with its
+     * grpc-status, as Envoy gives: no route is UNIMPLEMENTED, an upstream that refuses connections
+     * UNAVAILABLE, a deadline DEADLINE_EXCEEDED (the upstream sees its call abandoned); over
+     * HTTP/1.1 the same request gets loomgate's plain error.
+     */
+    @Test
+    void aGrpcRequestTheGatewayEndsGetsItsStatusInATrailersOnlyAnswer(@TempDir Path dir) throws Exception {
+        int closed = LocalTools.freePort();
+        try (ApiUpstream api = ApiUpstream.start().hold("/slow")) {
+            Path routes = dir.resolve("routes.json");
+            Files.writeString(routes, """
+                    {"upstreams": [{"id": "api", "kind": "http", "url": "%s/"}, {"id": "gone", "kind": "http", "url": "http://127.0.0.1:%d/"}],
+                     "routes": [{"path": "/api/*", "policy": "proxy", "upstreams": ["api"], "timeout": "300ms"},
+                                {"path": "/gone/*", "policy": "proxy", "upstreams": ["gone"]}]}""".formatted(api.url(), closed));
+            try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
+                 H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
+                String[] grpc = {"content-type", "application/grpc", "te", "trailers"};
+                w.request(1, "POST", "/helloworld.Greeter/SayHello", true, grpc);
+                H2Wire.Answer none = w.answer(1);
+                assertEquals(200, none.status());
+                assertEquals("12", none.fields().get("grpc-status"), none.fields().toString());
+                assertEquals("application/grpc", none.fields().get("content-type"));
+                assertTrue(none.fields().get("grpc-message").startsWith("no route"), none.fields().toString());
+                assertEquals(0, none.body().length, "Trailers-Only: one HEADERS frame that ends the stream");
+
+                w.request(3, "POST", "/gone/x", true, grpc);
+                assertEquals("14", w.answer(3).fields().get("grpc-status"), "UNAVAILABLE");
+
+                w.request(5, "POST", "/api/slow", true, grpc);
+                assertEquals("4", w.answer(5).fields().get("grpc-status"), "DEADLINE_EXCEEDED");
+                api.await("closed /slow");
+
+                try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    HttpResponse<String> h1 = client.send(HttpRequest.newBuilder(gate.uri("/helloworld.Greeter/SayHello"))
+                            .header("content-type", "application/grpc").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(404, h1.statusCode(), "no gRPC over HTTP/1.1: the plain error");
+                }
+            }
+        }
+    }
+
+    /**
      * nginx as an HTTP/2 client in front of loomgate: its {@code grpc_pass} speaks h2c to its upstream
      * (nginx's {@code proxy_pass} speaks only HTTP/1.x), and carries a plain request as well.
      */
