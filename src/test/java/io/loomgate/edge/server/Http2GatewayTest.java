@@ -129,19 +129,22 @@ class Http2GatewayTest {
     /**
      * A gRPC request loomgate ends itself gets HTTP 200 and a Trailers-Only answer with its
      * grpc-status, as Envoy gives: no route is UNIMPLEMENTED, an upstream that refuses connections
-     * UNAVAILABLE, a deadline DEADLINE_EXCEEDED (the upstream sees its call abandoned); over
+     * UNAVAILABLE, a deadline DEADLINE_EXCEEDED (the upstream sees its call abandoned), the route's or
+     * the client's own {@code grpc-timeout}; over
      * HTTP/1.1 the same request gets loomgate's plain error.
      */
     @Test
     void aGrpcRequestTheGatewayEndsGetsItsStatusInATrailersOnlyAnswer(@TempDir Path dir) throws Exception {
         int closed = LocalTools.freePort();
-        try (ApiUpstream api = ApiUpstream.start().hold("/slow")) {
+        try (ApiUpstream api = ApiUpstream.start().hold("/slow").hold("/slower")) {
             Path routes = dir.resolve("routes.json");
             Files.writeString(routes, """
                     {"upstreams": [{"id": "api", "kind": "http", "url": "%s/"}, {"id": "gone", "kind": "http", "url": "http://127.0.0.1:%d/"}],
                      "routes": [{"path": "/api/*", "policy": "proxy", "upstreams": ["api"], "timeout": "300ms"},
+                                {"path": "/long/*", "policy": "proxy", "upstreams": ["api"], "timeout": "120s"},
                                 {"path": "/gone/*", "policy": "proxy", "upstreams": ["gone"]}]}""".formatted(api.url(), closed));
-            try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
+            try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--max-timeout", "120s",
+                    "--routes", routes.toString()));
                  H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
                 String[] grpc = {"content-type", "application/grpc", "te", "trailers"};
                 w.request(1, "POST", "/helloworld.Greeter/SayHello", true, grpc);
@@ -158,6 +161,11 @@ class Http2GatewayTest {
                 w.request(5, "POST", "/api/slow", true, grpc);
                 assertEquals("4", w.answer(5).fields().get("grpc-status"), "DEADLINE_EXCEEDED");
                 api.await("closed /slow");
+
+                w.request(7, "POST", "/long/slower", true, "content-type", "application/grpc", "te", "trailers", "grpc-timeout", "200m");
+                H2Wire.Answer timedOut = w.answer(7);
+                assertEquals("4", timedOut.fields().get("grpc-status"), "grpc-timeout is the deadline, below the route's two minutes: " + timedOut);
+                api.await("closed /slower");
 
                 try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
                     HttpResponse<String> h1 = client.send(HttpRequest.newBuilder(gate.uri("/helloworld.Greeter/SayHello"))
