@@ -18,7 +18,9 @@ public enum Flood {
     /** PRIORITY frames, read and thrown away (CVE-2019-9513). */
     PRIORITY,
     /** Frames with nothing in them: empty DATA that does not end its stream (CVE-2019-9518). */
-    EMPTY_FRAMES;
+    EMPTY_FRAMES,
+    /** WINDOW_UPDATE frames far beyond what the DATA sent could call for. */
+    WINDOW_UPDATE;
 
     /** Its name in metrics: {@code rapid_reset}, {@code continuation}, ... */
     public String label() {

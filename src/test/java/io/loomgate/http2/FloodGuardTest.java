@@ -58,4 +58,18 @@ class FloodGuardTest {
         }
         assertEquals(Flood.EMPTY_FRAMES, assertThrows(Http2Exception.class, () -> g.data(0, false)).flood());
     }
+
+    @Test
+    void windowUpdatesAreAllowedTenForEachDataFrameSentAndTwoForEachStream() throws Exception {
+        FloodGuard g = new FloodGuard(0);
+        for (int i = 0; i < FloodGuard.WINDOW_UPDATES_BASE; i++) {
+            g.windowUpdate(0, 0);
+        }
+        assertEquals(Flood.WINDOW_UPDATE, assertThrows(Http2Exception.class, () -> g.windowUpdate(0, 0)).flood());
+        FloodGuard reading = new FloodGuard(0);
+        for (int i = 0; i < FloodGuard.WINDOW_UPDATES_BASE + 5 * FloodGuard.WINDOW_UPDATES_PER_DATA + 2 * 3; i++) {
+            reading.windowUpdate(5, 3);   // a client opening its windows as three streams opened and five DATA frames arrived
+        }
+        assertThrows(Http2Exception.class, () -> reading.windowUpdate(5, 3));
+    }
 }

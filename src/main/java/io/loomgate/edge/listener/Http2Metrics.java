@@ -35,7 +35,7 @@ public record Http2Metrics(long connections, long streams, Map<Flood, Long> floo
         w.family("loomgate_http2_streams_total", "counter", "HTTP/2 streams opened: each a request.");
         w.sample("loomgate_http2_streams_total", streams);
         w.family("loomgate_http2_enhance_your_calm_total", "counter",
-                "HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM, by the flood: rapid_reset, continuation, settings, ping, priority, empty_frames.");
+                "HTTP/2 connections ended with GOAWAY ENHANCE_YOUR_CALM, by the flood: rapid_reset, continuation, settings, ping, priority, empty_frames, window_update.");
         floods.forEach((f, n) -> w.sample("loomgate_http2_enhance_your_calm_total", n, "reason", f.label()));
     }
 

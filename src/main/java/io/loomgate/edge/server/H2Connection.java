@@ -173,6 +173,7 @@ final class H2Connection {
             }
             case Frame.Priority p -> floods.priority((states.lastOpened() + 1) / 2);   // then ignored (RFC 9113 section 5.3.2)
             case Frame.WindowUpdate w -> {
+                floods.windowUpdate(out.dataFramesSent(), (states.lastOpened() + 1) / 2);
                 if (w.streamId() != 0) {
                     states.windowUpdate(w.streamId());
                 }

@@ -41,6 +41,8 @@ final class H2Out {
     private final byte[] pending = new byte[32 * 1024];
     private int count;
     private boolean closed;
+    /** DATA frames sent on the connection, read by the WINDOW_UPDATE flood's bound. */
+    private volatile long dataFrames;
 
     H2Out(TimedOutput out, long stallNanos) {
         this.out = out;
@@ -141,6 +143,7 @@ final class H2Out {
                 if (last) {
                     ending.run();
                 }
+                dataFrames++;
                 write(FrameWriter.encode(new Frame.Data(id, Arrays.copyOfRange(b, off, off + n), last, n)));
                 off += n;
                 len -= n;
@@ -204,6 +207,10 @@ final class H2Out {
         } catch (IOException e) {
             // the client went first; nothing is left to tell it
         }
+    }
+
+    long dataFramesSent() {
+        return dataFrames;
     }
 
     /** The connection is over: writers waiting for a window give up. */

@@ -275,12 +275,13 @@ class Http2ServerTest {
 
     /** Frames that cost the server work and the client nothing, each sent far past its bound in one write. */
     @Test
-    void pingSettingsPriorityAndEmptyDataFloodsEndTheConnection() throws Exception {
+    void pingSettingsPriorityWindowUpdateAndEmptyDataFloodsEndTheConnection() throws Exception {
         InetSocketAddress address = start();
         java.util.Map<String, java.util.function.IntFunction<Frame>> floods = new java.util.LinkedHashMap<>();
         floods.put("ping", i -> new Frame.Ping(false, i));
         floods.put("settings", i -> new Frame.Settings(false, List.of()));
         floods.put("priority", i -> new Frame.Priority(1001 + 2 * i, 0, false, 16));
+        floods.put("window_update", i -> new Frame.WindowUpdate(0, 1));
         for (var flood : floods.entrySet()) {
             try (H2Wire w = new H2Wire(address)) {
                 java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
@@ -301,6 +302,7 @@ class Http2ServerTest {
         }
         try (H2Wire w = new H2Wire(address)) {
             for (int i = 0; i < 10; i++) {
+                w.send(new Frame.WindowUpdate(0, 1));
                 w.send(new Frame.Ping(false, i));
                 w.send(new Frame.Priority(3, 0, false, 16));
                 w.send(new Frame.Settings(false, List.of()));
