@@ -215,6 +215,46 @@ class Http2GatewayTest {
         }
     }
 
+    /** HAProxy as an HTTP/2 client in front of loomgate: a server line with {@code proto h2} speaks h2c to it. */
+    @Test
+    void haproxyInFrontSpeaksH2cToLoomgate(@TempDir Path dir) throws Exception {
+        Path haproxy = LocalTools.installed("haproxy").orElseThrow(() -> new AssertionError(
+                "haproxy is not installed, and this test puts it in front of loomgate (install it: sudo apt-get install haproxy)"));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"))) {
+            int port = LocalTools.freePort();
+            Path conf = dir.resolve("haproxy.cfg");
+            Files.writeString(conf, """
+                    defaults
+                      mode http
+                      timeout connect 5s
+                      timeout client 60s
+                      timeout server 60s
+                    frontend front
+                      bind 127.0.0.1:%d
+                      default_backend loomgate
+                    backend loomgate
+                      server one 127.0.0.1:%d proto h2
+                    """.formatted(port, gate.baseUri().getPort()));
+            try (io.loomgate.testing.ChildProcess front = io.loomgate.testing.ChildProcess.start(
+                    List.of(haproxy.toString(), "-db", "-f", conf.toString()), Map.of(), dir)) {
+                String answer = "";
+                for (int i = 0; i < 300 && !answer.endsWith("\n1.1 200"); i++) {
+                    assertTrue(front.isAlive(), "haproxy exited: " + front.stderr());
+                    answer = curl("--http1.1", "http://127.0.0.1:" + port + "/aggregate");
+                    Thread.sleep(50);
+                }
+                assertTrue(answer.endsWith("\n1.1 200"), answer);
+                assertTrue(answer.contains("\"status\":\"ok\""), answer);
+                try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
+                    assertTrue(PrometheusText.parse(text).value("loomgate_http2_streams_total", Map.of()) >= 1,
+                            "HAProxy's request came over HTTP/2");
+                }
+            }
+        }
+    }
+
     @Test
     void overTlsTheJdkClientAndCurlNegotiateH2ByAlpn() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--tls-cert", SERVER.chainPem().toString(),
