@@ -178,6 +178,29 @@ class Http2GatewayTest {
     }
 
     /**
+     * Starts {@code command}, a proxy in front of {@code gate} on {@code port}, and asks it for
+     * {@code /aggregate} over HTTP/1.1 until it answers: loomgate must have served it as an HTTP/2 stream.
+     */
+    private static void aggregateThrough(String name, List<String> command, Path dir, int port, Loomgate gate) throws Exception {
+        try (io.loomgate.testing.ChildProcess front = io.loomgate.testing.ChildProcess.start(command, Map.of(), dir)) {
+            String answer = "";
+            for (int i = 0; i < 300 && !answer.endsWith("\n1.1 200"); i++) {
+                assertTrue(front.isAlive(), name + " exited: " + front.stderr());
+                answer = curl("--http1.1", "http://127.0.0.1:" + port + "/aggregate");
+                Thread.sleep(50);
+            }
+            assertTrue(answer.endsWith("\n1.1 200"), answer);
+            assertTrue(answer.contains("\"status\":\"ok\""), answer);
+            try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                assertTrue(PrometheusText.parse(text).value("loomgate_http2_streams_total", Map.of()) >= 1,
+                        name + "'s request came over HTTP/2");
+            }
+        }
+    }
+
+    /**
      * nginx as an HTTP/2 client in front of loomgate: its {@code grpc_pass} speaks h2c to its upstream
      * (nginx's {@code proxy_pass} speaks only HTTP/1.x), and carries a plain request as well.
      */
@@ -195,23 +218,8 @@ class Http2GatewayTest {
                       uwsgi_temp_path %1$s; scgi_temp_path %1$s;
                       server { listen 127.0.0.1:%2$d; location / { grpc_pass grpc://127.0.0.1:%3$d; } } }
                     """.formatted(dir, port, gate.baseUri().getPort()));
-            try (io.loomgate.testing.ChildProcess front = io.loomgate.testing.ChildProcess.start(
-                    List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()), Map.of(), dir)) {
-                String answer = "";
-                for (int i = 0; i < 300 && !answer.endsWith("\n1.1 200"); i++) {
-                    assertTrue(front.isAlive(), "nginx exited: " + front.stderr());
-                    answer = curl("--http1.1", "http://127.0.0.1:" + port + "/aggregate");
-                    Thread.sleep(50);
-                }
-                assertTrue(answer.endsWith("\n1.1 200"), answer);
-                assertTrue(answer.contains("\"status\":\"ok\""), answer);
-                try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-                    String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body();
-                    assertTrue(PrometheusText.parse(text).value("loomgate_http2_streams_total", Map.of()) >= 1,
-                            "nginx's request came over HTTP/2");
-                }
-            }
+            aggregateThrough("nginx", List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()),
+                    dir, port, gate);
         }
     }
 
@@ -235,23 +243,7 @@ class Http2GatewayTest {
                     backend loomgate
                       server one 127.0.0.1:%d proto h2
                     """.formatted(port, gate.baseUri().getPort()));
-            try (io.loomgate.testing.ChildProcess front = io.loomgate.testing.ChildProcess.start(
-                    List.of(haproxy.toString(), "-db", "-f", conf.toString()), Map.of(), dir)) {
-                String answer = "";
-                for (int i = 0; i < 300 && !answer.endsWith("\n1.1 200"); i++) {
-                    assertTrue(front.isAlive(), "haproxy exited: " + front.stderr());
-                    answer = curl("--http1.1", "http://127.0.0.1:" + port + "/aggregate");
-                    Thread.sleep(50);
-                }
-                assertTrue(answer.endsWith("\n1.1 200"), answer);
-                assertTrue(answer.contains("\"status\":\"ok\""), answer);
-                try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-                    String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body();
-                    assertTrue(PrometheusText.parse(text).value("loomgate_http2_streams_total", Map.of()) >= 1,
-                            "HAProxy's request came over HTTP/2");
-                }
-            }
+            aggregateThrough("HAProxy", List.of(haproxy.toString(), "-db", "-f", conf.toString()), dir, port, gate);
         }
     }
 
