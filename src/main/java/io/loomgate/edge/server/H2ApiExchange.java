@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * for a body of unknown length, -1 for none), which DATA frames then carry. The work is
  * {@link H2Stream}'s. Over TLS it is wrapped in {@link H2TlsExchange}.
  */
-final class H2ApiExchange extends HttpExchange {
+final class H2ApiExchange extends HttpExchange implements io.loomgate.http.Trailers {
 
     private final H2Stream stream;
     private final Context context;
@@ -111,6 +111,11 @@ final class H2ApiExchange extends HttpExchange {
     public void sendResponseHeaders(int rCode, long responseLength) throws IOException {
         status = rCode;
         stream.head(rCode, responseLength, ApiHeaders.of(responseHeaders));
+    }
+
+    @Override
+    public void trailers(io.loomgate.http.Headers fields) throws IOException {
+        stream.trailers(fields);
     }
 
     @Override

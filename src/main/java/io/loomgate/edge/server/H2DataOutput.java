@@ -85,6 +85,31 @@ final class H2DataOutput extends OutputStream {
         drain(true);
     }
 
+    /**
+     * Ends the body with trailers: what is gathered goes as DATA without END_STREAM, then {@code block}
+     * (the trailer fields) in a HEADERS frame that ends the stream.
+     */
+    void endWith(java.util.List<io.loomgate.http2.hpack.HeaderField> block) throws IOException {
+        if (closed || ended || broken) {
+            throw new IOException("the answer's body has ended: no trailers after it");
+        }
+        if (declared > 0) {
+            throw new IOException("trailers follow a body of unknown length (0), not one of " + declared + " octets");
+        }
+        closed = true;
+        if (count > 0) {
+            send(buffer, 0, count, false);
+            count = 0;
+        }
+        try {
+            connection.out().headers(id, block, true, stream::completed);
+        } catch (IOException | RuntimeException e) {
+            broken = true;
+            throw e;
+        }
+        ended = true;
+    }
+
     /** Sends what is gathered; the last octets of a declared length end the stream at once, close or not. */
     private void drain(boolean last) throws IOException {
         boolean end = last || (declared > 0 && sent + count == declared);

@@ -4,6 +4,7 @@ import io.loomgate.http.AnswerWriter;
 import io.loomgate.http.Exchange;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
+import io.loomgate.http.Trailers;
 import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.hpack.HeaderField;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * the stream ({@code INTERNAL_ERROR}): the client never sees a broken answer as a whole one, and the
  * connection's other streams go on. A client's {@code RST_STREAM} runs the hooks that cancel the work.
  */
-final class H2Stream implements Exchange, AnswerWriter.Wire {
+final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
     private static final Set<String> NOT_SENT = Set.of("connection", "keep-alive", "proxy-connection",
@@ -154,6 +155,23 @@ final class H2Stream implements Exchange, AnswerWriter.Wire {
             throw new IOException("the answer has no body");
         }
         return output;
+    }
+
+    @Override
+    public void trailers(Headers fields) throws IOException {
+        H2DataOutput body = output;
+        if (body == null) {
+            throw new IOException("trailers need an answer with a body, its head sent");
+        }
+        List<HeaderField> block = new ArrayList<>(fields.size());
+        for (String name : fields.names()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.startsWith(":") || NOT_SENT.contains(lower)) {
+                throw new IOException("no trailer may be " + name);
+            }
+            fields.all(name).forEach(value -> block.add(new HeaderField(lower, value)));
+        }
+        body.endWith(block);
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.net.URI;
 import javax.net.ssl.SSLSession;
 
 /** An HTTP/2 stream over TLS as the API shows it: {@link H2ApiExchange}, and its connection's TLS session. */
-final class H2TlsExchange extends HttpsExchange {
+final class H2TlsExchange extends HttpsExchange implements io.loomgate.http.Trailers {
 
     private final H2ApiExchange x;
     private final SSLSession session;
@@ -25,6 +25,11 @@ final class H2TlsExchange extends HttpsExchange {
     @Override
     public SSLSession getSSLSession() {
         return session;
+    }
+
+    @Override
+    public void trailers(io.loomgate.http.Headers fields) throws IOException {
+        x.trailers(fields);
     }
 
     @Override

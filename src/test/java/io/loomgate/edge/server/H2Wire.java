@@ -108,6 +108,11 @@ final class H2Wire implements AutoCloseable {
     }
 
     private final Map<Integer, Map<String, String>> pending = new java.util.HashMap<>();
+
+    /** The fields decoded so far on stream {@code id} by {@link #next}, its trailers' too. */
+    Map<String, String> fields(int id) {
+        return pending.getOrDefault(id, Map.of());
+    }
     private final Map<Integer, ByteArrayOutputStream> bodies = new java.util.HashMap<>();
     private final Map<Integer, Answer> ended = new java.util.HashMap<>();
 

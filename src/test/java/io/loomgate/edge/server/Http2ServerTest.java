@@ -59,6 +59,14 @@ class Http2ServerTest {
                     return;
                 }
             }
+            if (path.equals("/trailers")) {
+                io.loomgate.http.AnswerWriter.Wire wire = (io.loomgate.http.AnswerWriter.Wire) x;
+                wire.head(200, 0, Headers.of("content-type", "application/grpc"));
+                wire.output().write(new byte[] {0, 0, 0, 0, 2, 8, 1});
+                ((io.loomgate.http.Trailers) x).trailers(Headers.of("grpc-status", "0", "grpc-message", "fine"));
+                x.close();
+                return;
+            }
             if (path.equals("/stream")) {
                 x.write(Response.streamed(200, new Response.Stream(Headers.of("content-type", "text/plain"), -1, new Response.Writer() {
                     @Override
@@ -132,6 +140,23 @@ class Http2ServerTest {
             w.send(new Frame.Data(3, "abc".getBytes(), false, 3));
             w.send(new Frame.Data(3, "de".getBytes(), true, 2));
             assertEquals("abcde", new String(w.answer(3).body()), "a second stream on the same connection");
+        }
+    }
+
+    @Test
+    void anAnswerEndsWithItsTrailersAfterItsBody() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            w.request(1, "POST", "/trailers", true, "content-type", "application/grpc", "te", "trailers");
+            Frame.Headers head = assertInstanceOf(Frame.Headers.class, w.next());
+            assertFalse(head.endStream());
+            Frame.Data data = assertInstanceOf(Frame.Data.class, w.next());
+            assertArrayEquals(new byte[] {0, 0, 0, 0, 2, 8, 1}, data.data());
+            assertFalse(data.endStream(), "the body does not end the stream: its trailers do");
+            Frame.Headers trailers = assertInstanceOf(Frame.Headers.class, w.next());
+            assertTrue(trailers.endStream());
+            assertEquals("0", w.fields(1).get("grpc-status"));
+            assertEquals("fine", w.fields(1).get("grpc-message"));
+            assertEquals("application/grpc", w.fields(1).get("content-type"));
         }
     }
 
