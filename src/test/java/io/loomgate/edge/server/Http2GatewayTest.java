@@ -59,8 +59,11 @@ class Http2GatewayTest {
         return routes;
     }
 
-    private static Loomgate proxy(Path dir, ApiUpstream api) throws Exception {
-        return Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--max-timeout", "120s", "--routes", proxyRoutes(dir, api).toString()));
+    private static Loomgate proxy(Path dir, ApiUpstream api, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--server", "loomgate", "--port", "0", "--max-timeout", "120s",
+                "--routes", proxyRoutes(dir, api).toString()));
+        args.addAll(List.of(more));
+        return Loomgate.start(CommandLine.config(args.toArray(String[]::new)));
     }
 
     @Test
@@ -70,8 +73,9 @@ class Http2GatewayTest {
             assertTrue(aggregate.endsWith("\n2 200"), aggregate);
             assertTrue(aggregate.contains("\"status\":\"ok\""), aggregate);
         }
+        Path log = dir.resolve("access.log");
         try (ApiUpstream api = ApiUpstream.start().answer("/echo", "{\"echo\":true}");
-             Loomgate gate = proxy(dir, api)) {
+             Loomgate gate = proxy(dir, api, "--access-log", "json", "--access-log-file", log.toString())) {
 
             String proxied = curl("--http2-prior-knowledge", "-d", "hello over h2", gate.uri("/api/echo").toString());
             assertTrue(proxied.endsWith("\n2 200"), proxied);
@@ -82,6 +86,10 @@ class Http2GatewayTest {
 
             String h1 = curl("--http1.1", gate.uri("/health").toString());
             assertTrue(h1.endsWith("\n1.1 200"), "HTTP/1.1 on the same port: " + h1);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Files.exists(log)
+                    && Files.readAllLines(log).stream().anyMatch(l -> l.contains("/api/echo")));
+            String line = Files.readAllLines(log).stream().filter(l -> l.contains("/api/echo")).findFirst().orElseThrow();
+            assertEquals("HTTP/2.0", io.loomgate.json.JsonParser.parseObject(line).get("protocol"), line);
         }
     }
 
