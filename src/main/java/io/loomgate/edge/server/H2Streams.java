@@ -74,6 +74,10 @@ final class H2Streams {
         if (block.endStream() && declared > 0) {
             throw Http2Exception.stream(ErrorCode.PROTOCOL_ERROR, id, "no DATA where content-length said " + declared);
         }
+        if (!block.endStream() && declared < 0) {
+            // A body of unknown length (every gRPC request's): said as HTTP/1.1 says it, so a handler reads it.
+            headers = headers.with("Transfer-Encoding", "chunked");
+        }
         H2Body body = new H2Body(id, connection::credit, listener.limits().idleTimeout().toNanos(), block.endStream());
         H2Stream s = new H2Stream(connection, id, request.method(), uri, headers, System.nanoTime(), body, declared);
         connection.opened(s);

@@ -93,6 +93,27 @@ class Http2GatewayTest {
         }
     }
 
+    /**
+     * An HTTP/2 request without content-length whose HEADERS do not end the stream has a body of
+     * unknown length (gRPC's requests all look so): it must reach the upstream whole, not
+     * be taken for a request without a body and answered before the body has come.
+     */
+    @Test
+    void aBodyOfUnknownLengthIsForwardedWhole(@TempDir Path dir) throws Exception {
+        try (ApiUpstream api = ApiUpstream.start().answer("/echo", "{\"echo\":true}");
+             Loomgate gate = proxy(dir, api);
+             H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
+            w.request(1, "POST", "/api/echo", false, "content-type", "text/plain");
+            w.send(new Frame.Data(1, "first, ".getBytes(StandardCharsets.UTF_8), false, 7));
+            w.send(new Frame.Data(1, "then the rest".getBytes(StandardCharsets.UTF_8), true, 13));
+            H2Wire.Answer answer = w.answer(1);
+            assertEquals(200, answer.status());
+            assertEquals(null, answer.reset(), "the answer came after the whole body, so nothing is reset");
+            ApiUpstream.Request seen = api.requests().getFirst();
+            assertEquals("first, then the rest", seen.body());
+        }
+    }
+
     @Test
     void aStreamTheClientResetsIsAbandonedAtTheUpstream(@TempDir Path dir) throws Exception {
         try (ApiUpstream api = ApiUpstream.start().hold("/slow");
