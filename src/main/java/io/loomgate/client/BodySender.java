@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *       connection reads anything else: two readers never share it.</li>
  * </ul>
  */
-public final class BodySender {
+public final class BodySender implements UpstreamResponse.Sending {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
 
@@ -141,6 +141,7 @@ public final class BodySender {
      * Call once the answer is done with (its connection closed unless the body went whole). An
      * interrupt is kept for the caller.
      */
+    @Override
     public void await() {
         try {
             if (!ended.await(BOUND.toNanos(), TimeUnit.NANOSECONDS)) {

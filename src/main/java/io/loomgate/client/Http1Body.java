@@ -22,7 +22,7 @@ import java.lang.System.Logger.Level;
  * close before the end, a timeout, closes the connection and is thrown to the reader; closing the
  * body before its end does the same, which aborts the exchange.
  */
-public final class Http1Body extends InputStream {
+public final class Http1Body extends UpstreamBody {
 
     /** Told once, when the body is finished with. */
     interface Done {

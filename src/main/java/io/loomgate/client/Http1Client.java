@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A small, strict HTTP/1.1 client on blocking sockets, for virtual threads: each exchange runs on
  * the calling thread, and keep-alive connections are pooled per host and port, most recently used
- * first. {@code http://} and {@code https://}, no redirects, no HTTP/2; measured against the JDK's
+ * first. {@code http://} and {@code https://}, no redirects; an origin that speaks HTTP/2 goes to
+ * {@link H2Client} (streams on shared connections) from the same {@link #send}. Measured against the JDK's
  * {@code HttpClient} in docs/performance.md. A request body goes out on a {@link BodySender} while
  * the answer's head is awaited, so an upstream's early answer is read.
  *
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on a reused connection, and not one byte of an answer came back.
  *
  * <pre>{@code
- * try (Http1Response r = client.send(OutgoingRequest.get(origin, "/api/data", List.of()), deadline, idle)) {
+ * try (UpstreamResponse r = client.send(OutgoingRequest.get(origin, "/api/data", List.of()), deadline, idle)) {
  *     byte[] body = r.body().readAllBytes();   // read to the end: the connection may be pooled
  * }
  * }</pre>
@@ -46,6 +47,7 @@ public final class Http1Client implements AutoCloseable {
     private final int connectTimeoutMs;
     private final IoWatchdog watchdog = new IoWatchdog();
     private final Map<String, Pool> idle = new ConcurrentHashMap<>();
+    private final H2Client h2;
     private volatile boolean closed;
 
     /** One host's idle connections, most recently used first, and how many there are (a deque's size() walks it). */
@@ -65,6 +67,7 @@ public final class Http1Client implements AutoCloseable {
 
     public Http1Client(Duration connectTimeout) {
         this.connectTimeoutMs = (int) connectTimeout.toMillis();
+        this.h2 = new H2Client(connectTimeoutMs, watchdog);
     }
 
     /**
@@ -76,7 +79,7 @@ public final class Http1Client implements AutoCloseable {
      * @throws MalformedResponse when the answer breaks HTTP/1.1's rules
      * @throws java.io.InterruptedIOException when the thread was interrupted (the connection is closed)
      */
-    public Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+    public UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
         return send(request, deadlineNanos, idle, Duration.ZERO);
     }
 
@@ -84,8 +87,11 @@ public final class Http1Client implements AutoCloseable {
      * The same; a request with a body is sent by a {@link BodySender} while the head is awaited, and
      * the head is then due within {@code afterBody} of the body's end if that is later than the deadline.
      */
-    public Http1Response send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
+    public UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         Origin origin = request.origin();
+        if (origin.protocol() != Origin.Protocol.HTTP_1_1) {
+            return h2.send(request, deadlineNanos, idle);
+        }
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {
             Http1Connection c = attempt == 0 ? take(origin.key()) : null;
@@ -108,7 +114,7 @@ public final class Http1Client implements AutoCloseable {
                         : Framing.of(request.method(), head);
                 keepAliveHint(c, head);
                 boolean reusable = framing.persistent() && !close && !early;
-                return new Http1Response(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished), sender);
+                return new UpstreamResponse(head, framing, Http1Body.open(c, framing, reusable, budget, this::finished), sender);
             } catch (IOException | RuntimeException e) {
                 c.close();
                 if (sender != BodySender.NONE) {
@@ -211,6 +217,7 @@ public final class Http1Client implements AutoCloseable {
 
     /** Closes the idle connections to {@code key}; one in use goes back to the pool when its exchange ends. */
     public void closeIdle(String key) {
+        h2.closeIdle(key);
         Pool pool = idle.get(key);
         if (pool != null) {
             for (Http1Connection c; (c = pool.poll()) != null; ) {
@@ -223,6 +230,7 @@ public final class Http1Client implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        h2.close();
         watchdog.close();
         idle.values().forEach(pool -> {
             for (Http1Connection c; (c = pool.poll()) != null; ) {

@@ -16,9 +16,37 @@ import java.util.Optional;
  *                placeholders ({@code /users/{id}}), filled in per request
  * @param address the one address of {@code host} its connections go to, when its host name was
  *                resolved into several endpoints; empty: each connection resolves {@code host}
+ * @param protocol what its connections speak: HTTP/1.1, or HTTP/2 (h2 over TLS by ALPN, h2c in clear
+ *                with prior knowledge)
  */
 public record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls,
-              Optional<InetAddress> address) {
+              Optional<InetAddress> address, Protocol protocol) {
+
+    /** What an upstream's connections speak ({@code "protocol"} in the route file). */
+    public enum Protocol {
+        HTTP_1_1("http/1.1"), H2("h2"), H2C("h2c");
+
+        private final String name;
+
+        Protocol(String name) {
+            this.name = name;
+        }
+
+        /** As the route file and ALPN write it. */
+        public String text() {
+            return name;
+        }
+
+        /** The protocol {@code text} names, or empty. */
+        public static Optional<Protocol> of(String text) {
+            for (Protocol p : values()) {
+                if (p.name.equals(text)) {
+                    return Optional.of(p);
+                }
+            }
+            return Optional.empty();
+        }
+    }
 
     /** A plain {@code http://} origin. */
     public static Origin of(String url) {
@@ -40,7 +68,7 @@ public record Origin(String host, int port, String authority, String key, Templa
         int pathStart = url.indexOf('/', url.indexOf("//") + 2);
         String target = pathStart < 0 ? "/" : url.substring(pathStart);
         String key = (https ? "https://" : "") + uri.getHost() + ":" + port + tls.map(t -> " trusting " + t.trust()).orElse("");
-        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls, Optional.empty());
+        return new Origin(uri.getHost(), port, uri.getRawAuthority(), key, Template.parse(target), tls, Optional.empty(), Protocol.HTTP_1_1);
     }
 
     /**
@@ -48,7 +76,19 @@ public record Origin(String host, int port, String authority, String key, Templa
      * other addresses', while the {@code Host} header and TLS (its name and certificate checks) keep the host name.
      */
     public Origin at(InetAddress a) {
-        return new Origin(host, port, authority, key + "@" + a.getHostAddress(), target, tls, Optional.of(a));
+        return new Origin(host, port, authority, key + "@" + a.getHostAddress(), target, tls, Optional.of(a), protocol);
+    }
+
+    /**
+     * This origin spoken to in {@code p}: h2 needs an {@code https://} URL, h2c a plain one. Its
+     * connections are pooled apart from HTTP/1.1's.
+     */
+    public Origin speaking(Protocol p) {
+        if (p == Protocol.H2 && tls.isEmpty() || p == Protocol.H2C && tls.isPresent()) {
+            throw new IllegalArgumentException(p.text() + (p == Protocol.H2 ? " needs an https:// URL" : " needs an http:// URL"));
+        }
+        return p == protocol ? this : new Origin(host, port, authority,
+                (p == Protocol.HTTP_1_1 ? key : key + " " + p.text()), target, tls, address, p);
     }
 
     /** True when {@code host} is an IP address written out, not a name to resolve. */

@@ -76,6 +76,12 @@ public final class AnswerWriter {
                 wire.cutOff();
                 throw e;
             }
+            Headers trailers = stream.writer().trailers();
+            if (!trailers.isEmpty() && length < 0 && wire instanceof Trailers t) {
+                out.flush();
+                t.trailers(trailers);   // they end the answer
+                return;
+            }
             out.close();
         } finally {
             if (!sent) {

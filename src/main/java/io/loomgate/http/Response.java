@@ -39,6 +39,15 @@ public record Response(int status, String contentType, byte[] body, Headers head
 
         /** Releases the source without writing (a {@code HEAD}, or a client already gone). */
         void discard();
+
+        /**
+         * The trailer fields that end the body, once {@link #writeTo} has returned (a proxied HTTP/2
+         * answer's, gRPC's {@code grpc-status}); none by default. They reach a client whose exchange
+         * takes {@link Trailers} (HTTP/2), and no other.
+         */
+        default Headers trailers() {
+            return Headers.EMPTY;
+        }
     }
 
     public static final String JSON = "application/json";
@@ -101,6 +110,11 @@ public record Response(int status, String contentType, byte[] body, Headers head
                 inner.discard();
                 ended.accept(null);
             }
+
+            @Override
+            public Headers trailers() {
+                return inner.trailers();
+            }
         };
         return new Response(status, contentType, body, headers, new Stream(stream.headers(), stream.length(), told));
     }
@@ -159,6 +173,11 @@ public record Response(int status, String contentType, byte[] body, Headers head
             @Override
             public void discard() {
                 inner.discard();
+            }
+
+            @Override
+            public Headers trailers() {
+                return inner.trailers();
             }
         };
         return new Response(status, contentType, body, headers, new Stream(stream.headers(), stream.length(), counting))

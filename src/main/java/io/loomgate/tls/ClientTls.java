@@ -83,8 +83,16 @@ public final class ClientTls {
      *                     {@code host}, has expired, or the server does not speak TLS
      */
     public SSLSocket handshake(Socket plain, String host, int port, int timeoutMs) throws IOException {
+        return handshake(plain, host, port, timeoutMs, List.of());
+    }
+
+    /** The same, offering {@code alpn} (in order of preference; none: no ALPN); the server's choice is the socket's {@code getApplicationProtocol()}. */
+    public SSLSocket handshake(Socket plain, String host, int port, int timeoutMs, List<String> alpn) throws IOException {
         SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain, host, port, true);
         SSLParameters p = s.getSSLParameters();
+        if (!alpn.isEmpty()) {
+            p.setApplicationProtocols(alpn.toArray(String[]::new));
+        }
         p.setProtocols(ServerTls.PROTOCOLS.toArray(String[]::new));
         p.setEndpointIdentificationAlgorithm("HTTPS");
         if (!isIpLiteral(host)) {

@@ -67,7 +67,7 @@ public final class ClientBench {
         OutgoingRequest request = OutgoingRequest.get(Origin.of(uri.toString()), uri.getRawPath(), io.loomgate.http.Headers.EMPTY);
         return new Client() {
             public int get() throws Exception {
-                try (Http1Response r = http.send(request, System.nanoTime() + 10_000_000_000L, Duration.ofSeconds(30))) {
+                try (UpstreamResponse r = http.send(request, System.nanoTime() + 10_000_000_000L, Duration.ofSeconds(30))) {
                     r.body().readAllBytes();
                     return r.status();
                 }

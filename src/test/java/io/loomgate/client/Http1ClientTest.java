@@ -81,7 +81,7 @@ class Http1ClientTest {
     }
 
     private static String exchange(Http1Client client, OutgoingRequest request) throws IOException {
-        try (Http1Response r = client.send(request, System.nanoTime() + Duration.ofSeconds(5).toNanos(), Duration.ofSeconds(5))) {
+        try (UpstreamResponse r = client.send(request, System.nanoTime() + Duration.ofSeconds(5).toNanos(), Duration.ofSeconds(5))) {
             return r.status() + " " + new String(r.body().readAllBytes(), StandardCharsets.ISO_8859_1);
         }
     }

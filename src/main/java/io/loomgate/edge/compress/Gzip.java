@@ -53,6 +53,11 @@ final class Gzip {
             public void discard() {
                 inner.discard();
             }
+
+            @Override
+            public io.loomgate.http.Headers trailers() {
+                return inner.trailers();
+            }
         };
         return new Response(r.status(), r.contentType(), r.body(), r.headers(), new Response.Stream(marked(r.stream().headers())
                 .without(n -> n.equalsIgnoreCase("Content-Length")), -1, gzipping));

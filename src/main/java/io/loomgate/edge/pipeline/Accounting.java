@@ -60,6 +60,11 @@ final class Accounting {
                     public void discard() {
                         writer.discard();
                     }
+
+                    @Override
+                    public io.loomgate.http.Headers trailers() {
+                        return writer.trailers();
+                    }
                 }));
     }
 

@@ -1,7 +1,9 @@
 package io.loomgate.edge.server;
 
+import io.loomgate.http2.FrameOutput;
 import io.loomgate.core.engine.ConnectionScope;
 import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.Frame;
 import io.loomgate.http2.FloodGuard;
 import io.loomgate.http2.FrameReader;
@@ -24,10 +26,10 @@ import javax.net.ssl.SSLSocket;
  * An HTTP/2 connection on loomgate's server (RFC 9113), after its preface: the connection's own
  * thread reads every frame and owns a {@link ConnectionScope}, in which each stream the client opens
  * runs as a subtask ({@link H2Streams} turns a header block into one); the streams write through
- * {@link H2Out}. A connection error ends it with GOAWAY and the error's code, a stream error resets
+ * {@link FrameOutput}. A connection error ends it with GOAWAY and the error's code, a stream error resets
  * the one stream, and whatever way the connection ends, its scope cancels the streams still running:
  * no stream outlives its connection. DATA goes to its stream's body within the windows this side
- * granted, and the windows reopen only as handlers read ({@link H2Body}).
+ * granted, and the windows reopen only as handlers read ({@link io.loomgate.http2.StreamBody}).
  */
 final class H2Connection {
 
@@ -42,7 +44,7 @@ final class H2Connection {
 
     private final Connection connection;
     private final Listener listener;
-    private final H2Out out;
+    private final FrameOutput out;
     private final FrameReader reader;
     private final HpackDecoder hpack = new HpackDecoder(4_096, MAX_HEADER_LIST);
     private final HeaderBlocks blocks = new HeaderBlocks(MAX_HEADER_LIST, 32);
@@ -55,7 +57,7 @@ final class H2Connection {
     H2Connection(Connection connection, Listener listener, InputStream in, TimedOutput output) {
         this.connection = connection;
         this.listener = listener;
-        this.out = new H2Out(output, listener.limits().idleTimeout().toNanos());
+        this.out = new FrameOutput(output, listener.limits().idleTimeout().toNanos());
         this.reader = new FrameReader(in);
         this.inflow = new H2Inflow(out);
         this.states = new H2States(new ServerStreams(MAX_STREAMS, 200, 100, System.nanoTime()));
@@ -285,7 +287,7 @@ final class H2Connection {
         return states.lastOpened();
     }
 
-    H2Out out() {
+    FrameOutput out() {
         return out;
     }
 

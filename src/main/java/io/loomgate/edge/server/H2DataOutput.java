@@ -1,11 +1,12 @@
 package io.loomgate.edge.server;
 
+import io.loomgate.http2.FrameOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * An HTTP/2 answer's body as DATA frames: written bytes gathered up to one frame (16 KiB, the
- * smallest frame size a client may allow), sent as the windows allow ({@link H2Out#data}), and
+ * smallest frame size a client may allow), sent as the windows allow ({@link FrameOutput#data}), and
  * ended by {@link #close} with END_STREAM. A body longer or shorter than the {@code content-length}
  * the head declared is refused: the stream is then reset, never ended as if whole.
  */

@@ -1,5 +1,6 @@
 package io.loomgate.edge.server;
 
+import io.loomgate.http2.FrameOutput;
 import io.loomgate.http2.FlowWindow;
 import io.loomgate.http2.Frame;
 import io.loomgate.http2.Http2Exception;
@@ -19,12 +20,12 @@ import java.util.concurrent.locks.ReentrantLock;
 final class H2Inflow {
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final H2Out out;
+    private final FrameOutput out;
     private final FlowWindow connection = new FlowWindow(0, H2Connection.CONNECTION_WINDOW);
     private final Map<Integer, FlowWindow> streams = new HashMap<>();
     private int connectionUnacked;
 
-    H2Inflow(H2Out out) {
+    H2Inflow(FrameOutput out) {
         this.out = out;
     }
 

@@ -6,6 +6,7 @@ import io.loomgate.http.Headers;
 import io.loomgate.http.Response;
 import io.loomgate.http.Trailers;
 import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.hpack.HeaderField;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,7 @@ final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
     private final URI uri;
     private final Headers headers;
     private final long arrivalNanos;
-    private final H2Body body;
+    private final StreamBody body;
     private final long declaredLength;
     private final List<Runnable> onGone = new CopyOnWriteArrayList<>();
     private volatile boolean headSent;
@@ -48,7 +49,7 @@ final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
     private volatile Thread runner;
     private volatile H2DataOutput output;
 
-    H2Stream(H2Connection connection, int id, String method, URI uri, Headers headers, long arrivalNanos, H2Body body,
+    H2Stream(H2Connection connection, int id, String method, URI uri, Headers headers, long arrivalNanos, StreamBody body,
              long declaredLength) {
         this.connection = connection;
         this.id = id;
@@ -69,7 +70,7 @@ final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
         return id;
     }
 
-    H2Body requestBody() {
+    StreamBody requestBody() {
         return body;
     }
 

@@ -3,6 +3,7 @@ package io.loomgate.edge.server;
 import io.loomgate.core.engine.ConnectionScope;
 import io.loomgate.http.Headers;
 import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.HeaderBlocks;
 import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.RequestFields;
@@ -78,7 +79,7 @@ final class H2Streams {
             // A body of unknown length (every gRPC request's): said as HTTP/1.1 says it, so a handler reads it.
             headers = headers.with("Transfer-Encoding", "chunked");
         }
-        H2Body body = new H2Body(id, connection::credit, listener.limits().idleTimeout().toNanos(), block.endStream());
+        StreamBody body = new StreamBody(id, connection::credit, listener.limits().idleTimeout().toNanos(), block.endStream());
         H2Stream s = new H2Stream(connection, id, request.method(), uri, headers, System.nanoTime(), body, declared);
         connection.opened(s);
         listener.exchangeStarted();

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.grpc.GrpcTimeout;
 import io.loomgate.core.call.Propagation;
 import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;
@@ -31,7 +32,7 @@ import java.util.Set;
 final class ForwardedHeaders {
 
     private static final Set<String> SET_HERE = Set.of("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port",
-            "x-forwarded-prefix", "forwarded", "via");
+            "x-forwarded-prefix", "forwarded", "via", "grpc-timeout");
 
     private ForwardedHeaders() {
     }
@@ -59,6 +60,11 @@ final class ForwardedHeaders {
                 out.add(name, value);
             }
         });
+        String type = in.first("Content-Type");
+        if (in.contains("grpc-timeout") || type != null && type.startsWith("application/grpc")) {
+            // a gRPC call tells its upstream the time it has left: the client's, capped by the route's, less what has passed
+            out.add("grpc-timeout", GrpcTimeout.format(java.time.Duration.ofNanos(ctx.deadlineNanos() - System.nanoTime())));
+        }
         InetAddress peer = request.remote() == null ? null : request.remote().getAddress();
         String client = peer == null ? "unknown" : peer.getHostAddress();
         boolean trust = peer != null && trusted.contains(peer);

@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.client.Http1Client;
-import io.loomgate.client.Http1Response;
+import io.loomgate.client.UpstreamResponse;
 import io.loomgate.client.OutgoingRequest;
 import io.loomgate.client.Origin;
 import io.loomgate.http.Headers;
@@ -116,7 +116,7 @@ final class HealthChecks implements AutoCloseable {
     /** One check: the answer's status is one {@code expect} lists, within {@code timeout}. */
     private boolean check(Origin origin) {
         OutgoingRequest request = new OutgoingRequest("GET", origin, settings.path(), Headers.EMPTY, null, 0);
-        try (Http1Response r = client.send(request, System.nanoTime() + settings.timeout().toNanos(), settings.timeout())) {
+        try (UpstreamResponse r = client.send(request, System.nanoTime() + settings.timeout().toNanos(), settings.timeout())) {
             try (InputStream body = r.body()) {
                 body.transferTo(java.io.OutputStream.nullOutputStream());
             }

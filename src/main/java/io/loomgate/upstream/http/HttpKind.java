@@ -60,7 +60,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     @Override
     public List<String> fields() {
         return List.of("url", "endpoints", "balance", "hashKey", "outliers", "health", "resolveEvery", "slowStart", "forwardQuery", "forwardHeaders", "timeout",
-                "maxBodyBytes", "idleTimeout", "caFile", "cache", "preserveHost", "forwarded");
+                "maxBodyBytes", "idleTimeout", "caFile", "cache", "preserveHost", "forwarded", "protocol");
     }
 
     @Override
@@ -89,7 +89,23 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
             }
         }
         return new HttpSettings(url, query, headers, timeout, (int) max, idle, caFile.map(fields::file), replicas,
-                CacheSettings.read(fields), Proxying.read(fields));
+                CacheSettings.read(fields), Proxying.read(fields), protocol(fields, url));
+    }
+
+    /** {@code "protocol"}: http/1.1 (the default), h2 (an https:// URL; ALPN must choose it) or h2c (an http:// URL, prior knowledge). */
+    private static Origin.Protocol protocol(Fields fields, String url) throws RouteFileException {
+        Optional<String> named = fields.optionalString("protocol");
+        if (named.isEmpty()) {
+            return Origin.Protocol.HTTP_1_1;
+        }
+        Origin.Protocol p = Origin.Protocol.of(named.get()).orElseThrow(() -> fields.bad("protocol",
+                "must be http/1.1, h2 or h2c (auto, ALPN's choice between them, is not built yet)", named.get()));
+        boolean https = url.startsWith("https://");
+        if (p == Origin.Protocol.H2 && !https || p == Origin.Protocol.H2C && https) {
+            throw fields.bad("protocol", p == Origin.Protocol.H2 ? "h2 needs https:// URLs (h2c is HTTP/2 in clear)"
+                    : "h2c needs http:// URLs (h2 is HTTP/2 over TLS)", named.get());
+        }
+        return p;
     }
 
     @Override
@@ -160,7 +176,7 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     private static List<String> poolKeys(HttpSettings s) {
         try {
             Optional<ClientTls> tls = s.https() ? Optional.of(ClientTls.trusting(s.caFile())) : Optional.empty();
-            return s.urls().stream().map(u -> Origin.of(u, tls).key()).toList();
+            return s.urls().stream().map(u -> Origin.of(u, tls).speaking(s.protocol()).key()).toList();
         } catch (TlsException e) {
             return List.of();   // its CA file is gone: whatever it pooled idles out
         }

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.client.Origin;
 import io.loomgate.config.Durations;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
@@ -33,7 +34,7 @@ import java.util.Optional;
  */
 record HttpSettings(String url, List<String> forwardQuery, List<String> forwardHeaders, Optional<Duration> timeout,
                     int maxBodyBytes, Duration idleTimeout, Optional<Path> caFile, Replicas replicas, Optional<CacheSettings> cache,
-                    Proxying proxying)
+                    Proxying proxying, Origin.Protocol protocol)
         implements UpstreamKind.Settings {
 
     /**

@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.client.Http1Client;
-import io.loomgate.client.Http1Response;
+import io.loomgate.client.UpstreamResponse;
 import io.loomgate.client.IdleTimeout;
 import io.loomgate.client.MalformedResponse;
 import io.loomgate.client.OutgoingRequest;
@@ -157,7 +157,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         Boolean endpointFailed = null;   // null: nothing learnt of the endpoint (the call was cancelled)
         long asked = System.currentTimeMillis();
         long started = endpoints.started(endpoint);
-        try (Http1Response response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
+        try (UpstreamResponse response = client.send(request, System.nanoTime() + wait.toNanos(), settings.idleTimeout())) {
             int status = response.status();
             endpointFailed = endpoints.failedBy(status);
             if (span != null) {

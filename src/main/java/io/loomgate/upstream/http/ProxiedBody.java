@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.client.Http1Body;
-import io.loomgate.client.Http1Response;
+import io.loomgate.client.UpstreamBody;
+import io.loomgate.client.UpstreamResponse;
 import io.loomgate.client.MalformedResponse;
 import io.loomgate.http.BodyAborted;
 import io.loomgate.http.Headers;
@@ -24,7 +24,7 @@ final class ProxiedBody {
     }
 
     /** The answer's end-to-end headers, with loomgate's {@code Via}: the hop-by-hop ones and its framing left out. */
-    static Headers endToEnd(Http1Response response) {
+    static Headers endToEnd(UpstreamResponse response) {
         Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
         response.head().headers().forEach((name, value) -> {
@@ -37,7 +37,7 @@ final class ProxiedBody {
         return headers.build();
     }
 
-    static Response.Stream of(Http1Response response) {
+    static Response.Stream of(UpstreamResponse response) {
         return of(response, Headers.EMPTY, 0, Keeper.NONE);
     }
 
@@ -70,9 +70,9 @@ final class ProxiedBody {
      * and when the whole body came and was no longer than that, {@code keeper} is given it (a cache
      * stores it). 0 keeps nothing.
      */
-    static Response.Stream of(Http1Response response, Headers more, long keep, Keeper keeper) {
+    static Response.Stream of(UpstreamResponse response, Headers more, long keep, Keeper keeper) {
         Headers.Builder headers = Headers.builder().addAll(endToEnd(response)).addAll(more);
-        Http1Body body = response.body();
+        UpstreamBody body = response.body();
         long length = response.framing().length();
         return new Response.Stream(headers.build(), length, new Response.Writer() {
             @Override
@@ -95,6 +95,11 @@ final class ProxiedBody {
             }
 
             @Override
+            public Headers trailers() {
+                return body.trailers();
+            }
+
+            @Override
             public void discard() {
                 boolean empty = length == 0;   // the server writes no body: it came whole
                 body.close();
@@ -111,7 +116,7 @@ final class ProxiedBody {
      * Copies {@code in} to {@code out}; also into {@code kept} while it holds no more than
      * {@code keep} bytes, telling {@code keeper} when it passes them.
      */
-    private static void copy(Http1Body in, OutputStream out, long length, ByteArrayOutputStream kept, long keep, Keeper keeper)
+    private static void copy(UpstreamBody in, OutputStream out, long length, ByteArrayOutputStream kept, long keep, Keeper keeper)
             throws IOException {
         byte[] buf = new byte[length > 0 && length < 16 * 1024 ? (int) length : 16 * 1024];
         while (true) {

@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
 import io.loomgate.client.Http1Client;
-import io.loomgate.client.Http1Response;
+import io.loomgate.client.UpstreamResponse;
 import io.loomgate.client.OutgoingRequest;
 import io.loomgate.client.ClientBody;
 import io.loomgate.client.Origin;
@@ -175,7 +175,7 @@ final class ProxyExchange {
                 o.upgrade() ? Tunnel.asked(o.fields(), request) : o.fields(),
                 o.hasBody() ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, o.length(), host);
         TrySpan span = TrySpan.start(ctx, o.sent(), upstream.id(), request.method(), origin, target);
-        Http1Response response;
+        UpstreamResponse response;
         long started = endpoints.started(endpoint);
         try {
             response = client.send(out, ctx.deadlineNanos(), idleTimeout, ctx.timeout());
@@ -275,7 +275,7 @@ final class ProxyExchange {
         Boolean failed = null;
         long asked = System.currentTimeMillis();
         long started = endpoints.started(endpoint);
-        try (Http1Response r = client.send(out, System.nanoTime() + REFRESH_LIMIT.toNanos(), idleTimeout)) {
+        try (UpstreamResponse r = client.send(out, System.nanoTime() + REFRESH_LIMIT.toNanos(), idleTimeout)) {
             failed = endpoints.failedBy(r.status());
             long largest = cache.orElseThrow().largestStored();
             byte[] body = r.body().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, largest + 1));

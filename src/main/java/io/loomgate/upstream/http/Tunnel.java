@@ -1,7 +1,7 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.client.Http1Body;
-import io.loomgate.client.Http1Response;
+import io.loomgate.client.UpstreamBody;
+import io.loomgate.client.UpstreamResponse;
 import io.loomgate.client.ResponseHead;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
@@ -97,11 +97,11 @@ final class Tunnel {
      * The upstream's {@code 101} as the client gets it, and the copying both ways as its body, until
      * either side closes, nothing passes either way for {@code idle}, or {@code limits}' lifetime ends.
      */
-    static Response.Stream of(Http1Response response, InputStream client, TunnelLimits limits, Duration idle) {
+    static Response.Stream of(UpstreamResponse response, InputStream client, TunnelLimits limits, Duration idle) {
         Headers.Builder headers = Headers.builder().addAll(ProxiedBody.endToEnd(response));
         headers.add("Connection", "Upgrade");
         response.head().all("upgrade").forEach(v -> headers.add("Upgrade", v));
-        Http1Body fromUpstream = response.body();
+        UpstreamBody fromUpstream = response.body();
         OutputStream toUpstream = fromUpstream.tunnel();
         TunnelClock clock = new TunnelClock(limits.idleTimeout().orElse(idle), limits.maxLifetime());
         return new Response.Stream(headers.build(), -1, new Response.Writer() {

@@ -43,7 +43,7 @@ final class UpstreamEndpoints {
     UpstreamEndpoints(UpstreamId id, HttpSettings settings, Optional<ClientTls> tls, Http1Client client) {
         this.id = id;
         this.client = client;
-        List<Origin> declared = settings.urls().stream().map(u -> Origin.of(u, tls)).toList();
+        List<Origin> declared = settings.urls().stream().map(u -> Origin.of(u, tls).speaking(settings.protocol())).toList();
         this.fleet = new Fleet<>(declared, Origin::endpointName, settings.replicas().balance(), settings.replicas().outliers(),
                 System::nanoTime, settings.replicas().slowStart());
         this.hashKey = settings.replicas().hashKey().map(Template::parse);

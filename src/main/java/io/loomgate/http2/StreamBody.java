@@ -1,4 +1,4 @@
-package io.loomgate.edge.server;
+package io.loomgate.http2;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,16 +10,17 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An HTTP/2 request's body as its handler reads it: the DATA the connection's reader hands over, in
- * order, at most the stream's receive window of it at once (the client may not send more), each
- * octet handed back to the connection ({@link Credit}) once read, so the client's windows reopen
- * as the handler reads and not before. A client that stops sending for the idle timeout fails the
- * read; a stream reset or a connection lost fails it at once.
+ * A stream's body as its reader takes it (a server's handler reading a request, a client reading an
+ * answer): the DATA the connection's reader hands over, in order, at most the stream's receive
+ * window of it at once (the peer may not send more), each octet handed back to the connection
+ * ({@link Credit}) once read, so the peer's windows reopen as the reader reads and not before. A
+ * peer that stops sending for the idle timeout fails the read; a stream reset or a connection lost
+ * fails it at once.
  */
-final class H2Body extends InputStream {
+public final class StreamBody extends InputStream {
 
-    /** Where octets read go back to: the client may send that many more. */
-    interface Credit {
+    /** Where octets read go back to: the peer may send that many more. */
+    public interface Credit {
         void read(int streamId, int octets, boolean streamEnded);
     }
 
@@ -35,15 +36,15 @@ final class H2Body extends InputStream {
     private IOException failed;
     private long received;
 
-    H2Body(int streamId, Credit credit, long waitNanos, boolean endedAlready) {
+    public StreamBody(int streamId, Credit credit, long waitNanos, boolean endedAlready) {
         this.streamId = streamId;
         this.credit = credit;
         this.waitNanos = waitNanos;
         this.ended = endedAlready;
     }
 
-    /** DATA for this stream (the reader's thread); dropped, and its octets given back, once the handler has left. */
-    void offer(byte[] data, boolean last) {
+    /** DATA for this stream (the reader's thread); dropped, and its octets given back, once its reader has left. */
+    public void offer(byte[] data, boolean last) {
         boolean giveBack;
         lock.lock();
         try {
@@ -62,8 +63,8 @@ final class H2Body extends InputStream {
         }
     }
 
-    /** The octets of DATA received so far, to check against the request's {@code content-length}. */
-    long received() {
+    /** The octets of DATA received so far, to check against the declared {@code content-length}. */
+    public long received() {
         lock.lock();
         try {
             return received;
@@ -73,7 +74,7 @@ final class H2Body extends InputStream {
     }
 
     /** The stream was reset or its connection lost: a read fails with {@code why}. */
-    void fail(IOException why) {
+    public void fail(IOException why) {
         lock.lock();
         try {
             if (failed == null) {
@@ -85,8 +86,8 @@ final class H2Body extends InputStream {
         }
     }
 
-    /** The handler is done with the body: what it left unread goes back to the connection's window. */
-    void discard() {
+    /** The reader is done with the body: what it left unread goes back to the connection's window. */
+    public void discard() {
         int left = 0;
         lock.lock();
         try {
@@ -105,8 +106,18 @@ final class H2Body extends InputStream {
         }
     }
 
-    /** Whether the client ended its side of the stream (END_STREAM came), read to the end or not. */
-    boolean endReceived() {
+    /** Whether octets are here to read now, without waiting. */
+    public boolean hasData() {
+        lock.lock();
+        try {
+            return !chunks.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the peer ended its side of the stream (END_STREAM came), read to the end or not. */
+    public boolean endReceived() {
         lock.lock();
         try {
             return ended;

@@ -1,14 +1,9 @@
-package io.loomgate.edge.server;
+package io.loomgate.http2;
 
-import io.loomgate.http2.ErrorCode;
-import io.loomgate.http2.FlowWindow;
-import io.loomgate.http2.Frame;
-import io.loomgate.http2.FrameWriter;
-import io.loomgate.http2.Http2Exception;
-import io.loomgate.http2.PeerSettings;
 import io.loomgate.http2.hpack.HeaderField;
 import io.loomgate.http2.hpack.HpackEncoder;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -21,17 +16,18 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What an HTTP/2 connection sends, from any of its streams' threads, in order: one lock over the
- * socket's output, the HPACK encoder (whose table must see header blocks in the order they go out)
- * and the send windows, the connection's and each stream's. DATA waits for both windows; a client
- * that leaves a window closed for the idle timeout fails the stream's write, which is not a buffer
- * held for it. The peer's settings live here too, changed only under the lock.
+ * What an HTTP/2 connection sends, server's or client's, from any of its streams' threads, in
+ * order: one lock over the socket's output, the HPACK encoder (whose table must see header blocks
+ * in the order they go out) and the send windows, the connection's and each stream's. DATA waits
+ * for both windows; a peer that leaves a window closed for the idle timeout fails the stream's
+ * write, which is not a buffer held for it. The peer's settings live here too, changed only under
+ * the lock.
  */
-final class H2Out {
+public final class FrameOutput {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition windowOpened = lock.newCondition();
-    private final TimedOutput out;
+    private final OutputStream out;
     private final long stallNanos;
     private final PeerSettings peer = new PeerSettings();
     private final HpackEncoder hpack = new HpackEncoder(4_096, true);
@@ -44,13 +40,13 @@ final class H2Out {
     /** DATA frames sent on the connection, read by the WINDOW_UPDATE flood's bound. */
     private volatile long dataFrames;
 
-    H2Out(TimedOutput out, long stallNanos) {
+    public FrameOutput(OutputStream out, long stallNanos) {
         this.out = out;
         this.stallNanos = stallNanos;
     }
 
     /** One frame, written and flushed. */
-    void frame(Frame f) throws IOException {
+    public void frame(Frame f) throws IOException {
         lock.lock();
         try {
             write(FrameWriter.encode(f));
@@ -61,7 +57,7 @@ final class H2Out {
     }
 
     /** What was gathered goes out now: a streamed answer's head before its body has come. */
-    void flush() throws IOException {
+    public void flush() throws IOException {
         lock.lock();
         try {
             flushNow();
@@ -70,8 +66,8 @@ final class H2Out {
         }
     }
 
-    /** A stream the client opened: its send window starts at the client's initial window size. */
-    void open(int id) {
+    /** A stream opened (by either side): its send window starts at the peer's initial window size. */
+    public void open(int id) {
         lock.lock();
         try {
             streams.put(id, new FlowWindow(id, peer.initialWindowSize()));
@@ -81,7 +77,7 @@ final class H2Out {
     }
 
     /** The stream ended: a writer waiting for its window gives up. */
-    void forget(int id) {
+    public void forget(int id) {
         lock.lock();
         try {
             streams.remove(id);
@@ -92,11 +88,11 @@ final class H2Out {
     }
 
     /**
-     * A header block in a HEADERS frame and as many CONTINUATIONs as the client's frame size needs;
+     * A header block in a HEADERS frame and as many CONTINUATIONs as the peer's frame size needs;
      * with {@code endStream}, {@code ending} runs first, so the stream is closed on this side before
-     * the client can see it closed (and open the next one in its place).
+     * the peer can see it closed (and open the next one in its place).
      */
-    void headers(int id, List<HeaderField> fields, boolean endStream, Runnable ending) throws IOException {
+    public void headers(int id, List<HeaderField> fields, boolean endStream, Runnable ending) throws IOException {
         lock.lock();
         try {
             if (endStream) {
@@ -123,7 +119,7 @@ final class H2Out {
      * With {@code endStream} the last frame ends the stream (an empty one when {@code len} is 0), and
      * {@code ending} runs just before it is written.
      */
-    void data(int id, byte[] b, int off, int len, boolean endStream, Runnable ending) throws IOException {
+    public void data(int id, byte[] b, int off, int len, boolean endStream, Runnable ending) throws IOException {
         lock.lock();
         try {
             do {
@@ -158,7 +154,7 @@ final class H2Out {
         flushNow();   // what is gathered goes while this stream waits
         try {
             if (windowOpened.awaitNanos(stallNanos) <= 0) {
-                throw new SocketTimeoutException("the client left stream " + id + "'s window closed for "
+                throw new SocketTimeoutException("the peer left stream " + id + "'s window closed for "
                         + TimeUnit.NANOSECONDS.toSeconds(stallNanos) + " s");
             }
         } catch (InterruptedException e) {
@@ -167,8 +163,8 @@ final class H2Out {
         }
     }
 
-    /** The client's SETTINGS: applied, every stream's window moved by the change, acknowledged. */
-    void settings(Frame.Settings s) throws IOException {
+    /** The peer's SETTINGS: applied, every stream's window moved by the change, acknowledged. */
+    public void settings(Frame.Settings s) throws IOException {
         lock.lock();
         try {
             long delta = peer.apply(s);
@@ -186,8 +182,8 @@ final class H2Out {
         }
     }
 
-    /** A WINDOW_UPDATE from the client; one for a stream that ended is ignored. */
-    void windowUpdate(Frame.WindowUpdate w) throws Http2Exception {
+    /** A WINDOW_UPDATE from the peer; one for a stream that ended is ignored. */
+    public void windowUpdate(Frame.WindowUpdate w) throws Http2Exception {
         lock.lock();
         try {
             FlowWindow window = w.streamId() == 0 ? connection : streams.get(w.streamId());
@@ -201,20 +197,30 @@ final class H2Out {
     }
 
     /** The last frame: GOAWAY with the last stream this side will answer, and why. */
-    void goAway(int lastStreamId, ErrorCode code, String why) {
+    public void goAway(int lastStreamId, ErrorCode code, String why) {
         try {
             frame(new Frame.GoAway(lastStreamId, code, why.getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
-            // the client went first; nothing is left to tell it
+            // the peer went first; nothing is left to tell it
         }
     }
 
-    long dataFramesSent() {
+    /** The peer's SETTINGS_MAX_CONCURRENT_STREAMS ({@link PeerSettings#UNLIMITED} until it says). */
+    public long peerMaxConcurrentStreams() {
+        lock.lock();
+        try {
+            return peer.maxConcurrentStreams();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long dataFramesSent() {
         return dataFrames;
     }
 
     /** The connection is over: writers waiting for a window give up. */
-    void close() {
+    public void close() {
         lock.lock();
         try {
             closed = true;

@@ -1,0 +1,105 @@
+package io.loomgate.client;
+
+import io.loomgate.http2.ErrorCode;
+import io.loomgate.http2.Frame;
+import io.loomgate.http2.HeaderBlocks;
+import io.loomgate.http2.Http2Exception;
+import io.loomgate.http2.hpack.HpackDecoder;
+import java.io.IOException;
+
+/**
+ * What an upstream's HTTP/2 frames do to the calls of an {@link H2Session}, on its reader's thread:
+ * a header block is an answer's head (interim {@code 1xx} ones skipped) or its trailers; DATA goes
+ * to the call's body within the receive windows; RST_STREAM, SETTINGS, PING, GOAWAY and
+ * WINDOW_UPDATE as RFC 9113 says. An answer that breaks the protocol fails its call as a
+ * {@link MalformedResponse} and resets its stream: the client never sees it as a whole answer.
+ */
+final class H2Answers {
+
+    private H2Answers() {
+    }
+
+    static void block(H2Session s, HeaderBlocks.Block block, HpackDecoder.Block decoded) {
+        int id = block.streamId();
+        H2Call call = s.call(id);
+        if (call == null) {
+            return;   // a stream this side has ended: what is still in flight for it is dropped
+        }
+        try {
+            if (!call.hasHead()) {
+                ResponseHead head = H2Fields.response(decoded.fields());
+                if (head.status() < 200) {
+                    if (head.status() == 101 || block.endStream()) {
+                        throw new MalformedResponse("an HTTP/2 " + head.status() + (block.endStream() ? " that ends the stream" : ""));
+                    }
+                    return;   // interim (100, 103): the final answer follows
+                }
+                String method = s.method(id);
+                long declared = H2Fields.declaredLength(head);
+                boolean noBody = method.equals("HEAD") || head.status() == 204 || head.status() == 304;
+                call.head(head, H2Fields.framing(method, head, block.endStream(), declared), noBody ? 0 : declared);
+                if (block.endStream()) {
+                    call.data(new byte[0], true);
+                }
+            } else {
+                if (!block.endStream()) {
+                    throw new MalformedResponse("HTTP/2 trailers that do not end the stream");
+                }
+                call.trailers(H2Fields.trailers(decoded.fields()));
+            }
+        } catch (MalformedResponse e) {
+            s.streamError(id, ErrorCode.PROTOCOL_ERROR, e);
+        }
+    }
+
+    static void frame(H2Session s, Frame f) throws IOException {
+        switch (f) {
+            case Frame.Data d -> data(s, d);
+            case Frame.RstStream r -> {
+                H2Call call = s.call(r.streamId());
+                if (call != null) {
+                    call.localDone = true;   // nothing more goes out on it, not even a reset
+                    if (!call.remoteDone) {   // a reset after the whole answer (NO_ERROR: "stop sending") takes nothing from it
+                        call.fail(new IOException("the upstream reset HTTP/2 stream " + r.streamId() + " (" + r.code() + ")"),
+                                r.code() == ErrorCode.REFUSED_STREAM);
+                        s.done(call);
+                    }
+                }
+            }
+            case Frame.Settings st -> {
+                if (!st.ack()) {
+                    s.out().settings(st);
+                }
+            }
+            case Frame.Ping p -> {
+                if (!p.ack()) {
+                    s.out().frame(new Frame.Ping(true, p.data()));
+                }
+            }
+            case Frame.GoAway g -> s.goAway(g.lastStreamId(), g.code());
+            case Frame.WindowUpdate w -> s.out().windowUpdate(w);
+            case Frame.PushPromise p -> throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "a PUSH_PROMISE, though push is disabled");
+            default -> {
+                // PRIORITY and frames of unknown types are ignored (RFC 9113 sections 5.3.2 and 5.5)
+            }
+        }
+    }
+
+    private static void data(H2Session s, Frame.Data d) throws IOException {
+        int id = d.streamId();
+        s.receiving().received(id, d.flowLength(), d.flowLength() - d.data().length);
+        H2Call call = s.call(id);
+        if (call == null) {
+            return;
+        }
+        if (!call.hasHead()) {
+            s.streamError(id, ErrorCode.PROTOCOL_ERROR, new MalformedResponse("HTTP/2 DATA before the answer's head"));
+            return;
+        }
+        try {
+            call.data(d.data(), d.endStream());
+        } catch (MalformedResponse e) {
+            s.streamError(id, ErrorCode.PROTOCOL_ERROR, e);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.loomgate.client;
+
+import io.loomgate.http.Headers;
+import io.loomgate.http2.StreamBody;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One request on a shared HTTP/2 connection to an upstream ({@link H2Session}), as the connection's
+ * reader fills it in: the answer's head, its body ({@link StreamBody}, at most the stream's window of
+ * it held), its trailers, or the failure that ended it (a reset, the connection lost, a malformed
+ * answer). The caller's thread waits for the head here; the body is read through
+ * {@link H2ResponseBody}.
+ */
+final class H2Call {
+
+    final int id;
+    final StreamBody body;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private ResponseHead head;
+    private Framing framing;
+    private Headers trailers = Headers.EMPTY;
+    private IOException failed;
+    private boolean refused;
+    private long declared = -1;
+    private long received;
+    /** This side sent END_STREAM or RST_STREAM: nothing more goes out on it. */
+    volatile boolean localDone;
+    /** The upstream ended its side (END_STREAM or RST_STREAM), or the connection ended. */
+    volatile boolean remoteDone;
+
+    H2Call(int id, StreamBody body) {
+        this.id = id;
+        this.body = body;
+    }
+
+    /** The answer's head came (the reader's thread); a HEAD's, a 204's or a 304's body is empty whatever it says. */
+    void head(ResponseHead h, Framing f, long declaredLength) {
+        lock.lock();
+        try {
+            head = h;
+            framing = f;
+            declared = declaredLength;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean hasHead() {
+        lock.lock();
+        try {
+            return head != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** DATA for the answer: its octets counted against the declared length before the reader may see them. */
+    void data(byte[] data, boolean end) throws MalformedResponse {
+        long total = received += data.length;
+        if (declared >= 0 && (total > declared || end && total != declared)) {
+            throw new MalformedResponse("an HTTP/2 answer with " + total + (end ? "" : " or more") + " octets of DATA where content-length said "
+                    + declared);
+        }
+        body.offer(data, end);
+        if (end) {
+            remoteDone = true;
+        }
+    }
+
+    /** The trailers that end the answer. */
+    void trailers(Headers fields) throws MalformedResponse {
+        if (declared >= 0 && received != declared) {
+            throw new MalformedResponse("an HTTP/2 answer ended after " + received + " octets where content-length said " + declared);
+        }
+        lock.lock();
+        try {
+            trailers = fields;
+        } finally {
+            lock.unlock();
+        }
+        body.offer(new byte[0], true);
+        remoteDone = true;
+    }
+
+    Headers trailers() {
+        lock.lock();
+        try {
+            return trailers;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The stream ended without a whole answer: a head not yet read fails with {@code why}, and a
+     * body being read fails with it too. {@code refused}: the upstream did not process the request
+     * (RST_STREAM REFUSED_STREAM, or a GOAWAY below its id), so it may be sent again.
+     */
+    void fail(IOException why, boolean refusedByPeer) {
+        lock.lock();
+        try {
+            if (failed == null) {
+                failed = why;
+                refused = refusedByPeer && head == null;
+            }
+            remoteDone = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        body.fail(why);
+    }
+
+    /** Whether the upstream refused the request before it processed any of it. */
+    boolean refused() {
+        lock.lock();
+        try {
+            return refused;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Framing framing() {
+        lock.lock();
+        try {
+            return framing;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for the answer's head until {@code deadlineNanos} ({@link System#nanoTime()}), or longer
+     * while {@code stillSending} says the request's body is still going (its writes have their own
+     * bound, the idle timeout).
+     */
+    ResponseHead awaitHead(long deadlineNanos, java.util.function.BooleanSupplier stillSending) throws IOException {
+        lock.lock();
+        try {
+            while (head == null && failed == null) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0 && !stillSending.getAsBoolean()) {
+                    throw new SocketTimeoutException("no answer on HTTP/2 stream " + id + " by the deadline");
+                }
+                try {
+                    changed.awaitNanos(left <= 0 ? TimeUnit.MILLISECONDS.toNanos(100) : left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted waiting for HTTP/2 stream " + id + "'s answer");
+                }
+            }
+            if (head == null) {
+                throw failed;
+            }
+            return head;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

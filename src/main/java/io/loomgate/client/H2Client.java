@@ -1,0 +1,124 @@
+package io.loomgate.client;
+
+import io.loomgate.http2.hpack.HeaderField;
+import io.loomgate.net.IoWatchdog;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * HTTP/2 to upstreams ({@code "protocol": "h2"} over TLS by ALPN, {@code "h2c"} in clear with prior
+ * knowledge): a request is a stream on a connection shared with others to the same origin, up to the
+ * upstream's stream limit; another connection opens when every one is full. A cancelled call (an
+ * interrupt, a hedge's loser, the client gone) resets its stream with {@code CANCEL} and leaves the
+ * connection to the others. A request the upstream refused unprocessed (REFUSED_STREAM, a
+ * {@code GOAWAY} below it) is sent once more on another connection when it is idempotent and has no
+ * body; no other is sent twice.
+ */
+final class H2Client implements AutoCloseable {
+
+    private final int connectTimeoutMs;
+    private final IoWatchdog watchdog;
+    private final Map<String, List<H2Session>> sessions = new ConcurrentHashMap<>();
+    private final Map<String, ReentrantLock> opening = new ConcurrentHashMap<>();
+
+    H2Client(int connectTimeoutMs, IoWatchdog watchdog) {
+        this.connectTimeoutMs = connectTimeoutMs;
+        this.watchdog = watchdog;
+    }
+
+    /** {@link Http1Client#send}, over HTTP/2. */
+    UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+        if (request.upgrade()) {
+            throw new IOException("a protocol upgrade cannot go to an upstream over HTTP/2");
+        }
+        List<HeaderField> fields = H2Fields.request(request);
+        boolean body = request.body() != null;
+        for (int attempt = 0; ; attempt++) {
+            H2Session s = session(request.origin(), idle);
+            H2Call call;
+            try {
+                call = s.start(request.method(), fields, !body);
+            } catch (IOException e) {
+                if (attempt == 0 && request.replayable()) {
+                    continue;
+                }
+                throw e;
+            }
+            H2Sender sender = body ? H2Sender.start(s, call, request) : null;
+            try {
+                ResponseHead head = call.awaitHead(deadlineNanos, () -> sender != null && sender.going());
+                Framing framing = call.framing();
+                return new UpstreamResponse(head, framing, new H2ResponseBody(s, call, framing.kind() == Framing.Kind.EMPTY),
+                        sender == null ? BodySender.NONE : sender);
+            } catch (IOException | RuntimeException e) {
+                s.cancel(call);
+                if (sender != null) {
+                    sender.await();
+                }
+                if (attempt == 0 && call.refused() && request.replayable()) {
+                    continue;   // not processed (RFC 9113 section 8.7): once more, elsewhere
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** A connection to {@code origin} with room for one more stream (a place taken on it), opened if none has. */
+    private H2Session session(Origin origin, Duration idle) throws IOException {
+        List<H2Session> open = sessions.computeIfAbsent(origin.key(), k -> new CopyOnWriteArrayList<>());
+        H2Session found = reserve(open);
+        if (found != null) {
+            return found;
+        }
+        ReentrantLock lock = opening.computeIfAbsent(origin.key(), k -> new ReentrantLock());
+        lock.lock();   // one connection opens at a time: requests that came together share it
+        try {
+            found = reserve(open);
+            if (found != null) {
+                return found;
+            }
+            H2Session fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, open::remove);
+            if (!fresh.tryReserve()) {
+                throw new IOException("a new HTTP/2 connection to " + origin.key() + " took no stream");
+            }
+            open.add(fresh);
+            return fresh;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static H2Session reserve(List<H2Session> open) {
+        for (H2Session s : open) {
+            if (s.tryReserve()) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Connections to {@code key} with no stream open close now. */
+    void closeIdle(String key) {
+        List<H2Session> list = sessions.get(key);
+        if (list != null) {
+            list.stream().filter(s -> s.active() == 0).forEach(s -> s.shut(new java.io.EOFException("closed as idle")));
+        }
+    }
+
+    /** Connections open to {@code key}, for tests and metrics. */
+    int connections(String key) {
+        List<H2Session> list = sessions.get(key);
+        return list == null ? 0 : list.size();
+    }
+
+    @Override
+    public void close() {
+        sessions.values().forEach(list -> list.forEach(s -> s.shut(new java.io.EOFException("the client was closed"))));
+        sessions.clear();
+    }
+}
