@@ -17,7 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * interrupt, a hedge's loser, the client gone) resets its stream with {@code CANCEL} and leaves the
  * connection to the others. A request the upstream refused unprocessed (REFUSED_STREAM, a
  * {@code GOAWAY} below it) is sent once more on another connection when it is idempotent and has no
- * body; no other is sent twice.
+ * body; no other is sent twice. HTTP/2 has no {@code Upgrade}: a request asking for one (a WebSocket
+ * handshake, the JDK client's {@code Upgrade: h2c}) goes as a plain request, and a {@code 101} back
+ * is a malformed answer.
  */
 final class H2Client implements AutoCloseable {
 
@@ -33,9 +35,6 @@ final class H2Client implements AutoCloseable {
 
     /** {@link Http1Client#send}, over HTTP/2. */
     UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
-        if (request.upgrade()) {
-            throw new IOException("a protocol upgrade cannot go to an upstream over HTTP/2");
-        }
         List<HeaderField> fields = H2Fields.request(request);
         boolean body = request.body() != null;
         for (int attempt = 0; ; attempt++) {

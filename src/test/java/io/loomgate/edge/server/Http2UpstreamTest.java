@@ -175,4 +175,50 @@ class Http2UpstreamTest {
             up.stop(0);
         }
     }
+
+    @Test
+    void overTlsTheUpstreamIsSpokenToInH2ChosenByAlpn(@TempDir Path dir) throws Exception {
+        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
+        com.sun.net.httpserver.HttpsServer tls = new LoomgateServers(ServerLimits.DEFAULTS)
+                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        tls.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
+                ca.issue("h2-upstream", "dns:localhost,ip:127.0.0.1").serverContext()));
+        tls.createContext("/", exchange -> {
+            byte[] body = exchange.getProtocol().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        tls.start();
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "h2", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "h2", "caFile": "%s"}],
+                 "routes": [{"path": "/up/*", "policy": "proxy", "upstreams": ["h2"]}]}"""
+                .formatted(tls.getAddress().getPort(), ca.caPem()));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
+             HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/up/x")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("HTTP/2.0", r.body(), "the upstream's exchange was an HTTP/2 stream");
+        } finally {
+            tls.stop(0);
+        }
+    }
+
+    @Test
+    void aProtocolThatDoesNotFitTheUrlIsRefusedWithTheReason(@TempDir Path dir) throws Exception {
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "h2", "kind": "http", "url": "http://127.0.0.1:1/", "protocol": "h2"}],
+                 "routes": [{"path": "/up/*", "policy": "proxy", "upstreams": ["h2"]}]}""");
+        io.loomgate.config.UsageException e = org.junit.jupiter.api.Assertions.assertThrows(io.loomgate.config.UsageException.class,
+                () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString())));
+        assertTrue(e.getMessage().contains("h2 needs https:// URLs"), e.getMessage());
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "h2", "kind": "http", "url": "http://127.0.0.1:1/", "protocol": "h3"}],
+                 "routes": [{"path": "/up/*", "policy": "proxy", "upstreams": ["h2"]}]}""");
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.loomgate.config.UsageException.class,
+                () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString())));
+        assertTrue(e.getMessage().contains("must be http/1.1, h2 or h2c"), e.getMessage());
+    }
 }
