@@ -33,9 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A proxy route whose upstream says {@code "protocol": "h2c"}: requests go upstream as HTTP/2
  * streams on a shared connection, bodies both ways, trailers back, and a call the client abandons
- * is reset at the upstream (whose handler sees its stream cancelled). The upstream is loomgate's
- * own HTTP/2 server with handlers written here; nginx as an h2c upstream is in
- * {@code Http2UpstreamNginxTest}.
+ * is reset at the upstream (whose handler sees its stream cancelled), as is one whose gRPC deadline
+ * passes. The upstream is loomgate's own HTTP/2 server with handlers written here (in clear, and over
+ * TLS with h2 chosen by ALPN), and nginx, written elsewhere. A misbehaving upstream is in
+ * {@link Http2UpstreamStrictTest}, grpc-go's examples in {@link GrpcExamplesTest}.
  */
 class Http2UpstreamTest {
 
@@ -220,5 +221,59 @@ class Http2UpstreamTest {
         e = org.junit.jupiter.api.Assertions.assertThrows(io.loomgate.config.UsageException.class,
                 () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString())));
         assertTrue(e.getMessage().contains("must be http/1.1, h2 or h2c"), e.getMessage());
+    }
+
+    @Test
+    void aGrpcDeadlineEndsTheCallBothWays(@TempDir Path dir) throws Exception {
+        BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<String> ended = new AtomicReference<>();
+        HttpServer up = upstream(seen, started, ended);
+        try (Loomgate gate = gateway(dir, up);
+             H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
+            w.request(1, "POST", "/up/slow", true, "content-type", "application/grpc", "te", "trailers", "grpc-timeout", "1S");
+            H2Wire.Answer a = w.answer(1);
+            assertEquals(200, a.status());
+            assertEquals("4", a.fields().get("grpc-status"), "DEADLINE_EXCEEDED to the client: " + a.fields());
+            assertTrue(started.await(60, TimeUnit.SECONDS));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> ended.get() != null);
+            assertEquals("cancelled", ended.get(), "the upstream's stream was reset at the deadline");
+            assertTrue(seen.poll(30, TimeUnit.SECONDS).grpcTimeout() != null, "the upstream was told the time left");
+        } finally {
+            up.stop(0);
+        }
+    }
+
+    /** nginx (written elsewhere) as the h2c upstream: its {@code $server_protocol} says the request came over HTTP/2. */
+    @Test
+    void nginxBehindIsSpokenToInH2c(@TempDir Path dir) throws Exception {
+        Path nginx = io.loomgate.testing.LocalTools.installed("nginx").orElseThrow(() -> new AssertionError(
+                "nginx is not installed, and this test puts it behind loomgate (install it: sudo apt-get install nginx-light)"));
+        int port = io.loomgate.testing.LocalTools.freePort();
+        Path conf = dir.resolve("nginx.conf");
+        Files.writeString(conf, """
+                worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
+                events {}
+                http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
+                  uwsgi_temp_path %1$s; scgi_temp_path %1$s;
+                  server { listen 127.0.0.1:%2$d http2; location / { return 200 "nginx saw $server_protocol $request_uri"; } } }
+                """.formatted(dir, port));
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "nginx", "kind": "http", "url": "http://127.0.0.1:%d/", "protocol": "h2c"}],
+                 "routes": [{"path": "/up/*", "policy": "proxy", "upstreams": ["nginx"]}]}""".formatted(port));
+        try (io.loomgate.testing.ChildProcess n = io.loomgate.testing.ChildProcess.start(
+                     List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()), java.util.Map.of(), dir);
+             Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
+             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            HttpResponse<String> r = null;
+            for (int i = 0; i < 300 && (r == null || r.statusCode() != 200); i++) {
+                assertTrue(n.isAlive(), "nginx exited: " + n.stderr());
+                r = client.send(HttpRequest.newBuilder(gate.uri("/up/hello?x=1")).build(), HttpResponse.BodyHandlers.ofString());
+                Thread.sleep(r.statusCode() == 200 ? 0 : 50);
+            }
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("nginx saw HTTP/2.0 /hello?x=1", r.body());
+        }
     }
 }
