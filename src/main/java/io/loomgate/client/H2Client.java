@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * HTTP/2 to upstreams ({@code "protocol": "h2"} over TLS by ALPN, {@code "h2c"} in clear with prior
- * knowledge): a request is a stream on a connection shared with others to the same origin, up to the
+ * knowledge, {@code "auto"} over TLS when ALPN chooses h2, else {@link NotChosen} and the caller speaks
+ * HTTP/1.1, remembered for five minutes): a request is a stream on a connection shared with others to the same origin, up to the
  * upstream's stream limit; another connection opens when every one is full. A cancelled call (an
  * interrupt, a hedge's loser, the client gone) resets its stream with {@code CANCEL} and leaves the
  * connection to the others. A request the upstream refused unprocessed (REFUSED_STREAM, a
@@ -27,6 +28,16 @@ final class H2Client implements AutoCloseable {
     private final IoWatchdog watchdog;
     private final Map<String, List<H2Session>> sessions = new ConcurrentHashMap<>();
     private final Map<String, ReentrantLock> opening = new ConcurrentHashMap<>();
+    /** Origins ({@code auto}) whose ALPN chose HTTP/1.1, and when (nanoTime): asked again after {@link #RELEARN_NANOS}. */
+    private final Map<String, Long> http1Chosen = new ConcurrentHashMap<>();
+    private static final long RELEARN_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+
+    /** An {@code auto} origin's ALPN chose HTTP/1.1: nothing was sent; the request goes over HTTP/1.1. */
+    static final class NotChosen extends IOException {
+        NotChosen(String message) {
+            super(message);
+        }
+    }
 
     H2Client(int connectTimeoutMs, IoWatchdog watchdog) {
         this.connectTimeoutMs = connectTimeoutMs;
@@ -82,6 +93,10 @@ final class H2Client implements AutoCloseable {
                 return found;
             }
             H2Session fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, open::remove);
+            if (fresh == null) {   // auto, and ALPN chose HTTP/1.1
+                http1Chosen.put(origin.key(), System.nanoTime());
+                throw new NotChosen(origin.key() + " chose HTTP/1.1 by ALPN");
+            }
             if (!fresh.tryReserve()) {
                 throw new IOException("a new HTTP/2 connection to " + origin.key() + " took no stream");
             }
@@ -99,6 +114,16 @@ final class H2Client implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** Whether {@code key} ({@code auto}) chose HTTP/1.1 within the last five minutes. */
+    boolean choseHttp1(String key) {
+        Long at = http1Chosen.get(key);
+        if (at != null && System.nanoTime() - at > RELEARN_NANOS) {
+            http1Chosen.remove(key, at);
+            return false;
+        }
+        return at != null;
     }
 
     /** Connections to {@code key} with no stream open close now. */

@@ -68,7 +68,10 @@ final class H2Session implements IoWatchdog.Watched {
         this.receiving = new H2Receiving(out, STREAM_WINDOW, CONNECTION_WINDOW);
     }
 
-    /** Connects, speaks the preface and this side's SETTINGS, and starts the reader; requests may go at once. */
+    /**
+     * Connects, speaks the preface and this side's SETTINGS, and starts the reader; requests may go
+     * at once. Null when the origin is {@code auto} and ALPN chose HTTP/1.1 (the connection closed).
+     */
     static H2Session open(Origin origin, int connectTimeoutMs, long idleNanos, IoWatchdog watchdog, java.util.function.Consumer<H2Session> onClose)
             throws IOException {
         Socket plain = new Socket();
@@ -77,9 +80,14 @@ final class H2Session implements IoWatchdog.Watched {
             plain.connect(origin.socketAddress(), connectTimeoutMs);
             Socket s = plain;
             if (origin.tls().isPresent()) {
-                javax.net.ssl.SSLSocket tls = origin.tls().get().handshake(plain, origin.host(), origin.port(), connectTimeoutMs, List.of("h2"));
+                boolean auto = origin.protocol() == Origin.Protocol.AUTO;
+                javax.net.ssl.SSLSocket tls = origin.tls().get().handshake(plain, origin.host(), origin.port(), connectTimeoutMs,
+                        auto ? List.of("h2", "http/1.1") : List.of("h2"));
                 if (!"h2".equals(tls.getApplicationProtocol())) {
                     tls.close();
+                    if (auto) {
+                        return null;   // HTTP/1.1 it is
+                    }
                     throw new MalformedResponse("the upstream did not choose h2 by ALPN (it chose '" + tls.getApplicationProtocol() + "')");
                 }
                 s = tls;

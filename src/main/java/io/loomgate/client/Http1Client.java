@@ -89,8 +89,15 @@ public final class Http1Client implements AutoCloseable {
      */
     public UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         Origin origin = request.origin();
-        if (origin.protocol() != Origin.Protocol.HTTP_1_1) {
+        if (origin.protocol() == Origin.Protocol.H2 || origin.protocol() == Origin.Protocol.H2C) {
             return h2.send(request, deadlineNanos, idle);
+        }
+        if (origin.protocol() == Origin.Protocol.AUTO && !request.upgrade() && !h2.choseHttp1(origin.key())) {
+            try {
+                return h2.send(request, deadlineNanos, idle);
+            } catch (H2Client.NotChosen e) {
+                // the upstream's ALPN chose HTTP/1.1 (remembered): this request, not yet sent, goes that way
+            }
         }
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {

@@ -17,14 +17,14 @@ import java.util.Optional;
  * @param address the one address of {@code host} its connections go to, when its host name was
  *                resolved into several endpoints; empty: each connection resolves {@code host}
  * @param protocol what its connections speak: HTTP/1.1, or HTTP/2 (h2 over TLS by ALPN, h2c in clear
- *                with prior knowledge)
+ *                with prior knowledge), or over TLS whichever of the two ALPN chooses (auto)
  */
 public record Origin(String host, int port, String authority, String key, Template target, Optional<ClientTls> tls,
               Optional<InetAddress> address, Protocol protocol) {
 
     /** What an upstream's connections speak ({@code "protocol"} in the route file). */
     public enum Protocol {
-        HTTP_1_1("http/1.1"), H2("h2"), H2C("h2c");
+        HTTP_1_1("http/1.1"), H2("h2"), H2C("h2c"), AUTO("auto");
 
         private final String name;
 
@@ -80,12 +80,12 @@ public record Origin(String host, int port, String authority, String key, Templa
     }
 
     /**
-     * This origin spoken to in {@code p}: h2 needs an {@code https://} URL, h2c a plain one. Its
-     * connections are pooled apart from HTTP/1.1's.
+     * This origin spoken to in {@code p}: h2 and auto need an {@code https://} URL, h2c a plain one.
+     * Its connections are pooled apart from HTTP/1.1's.
      */
     public Origin speaking(Protocol p) {
-        if (p == Protocol.H2 && tls.isEmpty() || p == Protocol.H2C && tls.isPresent()) {
-            throw new IllegalArgumentException(p.text() + (p == Protocol.H2 ? " needs an https:// URL" : " needs an http:// URL"));
+        if ((p == Protocol.H2 || p == Protocol.AUTO) && tls.isEmpty() || p == Protocol.H2C && tls.isPresent()) {
+            throw new IllegalArgumentException(p.text() + (p == Protocol.H2C ? " needs an http:// URL" : " needs an https:// URL"));
         }
         return p == protocol ? this : new Origin(host, port, authority,
                 (p == Protocol.HTTP_1_1 ? key : key + " " + p.text()), target, tls, address, p);

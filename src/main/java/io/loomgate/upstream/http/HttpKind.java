@@ -92,18 +92,21 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
                 CacheSettings.read(fields), Proxying.read(fields), protocol(fields, url));
     }
 
-    /** {@code "protocol"}: http/1.1 (the default), h2 (an https:// URL; ALPN must choose it) or h2c (an http:// URL, prior knowledge). */
+    /**
+     * {@code "protocol"}: http/1.1 (the default), h2 (an https:// URL; ALPN must choose it), h2c (an
+     * http:// URL, prior knowledge) or auto (an https:// URL; ALPN chooses h2 or HTTP/1.1).
+     */
     private static Origin.Protocol protocol(Fields fields, String url) throws RouteFileException {
         Optional<String> named = fields.optionalString("protocol");
         if (named.isEmpty()) {
             return Origin.Protocol.HTTP_1_1;
         }
         Origin.Protocol p = Origin.Protocol.of(named.get()).orElseThrow(() -> fields.bad("protocol",
-                "must be http/1.1, h2 or h2c (auto, ALPN's choice between them, is not built yet)", named.get()));
+                "must be http/1.1, h2, h2c or auto", named.get()));
         boolean https = url.startsWith("https://");
-        if (p == Origin.Protocol.H2 && !https || p == Origin.Protocol.H2C && https) {
-            throw fields.bad("protocol", p == Origin.Protocol.H2 ? "h2 needs https:// URLs (h2c is HTTP/2 in clear)"
-                    : "h2c needs http:// URLs (h2 is HTTP/2 over TLS)", named.get());
+        if ((p == Origin.Protocol.H2 || p == Origin.Protocol.AUTO) && !https || p == Origin.Protocol.H2C && https) {
+            throw fields.bad("protocol", p == Origin.Protocol.H2C ? "h2c needs http:// URLs (h2 is HTTP/2 over TLS)"
+                    : p.text() + " needs https:// URLs (ALPN chooses over TLS; h2c is HTTP/2 in clear)", named.get());
         }
         return p;
     }

@@ -220,7 +220,7 @@ class Http2UpstreamTest {
                  "routes": [{"path": "/up/*", "policy": "proxy", "upstreams": ["h2"]}]}""");
         e = org.junit.jupiter.api.Assertions.assertThrows(io.loomgate.config.UsageException.class,
                 () -> Loomgate.start(CommandLine.config("--port", "0", "--routes", routes.toString())));
-        assertTrue(e.getMessage().contains("must be http/1.1, h2 or h2c"), e.getMessage());
+        assertTrue(e.getMessage().contains("must be http/1.1, h2, h2c or auto"), e.getMessage());
     }
 
     @Test
@@ -274,6 +274,48 @@ class Http2UpstreamTest {
             }
             assertEquals(200, r.statusCode(), r.body());
             assertEquals("nginx saw HTTP/2.0 /hello?x=1", r.body());
+        }
+    }
+
+    /**
+     * {@code auto}: ALPN offers h2 and HTTP/1.1 and the upstream chooses. loomgate's TLS server chooses
+     * h2; the JDK's (no ALPN) leaves HTTP/1.1, which the request then takes, and so do the next.
+     */
+    @Test
+    void autoSpeaksWhatTheUpstreamsAlpnChooses(@TempDir Path dir) throws Exception {
+        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
+        javax.net.ssl.SSLContext context = ca.issue("auto-upstream", "dns:localhost,ip:127.0.0.1").serverContext();
+        com.sun.net.httpserver.HttpsServer ours = new LoomgateServers(ServerLimits.DEFAULTS)
+                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        com.sun.net.httpserver.HttpsServer jdks = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        for (com.sun.net.httpserver.HttpsServer server : List.of(ours, jdks)) {
+            server.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(context));
+            server.createContext("/", exchange -> {
+                byte[] body = exchange.getProtocol().getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+        }
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "ours", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "auto", "caFile": "%s"},
+                               {"id": "jdks", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "auto", "caFile": "%s"}],
+                 "routes": [{"path": "/ours/*", "policy": "proxy", "upstreams": ["ours"]},
+                            {"path": "/jdks/*", "policy": "proxy", "upstreams": ["jdks"]}]}"""
+                .formatted(ours.getAddress().getPort(), ca.caPem(), jdks.getAddress().getPort(), ca.caPem()));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
+             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            assertEquals("HTTP/2.0", client.send(HttpRequest.newBuilder(gate.uri("/ours/x")).build(), HttpResponse.BodyHandlers.ofString()).body());
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/jdks/x")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals("HTTP/1.1", r.body());
+            }
+        } finally {
+            ours.stop(0);
+            jdks.stop(0);
         }
     }
 }
