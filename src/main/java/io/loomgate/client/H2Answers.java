@@ -5,6 +5,7 @@ import io.loomgate.http2.Frame;
 import io.loomgate.http2.HeaderBlocks;
 import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.hpack.HpackDecoder;
+import io.loomgate.http2.hpack.HpackException;
 import java.io.IOException;
 
 /**
@@ -17,6 +18,19 @@ import java.io.IOException;
 final class H2Answers {
 
     private H2Answers() {
+    }
+
+    /** A header block decoded; one past {@code maxList} octets is a stream error, HPACK that cannot be decoded a connection error. */
+    static HpackDecoder.Block decode(HpackDecoder hpack, HeaderBlocks.Block block, int maxList) throws Http2Exception {
+        try {
+            HpackDecoder.Block decoded = hpack.decode(block.block(), 0, block.block().length);
+            if (decoded.tooLarge()) {
+                throw Http2Exception.stream(ErrorCode.PROTOCOL_ERROR, block.streamId(), "an answer's fields past " + maxList + " octets");
+            }
+            return decoded;
+        } catch (HpackException e) {
+            throw Http2Exception.connection(ErrorCode.COMPRESSION_ERROR, e.getMessage());
+        }
     }
 
     static void block(H2Session s, HeaderBlocks.Block block, HpackDecoder.Block decoded) {

@@ -9,11 +9,9 @@ import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.hpack.HeaderField;
 import io.loomgate.http2.hpack.HpackDecoder;
-import io.loomgate.http2.hpack.HpackException;
 import io.loomgate.net.IoWatchdog;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.List;
@@ -40,7 +38,7 @@ final class H2Session implements IoWatchdog.Watched {
 
     final Origin origin;
     private final Socket socket;
-    private final Stalls output;
+    private final StallClock output;
     private final FrameOutput out;
     private final FrameReader reader;
     private final HpackDecoder hpack = new HpackDecoder(4_096, MAX_HEADER_LIST);
@@ -62,7 +60,7 @@ final class H2Session implements IoWatchdog.Watched {
         this.socket = socket;
         this.idleNanos = idleNanos;
         this.onClose = onClose;
-        this.output = new Stalls(socket.getOutputStream());
+        this.output = new StallClock(socket.getOutputStream());
         this.out = new FrameOutput(output, idleNanos);
         this.reader = new FrameReader(new java.io.BufferedInputStream(socket.getInputStream(), 16 * 1024));
         this.receiving = new H2Receiving(out, STREAM_WINDOW, CONNECTION_WINDOW);
@@ -74,25 +72,11 @@ final class H2Session implements IoWatchdog.Watched {
      */
     static H2Session open(Origin origin, int connectTimeoutMs, long idleNanos, IoWatchdog watchdog, java.util.function.Consumer<H2Session> onClose)
             throws IOException {
-        Socket plain = new Socket();
+        Socket s = H2Dial.connect(origin, connectTimeoutMs);
+        if (s == null) {
+            return null;
+        }
         try {
-            plain.setTcpNoDelay(true);
-            plain.connect(origin.socketAddress(), connectTimeoutMs);
-            Socket s = plain;
-            if (origin.tls().isPresent()) {
-                boolean auto = origin.protocol() == Origin.Protocol.AUTO;
-                javax.net.ssl.SSLSocket tls = origin.tls().get().handshake(plain, origin.host(), origin.port(), connectTimeoutMs,
-                        auto ? List.of("h2", "http/1.1") : List.of("h2"));
-                if (!"h2".equals(tls.getApplicationProtocol())) {
-                    tls.close();
-                    if (auto) {
-                        return null;   // HTTP/1.1 it is
-                    }
-                    throw new MalformedResponse("the upstream did not choose h2 by ALPN (it chose '" + tls.getApplicationProtocol() + "')");
-                }
-                s = tls;
-            }
-            s.setSoTimeout(0);
             H2Session[] self = new H2Session[1];
             H2Session session = new H2Session(origin, s, idleNanos, () -> onClose.accept(self[0]));
             self[0] = session;
@@ -105,11 +89,8 @@ final class H2Session implements IoWatchdog.Watched {
             watchdog.watch(session);
             Thread.ofVirtual().name("loomgate-h2-" + origin.key()).start(session::readAll);
             return session;
-        } catch (SocketTimeoutException e) {
-            plain.close();
-            throw new Http1Connection.ConnectTimeout();
         } catch (IOException | RuntimeException e) {
-            plain.close();
+            s.close();
             throw e;
         }
     }
@@ -208,7 +189,7 @@ final class H2Session implements IoWatchdog.Watched {
                 try {
                     HeaderBlocks.Block block = f instanceof Frame.Headers h ? blocks.headers(h) : blocks.next(f);
                     if (block != null) {
-                        H2Answers.block(this, block, decode(block));
+                        H2Answers.block(this, block, H2Answers.decode(hpack, block, MAX_HEADER_LIST));
                     } else if (!(f instanceof Frame.Headers || f instanceof Frame.Continuation)) {
                         H2Answers.frame(this, f);
                     }
@@ -227,19 +208,6 @@ final class H2Session implements IoWatchdog.Watched {
             why = e;
         }
         shut(why);
-    }
-
-    private HpackDecoder.Block decode(HeaderBlocks.Block block) throws Http2Exception {
-        try {
-            HpackDecoder.Block decoded = hpack.decode(block.block(), 0, block.block().length);
-            if (decoded.tooLarge()) {
-                throw Http2Exception.stream(ErrorCode.PROTOCOL_ERROR, block.streamId(), "an answer's fields past "
-                        + MAX_HEADER_LIST + " octets");
-            }
-            return decoded;
-        } catch (HpackException e) {
-            throw Http2Exception.connection(ErrorCode.COMPRESSION_ERROR, e.getMessage());
-        }
     }
 
     /** The upstream broke the protocol on one stream: it is reset, and its call fails with {@code why}. */
@@ -326,29 +294,5 @@ final class H2Session implements IoWatchdog.Watched {
     @Override
     public String peer() {
         return origin.key() + " (h2)";
-    }
-
-    /** The socket's output, with the time its current write began (0: none), for the watchdog. */
-    private static final class Stalls extends java.io.FilterOutputStream {
-        private volatile long since;
-
-        Stalls(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            since = System.nanoTime();
-            try {
-                out.write(b, off, len);
-            } finally {
-                since = 0;
-            }
-        }
-
-        boolean stalled(long now, long limitNanos) {
-            long s = since;
-            return s != 0 && now - s > limitNanos;
-        }
     }
 }
