@@ -53,6 +53,11 @@ final class H2Client implements AutoCloseable {
             H2Call call;
             try {
                 call = s.start(request.method(), fields, !body);
+            } catch (H2Refused e) {
+                if (attempt == 0) {
+                    continue;   // the connection closed before this request went: nothing of it was sent
+                }
+                throw e;
             } catch (IOException e) {
                 if (attempt == 0 && request.replayable()) {
                     continue;

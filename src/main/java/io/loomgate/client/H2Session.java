@@ -50,13 +50,15 @@ final class H2Session implements IoWatchdog.Watched {
     private final H2Receiving receiving;
     private final long idleNanos;
     private final Runnable onClose;
+    private final IoWatchdog watchdog;
     private int nextId = 1;
     private volatile boolean usable = true;
     private final java.util.concurrent.atomic.AtomicBoolean shut = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastActive = System.nanoTime();
 
-    private H2Session(Origin origin, Socket socket, long idleNanos, Runnable onClose) throws IOException {
+    private H2Session(Origin origin, Socket socket, long idleNanos, IoWatchdog watchdog, Runnable onClose) throws IOException {
         this.origin = origin;
+        this.watchdog = watchdog;
         this.socket = socket;
         this.idleNanos = idleNanos;
         this.onClose = onClose;
@@ -78,7 +80,7 @@ final class H2Session implements IoWatchdog.Watched {
         }
         try {
             H2Session[] self = new H2Session[1];
-            H2Session session = new H2Session(origin, s, idleNanos, () -> onClose.accept(self[0]));
+            H2Session session = new H2Session(origin, s, idleNanos, watchdog, () -> onClose.accept(self[0]));
             self[0] = session;
             session.output.write(FrameReader.PREFACE);
             session.out.frame(new Frame.Settings(false, List.of(
@@ -263,6 +265,7 @@ final class H2Session implements IoWatchdog.Watched {
             call.fail(why, false);
             done(call);
         }
+        watchdog.unwatch(this);
         onClose.run();
     }
 
@@ -280,7 +283,7 @@ final class H2Session implements IoWatchdog.Watched {
             shut(new SocketTimeoutException("a write to " + origin.key() + " made no progress for its idle timeout"));
             return true;
         }
-        return !usable && calls.isEmpty();   // closed: no longer watched
+        return false;
     }
 
     @Override
