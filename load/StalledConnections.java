@@ -15,7 +15,9 @@ import javax.net.ssl.SSLEngine;
  *   <li>{@code head}: part of a request head, then silence;</li>
  *   <li>{@code idle}: one whole request, its answer read, then silence (keep-alive);</li>
  *   <li>{@code hello-part}: the first bytes of a TLS ClientHello record, then silence;</li>
- *   <li>{@code hello}: a whole ClientHello (made by the JDK's own TLS client), its answer never read.</li>
+ *   <li>{@code hello}: a whole ClientHello (made by the JDK's own TLS client), its answer never read;</li>
+ *   <li>{@code h2-idle}: HTTP/2 in clear (h2c): the preface, SETTINGS, one {@code GET /health} as a
+ *       stream, its answer read, then silence.</li>
  * </ul>
  * Usage: {@code java load/StalledConnections.java PORT N KIND MILLIS}
  */
@@ -39,7 +41,12 @@ public class StalledConnections {
                 }
                 case "hello-part" -> out.write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03});
                 case "hello" -> out.write(hello);
-                default -> throw new IllegalArgumentException("kind: nothing, head, idle, hello-part or hello");
+                case "h2-idle" -> {
+                    out.write(h2Request());
+                    out.flush();
+                    readAtLeast(s, 40);   // the server's SETTINGS, its WINDOW_UPDATE, the answer's HEADERS and DATA
+                }
+                default -> throw new IllegalArgumentException("kind: nothing, head, idle, hello-part, hello or h2-idle");
             }
             out.flush();
             held.add(s);
@@ -48,6 +55,38 @@ public class StalledConnections {
         Thread.sleep(Long.parseLong(args[3]));
         for (Socket s : held) {
             s.close();
+        }
+    }
+
+    /**
+     * HTTP/2's preface, an empty SETTINGS, and a HEADERS frame (END_STREAM, END_HEADERS) on stream 1
+     * for {@code GET /health}: HPACK from the static table (:method GET, :scheme http) and two
+     * literals without indexing (:path, :authority), no Huffman.
+     */
+    private static byte[] h2Request() {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.writeBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes());
+        b.writeBytes(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0});
+        byte[] path = "/health".getBytes();
+        java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+        block.writeBytes(new byte[] {(byte) 0x82, (byte) 0x86, 0x04, (byte) path.length});
+        block.writeBytes(path);
+        block.writeBytes(new byte[] {0x01, 0x01, 'x'});
+        int n = block.size();
+        b.writeBytes(new byte[] {0, 0, (byte) n, 0x1, 0x5, 0, 0, 0, 1});
+        b.writeBytes(block.toByteArray());
+        return b.toByteArray();
+    }
+
+    private static void readAtLeast(Socket s, int n) throws java.io.IOException {
+        s.setSoTimeout(10_000);
+        byte[] buf = new byte[4096];
+        for (int got = 0; got < n; ) {
+            int r = s.getInputStream().read(buf);
+            if (r < 0) {
+                throw new java.io.IOException("closed after " + got + " bytes");
+            }
+            got += r;
         }
     }
 

@@ -1,7 +1,8 @@
 # Sourced by scripts/load for --scenario connections, after its set-up ($dir, $root, JAVA_HOME). What
 # one connection costs the gateway at each point a client may stall (load/StalledConnections.java:
 # nothing sent, part of a head, idle after a request, part of a TLS ClientHello, a whole ClientHello
-# and silence), on loomgate's server and on the JDK's: 2,000 connections of one kind, the heap after
+# and silence; on loomgate's server also an HTTP/2 connection idle after one stream), on loomgate's
+# server and on the JDK's: 2,000 connections of one kind, the heap after
 # two full GCs (jcmd) before and while they are held, and the RSS. What --max-connections auto prices
 # a connection at (config/ConnectionBudget) comes from this table. Light on CPU: nothing is sent but
 # the connections' first bytes.
@@ -20,11 +21,15 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 echo "| server | a connection that | heap per connection | RSS per connection |" >"$dir/table.md"
 echo "|---|---|---:|---:|" >>"$dir/table.md"
 for server in loomgate jdk; do
-  for kind in nothing head idle hello-part hello; do
+  kinds="nothing head idle hello-part hello"
+  [ "$server" = loomgate ] && kinds="$kinds h2-idle"   # the JDK's server speaks HTTP/1.1 only
+  for kind in $kinds; do
     tls=()
     case "$kind" in hello*) tls=(--tls-keystore "$keystore") ;; esac
+    places=20000
+    [ "$kind" = h2-idle ] && places=60000   # an HTTP/2 connection takes 22 places under --max-connections
     LOOMGATE_TLS_KEYSTORE_PASSWORD=harness LOOMGATE_JAVA_OPTS="-Xmx1g -Dloomgate.harness=$run_id" \
-      start "$server-$kind" "$root/scripts/run" --port 0 --server "$server" --max-connections 20000 \
+      start "$server-$kind" "$root/scripts/run" --port 0 --server "$server" --max-connections "$places" \
       --max-connections-per-address 0 --read-timeout 120s ${tls[@]+"${tls[@]}"}
     p=${pid[$server-$kind]}
     gw_port=${url[$server-$kind]##*:}
