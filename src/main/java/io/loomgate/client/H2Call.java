@@ -138,15 +138,17 @@ final class H2Call {
     }
 
     /**
-     * Waits for the answer's head until {@code deadlineNanos} ({@link System#nanoTime()}), or longer
-     * while {@code stillSending} says the request's body is still going (its writes have their own
-     * bound, the idle timeout).
+     * Waits for the answer's head until the deadline {@code deadlineNanos} gives ({@link
+     * System#nanoTime()}; it may move later once the request's body has gone), or longer while
+     * {@code stillSending} says the body is still going (its writes have their own bound, the idle
+     * timeout).
      */
-    ResponseHead awaitHead(long deadlineNanos, java.util.function.BooleanSupplier stillSending) throws IOException {
+    ResponseHead awaitHead(java.util.function.LongSupplier deadlineNanos, java.util.function.BooleanSupplier stillSending)
+            throws IOException {
         lock.lock();
         try {
             while (head == null && failed == null) {
-                long left = deadlineNanos - System.nanoTime();
+                long left = deadlineNanos.getAsLong() - System.nanoTime();
                 if (left <= 0 && !stillSending.getAsBoolean()) {
                     throw new SocketTimeoutException("no answer on HTTP/2 stream " + id + " by the deadline");
                 }

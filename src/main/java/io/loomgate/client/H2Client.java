@@ -12,9 +12,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * HTTP/2 to upstreams ({@code "protocol": "h2"} over TLS by ALPN, {@code "h2c"} in clear with prior
- * knowledge, {@code "auto"} over TLS when ALPN chooses h2, else {@link NotChosen} and the caller speaks
- * HTTP/1.1, remembered for five minutes): a request is a stream on a connection shared with others to the same origin, up to the
- * upstream's stream limit; another connection opens when every one is full. A cancelled call (an
+ * knowledge, {@code "auto"} over TLS when ALPN chooses h2, else {@link NotChosen} and the caller
+ * speaks HTTP/1.1, remembered for five minutes): a request is a stream on a connection shared with
+ * others to the same origin, up to the upstream's stream limit; another connection opens when every
+ * one is full. A cancelled call (an
  * interrupt, a hedge's loser, the client gone) resets its stream with {@code CANCEL} and leaves the
  * connection to the others. A request the upstream refused unprocessed (REFUSED_STREAM, a
  * {@code GOAWAY} below it) is sent once more on another connection when it is idempotent and has no
@@ -45,7 +46,7 @@ final class H2Client implements AutoCloseable {
     }
 
     /** {@link Http1Client#send}, over HTTP/2. */
-    UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle) throws IOException {
+    UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         List<HeaderField> fields = H2Fields.request(request);
         boolean body = request.body() != null;
         for (int attempt = 0; ; attempt++) {
@@ -66,7 +67,8 @@ final class H2Client implements AutoCloseable {
             }
             H2Sender sender = body ? H2Sender.start(s, call, request) : null;
             try {
-                ResponseHead head = call.awaitHead(deadlineNanos, () -> sender != null && sender.going());
+                ResponseHead head = call.awaitHead(() -> sender == null ? deadlineNanos : sender.deadline(deadlineNanos, afterBody),
+                        () -> sender != null && sender.going());
                 Framing framing = call.framing();
                 return new UpstreamResponse(head, framing, new H2ResponseBody(s, call, framing.kind() == Framing.Kind.EMPTY),
                         sender == null ? BodySender.NONE : sender);
@@ -137,12 +139,6 @@ final class H2Client implements AutoCloseable {
         if (list != null) {
             list.stream().filter(s -> s.active() == 0).forEach(s -> s.shut(new java.io.EOFException("closed as idle")));
         }
-    }
-
-    /** Connections open to {@code key}, for tests and metrics. */
-    int connections(String key) {
-        List<H2Session> list = sessions.get(key);
-        return list == null ? 0 : list.size();
     }
 
     @Override

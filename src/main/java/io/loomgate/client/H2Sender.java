@@ -22,6 +22,8 @@ final class H2Sender implements UpstreamResponse.Sending {
 
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean going = true;
+    /** When the whole body had gone ({@link System#nanoTime()}), or 0. */
+    private volatile long sentAt;
 
     private H2Sender() {
     }
@@ -41,6 +43,7 @@ final class H2Sender implements UpstreamResponse.Sending {
                 }
             }
             session.data(call, buf, 0, 0, true);
+            sentAt = System.nanoTime();
         } catch (IOException | RuntimeException e) {
             IOException why = e instanceof IOException io ? io : new IOException(e);
             if (ClientBody.failed(e) || !call.hasHead()) {
@@ -62,6 +65,12 @@ final class H2Sender implements UpstreamResponse.Sending {
         } catch (IOException past) {
             // past the limit, cut short, or too slow: the server closes the client's connection after the answer
         }
+    }
+
+    /** The head's deadline: {@code deadlineNanos}, or {@code afterBody} after the whole body went if that is later. */
+    long deadline(long deadlineNanos, Duration afterBody) {
+        long at = sentAt;
+        return at == 0 ? deadlineNanos : Math.max(deadlineNanos, at + afterBody.toNanos());
     }
 
     /** Whether the body is still going. */

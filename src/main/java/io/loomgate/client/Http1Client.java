@@ -90,11 +90,11 @@ public final class Http1Client implements AutoCloseable {
     public UpstreamResponse send(OutgoingRequest request, long deadlineNanos, Duration idle, Duration afterBody) throws IOException {
         Origin origin = request.origin();
         if (origin.protocol() == Origin.Protocol.H2 || origin.protocol() == Origin.Protocol.H2C) {
-            return h2.send(request, deadlineNanos, idle);
+            return h2.send(request, deadlineNanos, idle, afterBody);
         }
         if (origin.protocol() == Origin.Protocol.AUTO && !request.upgrade() && !h2.choseHttp1(origin.key())) {
             try {
-                return h2.send(request, deadlineNanos, idle);
+                return h2.send(request, deadlineNanos, idle, afterBody);
             } catch (H2Client.NotChosen e) {
                 // the upstream's ALPN chose HTTP/1.1 (remembered): this request, not yet sent, goes that way
             }
