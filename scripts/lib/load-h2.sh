@@ -5,7 +5,8 @@
 # at once (nginx's `return 200`, HTTP/1.1) on core 1: the proxy route, and a route answered by the
 # front end itself (loomgate's /health, nginx's `return 200`). A warm-up run, then a measured one;
 # the front end's user + system CPU over the measured run divided by the requests it answered is
-# its CPU per request (about 2 minutes; --quick: 3 s runs).
+# its CPU per request; then the proxy again with an h2c backend, HTTP/2 on both sides (about 3
+# minutes; --quick: 3 s runs).
 
 if [ "$(nproc)" -lt 2 ]; then echo "loomgate: --scenario h2 needs 2 cores (front end on one, h2load and the backend on the other)" >&2; exit 2; fi
 command -v nginx >/dev/null 2>&1 || { echo "loomgate: --scenario h2 needs nginx: sudo apt-get install nginx-light" >&2; exit 2; }
@@ -34,7 +35,8 @@ measure_h2() {
   c0=$(cpu_ms "${pid[$name]}")
   taskset -c 1 h2load -c "$h2_conns" -m "$h2_streams" -t 1 -D "$h2_run" "${url[$name]}$endpoint" >"$work/h2load.out" 2>&1 || true
   c1=$(cpu_ms "${pid[$name]}")
-  cp "$work/h2load.out" "$dir/h2load-$label-${endpoint//\//_}.txt"
+  local file=${label//, /_}
+  cp "$work/h2load.out" "$dir/h2load-${file// /_}-${endpoint//\//_}.txt"
   ok=$(awk '/^requests:/ { for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^succeeded/) print $i }' "$work/h2load.out")
   done_n=$(awk '/^requests:/ { for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^done/) print $i }' "$work/h2load.out")
   [ -n "$ok" ] || { echo "loomgate: h2load gave no count for $label $endpoint:" >&2; cat "$work/h2load.out" >&2; exit 1; }
@@ -62,6 +64,23 @@ measure_h2 front-loomgate loomgate /api/data
 measure_h2 front-loomgate loomgate /health
 stop front-loomgate
 
+# HTTP/2 on both sides: the backend speaks h2c too (nginx, `listen ... http2`), nginx's front reaching
+# it with grpc_pass (its only HTTP/2 upstream client; it carries plain requests as well) and
+# loomgate's with an upstream that says "protocol": "h2c".
+backend_h2_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
+nginx_on backend-h2 "$backend_h2_port" 1 "server { listen 127.0.0.1:$backend_h2_port http2 backlog=4096; keepalive_requests 100000;
+    http2_max_concurrent_streams 1024;
+    location /api/ { default_type application/json; return 200 '{\"ok\":true,\"items\":[1,2,3]}'; } }"
+sed -e "s/127\.0\.0\.1:9090/127.0.0.1:$backend_h2_port/g" -e 's/"kind": "http"/"kind": "http", "protocol": "h2c"/' \
+  "$root/examples/proxy.json" >"$work/proxy-h2c.json"
+nginx_on front-nginx-h2 "$front_port" 0 "server { listen 127.0.0.1:$front_port http2 backlog=4096; keepalive_requests 100000;
+    http2_max_concurrent_streams 128; location /api/ { grpc_pass grpc://127.0.0.1:$backend_h2_port; } }"
+measure_h2 front-nginx-h2 "nginx, h2c upstream" /api/data
+kill "${server_pids[-1]}" 2>/dev/null; wait "${server_pids[-1]}" 2>/dev/null || true
+LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start front-loomgate-h2 taskset -c 0 "$root/scripts/run" --port 0 --routes "$work/proxy-h2c.json"
+measure_h2 front-loomgate-h2 "loomgate, h2c upstream" /api/data
+stop front-loomgate-h2
+
 write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",\"h2load\":\"$(h2load --version 2>&1 | head -1)\","
 {
   echo "# loomgate h2 scenario: HTTP/2 (h2c) CPU per request against nginx's, each on one core"
@@ -80,6 +99,10 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
     verdict=$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 2.0 && r != "n/a") ? "met" : "missed" }')
     echo "- **$verdict**: \`$endpoint\`: CPU per request ≤ 2.0x nginx's: ${ratio}x (${h2_us[loomgate-$endpoint]} against ${h2_us[nginx-$endpoint]} µs)"
   done
+  a=${h2_us[loomgate, h2c upstream-/api/data]}; b=${h2_us[nginx, h2c upstream-/api/data]}
+  ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+  verdict=$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 2.0 && r != "n/a") ? "met" : "missed" }')
+  echo "- **$verdict**: \`/api/data\` with an h2c upstream on both: CPU per request ≤ 2.0x nginx's: ${ratio}x ($a against $b µs)"
 } >"$dir/report.md"
 echo; cat "$dir/report.md"
 record_run h2-latest
