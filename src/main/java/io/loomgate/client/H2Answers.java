@@ -101,10 +101,15 @@ final class H2Answers {
 
     private static void data(H2Session s, Frame.Data d) throws IOException {
         int id = d.streamId();
-        s.receiving().received(id, d.flowLength(), d.flowLength() - d.data().length);
+        s.receiving().consume(id, d.flowLength());   // past either window: FLOW_CONTROL_ERROR
         H2Call call = s.call(id);
         if (call == null) {
+            s.receiving().credit(id, d.flowLength(), true);   // a stream this side ended: nobody reads it
             return;
+        }
+        int padding = d.flowLength() - d.data().length;
+        if (padding > 0) {
+            s.receiving().credit(id, padding, d.endStream());
         }
         if (!call.hasHead()) {
             s.streamError(id, ErrorCode.PROTOCOL_ERROR, new MalformedResponse("HTTP/2 DATA before the answer's head"));

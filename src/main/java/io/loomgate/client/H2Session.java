@@ -5,6 +5,7 @@ import io.loomgate.http2.Frame;
 import io.loomgate.http2.FrameOutput;
 import io.loomgate.http2.FrameReader;
 import io.loomgate.http2.HeaderBlocks;
+import io.loomgate.http2.ReceiveWindows;
 import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.hpack.HeaderField;
@@ -47,7 +48,7 @@ final class H2Session implements IoWatchdog.Watched {
     private final Map<Integer, String> methods = new ConcurrentHashMap<>();
     private final ReentrantLock opening = new ReentrantLock();
     private final AtomicInteger reserved = new AtomicInteger();
-    private final H2Receiving receiving;
+    private final ReceiveWindows receiving;
     private final long idleNanos;
     private final Runnable onClose;
     private final IoWatchdog watchdog;
@@ -65,7 +66,7 @@ final class H2Session implements IoWatchdog.Watched {
         this.output = new StallClock(socket.getOutputStream());
         this.out = new FrameOutput(output, idleNanos);
         this.reader = new FrameReader(new java.io.BufferedInputStream(socket.getInputStream(), 16 * 1024));
-        this.receiving = new H2Receiving(out, STREAM_WINDOW, CONNECTION_WINDOW);
+        this.receiving = new ReceiveWindows(out, STREAM_WINDOW, CONNECTION_WINDOW);
     }
 
     /**
@@ -234,7 +235,7 @@ final class H2Session implements IoWatchdog.Watched {
         return out;
     }
 
-    H2Receiving receiving() {
+    ReceiveWindows receiving() {
         return receiving;
     }
 

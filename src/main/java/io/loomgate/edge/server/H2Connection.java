@@ -1,6 +1,7 @@
 package io.loomgate.edge.server;
 
 import io.loomgate.http2.FrameOutput;
+import io.loomgate.http2.ReceiveWindows;
 import io.loomgate.core.engine.ConnectionScope;
 import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.StreamBody;
@@ -49,7 +50,7 @@ final class H2Connection {
     private final HpackDecoder hpack = new HpackDecoder(4_096, MAX_HEADER_LIST);
     private final HeaderBlocks blocks = new HeaderBlocks(MAX_HEADER_LIST, 32);
     private final H2States states;
-    private final H2Inflow inflow;
+    private final ReceiveWindows inflow;
     private final FloodGuard floods = new FloodGuard(System.nanoTime());
     private final Map<Integer, H2Stream> live = new ConcurrentHashMap<>();
     private volatile boolean goingAway;
@@ -59,7 +60,7 @@ final class H2Connection {
         this.listener = listener;
         this.out = new FrameOutput(output, listener.limits().idleTimeout().toNanos());
         this.reader = new FrameReader(in);
-        this.inflow = new H2Inflow(out);
+        this.inflow = new ReceiveWindows(out, STREAM_WINDOW, CONNECTION_WINDOW);
         this.states = new H2States(new ServerStreams(MAX_STREAMS, 200, 100, System.nanoTime()));
     }
 
@@ -227,7 +228,7 @@ final class H2Connection {
         s.requestBody().offer(d.data(), d.endStream());
     }
 
-    /** {@link H2Inflow#credit}: a handler read, or a body was dropped. */
+    /** {@link ReceiveWindows#credit}: a handler read, or a body was dropped. */
     void credit(int id, int octets, boolean streamEnded) {
         inflow.credit(id, octets, streamEnded);
     }

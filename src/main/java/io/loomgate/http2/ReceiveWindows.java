@@ -1,44 +1,46 @@
-package io.loomgate.edge.server;
+package io.loomgate.http2;
 
-import io.loomgate.http2.FrameOutput;
-import io.loomgate.http2.FlowWindow;
-import io.loomgate.http2.Frame;
-import io.loomgate.http2.Http2Exception;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The receive side of an HTTP/2 connection's flow control (RFC 9113 section 5.2): the window this
- * side granted the client for the connection and for each stream, lowered by each DATA frame
- * ({@link #consume}: more than granted is a FLOW_CONTROL_ERROR) and raised again only as octets are
- * read by a handler or dropped ({@link #credit}), a quarter of the connection's window or half a
- * stream's at a time. So what a connection holds of request bodies is bounded by
- * {@link H2Connection#CONNECTION_WINDOW}, whatever its streams' handlers do.
+ * The receive side of an HTTP/2 connection's flow control (RFC 9113 section 5.2), a server's or a
+ * client's: the window this side granted the peer for the connection and for each stream, lowered
+ * by each DATA frame ({@link #consume}: more than granted is a FLOW_CONTROL_ERROR) and raised again
+ * only as octets are read or dropped ({@link #credit}), a quarter of the connection's window or half
+ * a stream's at a time. So what a connection holds of bodies is bounded by its connection window,
+ * whatever its readers do.
  */
-final class H2Inflow {
+public final class ReceiveWindows {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final FrameOutput out;
-    private final FlowWindow connection = new FlowWindow(0, H2Connection.CONNECTION_WINDOW);
+    private final int streamWindow;
+    private final int connectionWindow;
+    private final FlowWindow connection;
     private final Map<Integer, FlowWindow> streams = new HashMap<>();
     private int connectionUnacked;
 
-    H2Inflow(FrameOutput out) {
+    /** Windows of {@code streamWindow} octets for each stream and {@code connectionWindow} for the connection, as this side's SETTINGS and first WINDOW_UPDATE granted. */
+    public ReceiveWindows(FrameOutput out, int streamWindow, int connectionWindow) {
         this.out = out;
+        this.streamWindow = streamWindow;
+        this.connectionWindow = connectionWindow;
+        this.connection = new FlowWindow(0, connectionWindow);
     }
 
-    void open(int id) {
+    public void open(int id) {
         lock.lock();
         try {
-            streams.put(id, new FlowWindow(id, H2Connection.STREAM_WINDOW));
+            streams.put(id, new FlowWindow(id, streamWindow));
         } finally {
             lock.unlock();
         }
     }
 
-    void forget(int id) {
+    public void forget(int id) {
         lock.lock();
         try {
             streams.remove(id);
@@ -48,7 +50,7 @@ final class H2Inflow {
     }
 
     /** A DATA frame of {@code flowLength} octets (padding included) on stream {@code id}. */
-    void consume(int id, int flowLength) throws Http2Exception {
+    public void consume(int id, int flowLength) throws Http2Exception {
         lock.lock();
         try {
             connection.consume(flowLength);
@@ -63,22 +65,22 @@ final class H2Inflow {
 
     /**
      * {@code octets} of stream {@code id}'s DATA were read or dropped: the connection's window and,
-     * while the client may still send on the stream ({@code streamEnded} false), the stream's reopen.
+     * while the peer may still send on the stream ({@code streamEnded} false), the stream's reopen.
      */
-    void credit(int id, int octets, boolean streamEnded) {
+    public void credit(int id, int octets, boolean streamEnded) {
         int forConnection = 0;
         int forStream = 0;
         lock.lock();
         try {
             connectionUnacked += octets;
-            if (connectionUnacked >= H2Connection.CONNECTION_WINDOW / 4) {
+            if (connectionUnacked >= connectionWindow / 4) {
                 forConnection = connectionUnacked;
                 connectionUnacked = 0;
                 connection.increase(forConnection);
             }
             FlowWindow window = id == 0 || streamEnded ? null : streams.get(id);
-            if (window != null && H2Connection.STREAM_WINDOW - window.available() >= H2Connection.STREAM_WINDOW / 2) {
-                forStream = (int) (H2Connection.STREAM_WINDOW - window.available());
+            if (window != null && streamWindow - window.available() >= streamWindow / 2) {
+                forStream = (int) (streamWindow - window.available());
                 window.increase(forStream);
             }
         } catch (Http2Exception e) {
