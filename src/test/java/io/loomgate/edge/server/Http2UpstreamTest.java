@@ -177,20 +177,24 @@ class Http2UpstreamTest {
         }
     }
 
-    @Test
-    void overTlsTheUpstreamIsSpokenToInH2ChosenByAlpn(@TempDir Path dir) throws Exception {
-        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
-        com.sun.net.httpserver.HttpsServer tls = new LoomgateServers(ServerLimits.DEFAULTS)
-                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0);
-        tls.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
-                ca.issue("h2-upstream", "dns:localhost,ip:127.0.0.1").serverContext()));
-        tls.createContext("/", exchange -> {
+    /** {@code server} started over TLS with {@code context}, answering every request with the protocol it came in. */
+    private static com.sun.net.httpserver.HttpsServer protocolEcho(com.sun.net.httpserver.HttpsServer server, javax.net.ssl.SSLContext context) {
+        server.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(context));
+        server.createContext("/", exchange -> {
             byte[] body = exchange.getProtocol().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
         });
-        tls.start();
+        server.start();
+        return server;
+    }
+
+    @Test
+    void overTlsTheUpstreamIsSpokenToInH2ChosenByAlpn(@TempDir Path dir) throws Exception {
+        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
+        com.sun.net.httpserver.HttpsServer tls = protocolEcho(new LoomgateServers(ServerLimits.DEFAULTS)
+                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0), ca.issue("h2-upstream", "dns:localhost,ip:127.0.0.1").serverContext());
         Path routes = dir.resolve("routes.json");
         Files.writeString(routes, """
                 {"upstreams": [{"id": "h2", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "h2", "caFile": "%s"}],
@@ -285,19 +289,10 @@ class Http2UpstreamTest {
     void autoSpeaksWhatTheUpstreamsAlpnChooses(@TempDir Path dir) throws Exception {
         io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
         javax.net.ssl.SSLContext context = ca.issue("auto-upstream", "dns:localhost,ip:127.0.0.1").serverContext();
-        com.sun.net.httpserver.HttpsServer ours = new LoomgateServers(ServerLimits.DEFAULTS)
-                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0);
-        com.sun.net.httpserver.HttpsServer jdks = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        for (com.sun.net.httpserver.HttpsServer server : List.of(ours, jdks)) {
-            server.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(context));
-            server.createContext("/", exchange -> {
-                byte[] body = exchange.getProtocol().getBytes(StandardCharsets.UTF_8);
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
-                exchange.close();
-            });
-            server.start();
-        }
+        com.sun.net.httpserver.HttpsServer ours = protocolEcho(new LoomgateServers(ServerLimits.DEFAULTS)
+                .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0), context);
+        com.sun.net.httpserver.HttpsServer jdks = protocolEcho(
+                com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0), context);
         Path routes = dir.resolve("routes.json");
         Files.writeString(routes, """
                 {"upstreams": [{"id": "ours", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "auto", "caFile": "%s"},
