@@ -23,8 +23,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * {@code "kind": "http"}: an upstream reached over HTTP/1.1. One client, with pooled keep-alive
- * connections, serves every HTTP upstream and proxy route of a loomgate; {@link #close} releases it.
+ * {@code "kind": "http"}: an upstream reached over HTTP/1.1, or over HTTP/2 when it says
+ * {@code "protocol": "h2c" | "h2" | "auto"}. One client, with pooled keep-alive connections (shared
+ * ones for HTTP/2), serves every HTTP upstream and proxy route of a loomgate; {@link #close} releases it.
  * It is loomgate's own small blocking client ({@link Http1Client}), not the JDK's
  * {@code java.net.http.HttpClient}: on virtual threads it does the same work for far less CPU (the
  * measurement is in docs/performance.md, the reasons in docs/decisions/0001-own-http-client.md).
