@@ -48,7 +48,7 @@ final class H2Answers {
                     }
                     return;   // interim (100, 103): the final answer follows
                 }
-                String method = s.method(id);
+                String method = call.method;
                 long declared = H2Fields.declaredLength(head);
                 boolean noBody = method.equals("HEAD") || head.status() == 204 || head.status() == 304;
                 call.head(head, H2Fields.framing(method, head, block.endStream(), declared), noBody ? 0 : declared);

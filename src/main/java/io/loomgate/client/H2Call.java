@@ -19,6 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class H2Call {
 
     final int id;
+    /** The request's method: a HEAD's answer has no body, whatever it says. */
+    final String method;
     final StreamBody body;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -34,8 +36,9 @@ final class H2Call {
     /** The upstream ended its side (END_STREAM or RST_STREAM), or the connection ended. */
     volatile boolean remoteDone;
 
-    H2Call(int id, StreamBody body) {
+    H2Call(int id, String method, StreamBody body) {
         this.id = id;
+        this.method = method;
         this.body = body;
     }
 

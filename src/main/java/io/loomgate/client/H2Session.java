@@ -45,7 +45,6 @@ final class H2Session implements IoWatchdog.Watched {
     private final HpackDecoder hpack = new HpackDecoder(4_096, MAX_HEADER_LIST);
     private final HeaderBlocks blocks = new HeaderBlocks(MAX_HEADER_LIST, 32);
     private final Map<Integer, H2Call> calls = new ConcurrentHashMap<>();
-    private final Map<Integer, String> methods = new ConcurrentHashMap<>();
     private final ReentrantLock opening = new ReentrantLock();
     private final AtomicInteger reserved = new AtomicInteger();
     private final ReceiveWindows receiving;
@@ -122,9 +121,8 @@ final class H2Session implements IoWatchdog.Watched {
             if (nextId < 0) {
                 usable = false;   // stream ids ran out: the next request opens another connection
             }
-            H2Call call = new H2Call(id, new StreamBody(id, receiving::credit, idleNanos, false));
+            H2Call call = new H2Call(id, method, new StreamBody(id, receiving::credit, idleNanos, false));
             calls.put(id, call);
-            methods.put(id, method);
             receiving.open(id);
             out.open(id);
             try {
@@ -161,7 +159,6 @@ final class H2Session implements IoWatchdog.Watched {
         if (!call.localDone) {
             reset(call.id, ErrorCode.CANCEL);   // the answer is whole; the rest of the request is not wanted
         }
-        methods.remove(call.id);
         receiving.forget(call.id);
         out.forget(call.id);
         reserved.decrementAndGet();
@@ -225,10 +222,6 @@ final class H2Session implements IoWatchdog.Watched {
 
     H2Call call(int id) {
         return calls.get(id);
-    }
-
-    String method(int id) {
-        return methods.getOrDefault(id, "GET");
     }
 
     FrameOutput out() {
