@@ -242,7 +242,12 @@ class Http2UpstreamTest {
             assertTrue(started.await(60, TimeUnit.SECONDS));
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> ended.get() != null);
             assertEquals("cancelled", ended.get(), "the upstream's stream was reset at the deadline");
-            assertTrue(seen.poll(30, TimeUnit.SECONDS).grpcTimeout() != null, "the upstream was told the time left");
+            w.request(3, "GET", "/up/echo", true);
+            assertEquals(200, w.answer(3).status());
+            Seen slow = seen.poll(30, TimeUnit.SECONDS);
+            assertTrue(slow.grpcTimeout() != null, "the upstream was told the time left");
+            assertEquals(slow.remotePort(), seen.poll(30, TimeUnit.SECONDS).remotePort(),
+                    "a stream reset, not the connection closed: the next request comes on the same one");
         } finally {
             up.stop(0);
         }
