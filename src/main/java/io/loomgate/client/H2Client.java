@@ -33,10 +33,20 @@ final class H2Client implements AutoCloseable {
     private final Map<String, Long> http1Chosen = new ConcurrentHashMap<>();
     private static final long RELEARN_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
 
-    /** An {@code auto} origin's ALPN chose HTTP/1.1: nothing was sent; the request goes over HTTP/1.1. */
+    /**
+     * An {@code auto} origin's ALPN chose HTTP/1.1: nothing was sent; the request goes over HTTP/1.1,
+     * on {@link #connection()}, the one whose handshake chose it.
+     */
     static final class NotChosen extends IOException {
-        NotChosen(String message) {
+        private final transient Http1Connection connection;
+
+        NotChosen(String message, Http1Connection connection) {
             super(message);
+            this.connection = connection;
+        }
+
+        Http1Connection connection() {
+            return connection;
         }
     }
 
@@ -99,10 +109,12 @@ final class H2Client implements AutoCloseable {
             if (found != null) {
                 return found;
             }
-            H2Session fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, open::remove);
-            if (fresh == null) {   // auto, and ALPN chose HTTP/1.1
+            H2Session fresh;
+            try {
+                fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, open::remove);
+            } catch (NotChosen e) {
                 http1Chosen.put(origin.key(), System.nanoTime());
-                throw new NotChosen(origin.key() + " chose HTTP/1.1 by ALPN");
+                throw e;
             }
             if (!fresh.tryReserve()) {
                 throw new IOException("a new HTTP/2 connection to " + origin.key() + " took no stream");

@@ -1,8 +1,10 @@
 package io.loomgate.client;
 
+import io.loomgate.net.IoWatchdog;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.util.List;
 import javax.net.ssl.SSLSocket;
 
@@ -16,14 +18,16 @@ final class H2Dial {
     }
 
     /**
-     * The connected socket, its reads untimed; null when the origin is {@code auto} and ALPN chose
-     * HTTP/1.1 (that connection is closed).
+     * The connected socket, its reads untimed.
      *
-     * @throws MalformedResponse when an {@code h2} origin's ALPN did not choose h2
+     * @throws H2Client.NotChosen when the origin is {@code auto} and ALPN chose HTTP/1.1: it carries the
+     *                            connection, handshaken, for the request to go over HTTP/1.1
+     * @throws MalformedResponse  when an {@code h2} origin's ALPN did not choose h2
      */
-    static Socket connect(Origin origin, int connectTimeoutMs) throws IOException {
-        Socket plain = new Socket();
+    static Socket connect(Origin origin, int connectTimeoutMs, IoWatchdog watchdog) throws IOException {
+        SocketChannel channel = SocketChannel.open();   // a channel, so a connection ALPN gives to HTTP/1.1 can be probed when idle
         try {
+            Socket plain = channel.socket();
             plain.setTcpNoDelay(true);
             plain.connect(origin.socketAddress(), connectTimeoutMs);
             Socket s = plain;
@@ -31,22 +35,26 @@ final class H2Dial {
                 boolean auto = origin.protocol() == Origin.Protocol.AUTO;
                 SSLSocket tls = origin.tls().get().handshake(plain, origin.host(), origin.port(), connectTimeoutMs,
                         auto ? List.of("h2", "http/1.1") : List.of("h2"));
-                if (!"h2".equals(tls.getApplicationProtocol())) {
-                    tls.close();
+                String chosen = tls.getApplicationProtocol();
+                if (!"h2".equals(chosen)) {
                     if (auto) {
-                        return null;   // HTTP/1.1 it is
+                        throw new H2Client.NotChosen(origin.key() + " chose HTTP/1.1 by ALPN",
+                                Http1Connection.over(channel, tls, origin.key(), watchdog));
                     }
-                    throw new MalformedResponse("the upstream did not choose h2 by ALPN (it chose '" + tls.getApplicationProtocol() + "')");
+                    tls.close();
+                    throw new MalformedResponse("the upstream did not choose h2 by ALPN (it chose '" + chosen + "')");
                 }
                 s = tls;
             }
             s.setSoTimeout(0);
             return s;
+        } catch (H2Client.NotChosen e) {
+            throw e;
         } catch (SocketTimeoutException e) {
-            plain.close();
+            channel.close();
             throw new Http1Connection.ConnectTimeout();
         } catch (IOException | RuntimeException e) {
-            plain.close();
+            channel.close();
             throw e;
         }
     }

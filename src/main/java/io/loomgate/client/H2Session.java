@@ -70,14 +70,13 @@ final class H2Session implements IoWatchdog.Watched {
 
     /**
      * Connects, speaks the preface and this side's SETTINGS, and starts the reader; requests may go
-     * at once. Null when the origin is {@code auto} and ALPN chose HTTP/1.1 (the connection closed).
+     * at once.
+     *
+     * @throws H2Client.NotChosen when the origin is {@code auto} and ALPN chose HTTP/1.1
      */
     static H2Session open(Origin origin, int connectTimeoutMs, long idleNanos, IoWatchdog watchdog, java.util.function.Consumer<H2Session> onClose)
             throws IOException {
-        Socket s = H2Dial.connect(origin, connectTimeoutMs);
-        if (s == null) {
-            return null;
-        }
+        Socket s = H2Dial.connect(origin, connectTimeoutMs, watchdog);
         try {
             H2Session[] self = new H2Session[1];
             H2Session session = new H2Session(origin, s, idleNanos, watchdog, () -> onClose.accept(self[0]));

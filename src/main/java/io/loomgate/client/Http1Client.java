@@ -92,16 +92,17 @@ public final class Http1Client implements AutoCloseable {
         if (origin.protocol() == Origin.Protocol.H2 || origin.protocol() == Origin.Protocol.H2C) {
             return h2.send(request, deadlineNanos, idle, afterBody);
         }
+        Http1Connection chosen = null;
         if (origin.protocol() == Origin.Protocol.AUTO && !request.upgrade() && !h2.choseHttp1(origin.key())) {
             try {
                 return h2.send(request, deadlineNanos, idle, afterBody);
             } catch (H2Client.NotChosen e) {
-                // the upstream's ALPN chose HTTP/1.1 (remembered): this request, not yet sent, goes that way
+                chosen = e.connection();   // the upstream's ALPN chose HTTP/1.1 (remembered): this request, not yet sent, goes on that connection
             }
         }
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {
-            Http1Connection c = attempt == 0 ? take(origin.key()) : null;
+            Http1Connection c = attempt == 0 ? (chosen != null ? chosen : take(origin.key())) : null;
             if (c == null) {
                 c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
             }

@@ -81,6 +81,11 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
     }
 
     /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
+    /** A connection over {@code channel}, connected (and over {@code tls}, handshaken, unless null), pooled under {@code key}. */
+    static Http1Connection over(SocketChannel channel, SSLSocket tls, String key, IoWatchdog watchdog) throws IOException {
+        return new Http1Connection(channel, tls, key, watchdog);
+    }
+
     static Http1Connection open(Origin origin, int connectTimeoutMs, IoWatchdog watchdog) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
@@ -88,7 +93,7 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
             ch.socket().connect(origin.socketAddress(), connectTimeoutMs);
             SSLSocket tls = origin.tls().isEmpty() ? null
                     : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
-            return new Http1Connection(ch, tls, origin.key(), watchdog);
+            return over(ch, tls, origin.key(), watchdog);
         } catch (SocketTimeoutException e) {
             ch.close();
             throw new ConnectTimeout();

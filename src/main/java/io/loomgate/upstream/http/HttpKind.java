@@ -94,17 +94,18 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
     }
 
     /**
-     * {@code "protocol"}: http/1.1 (the default), h2 (an https:// URL; ALPN must choose it), h2c (an
-     * http:// URL, prior knowledge) or auto (an https:// URL; ALPN chooses h2 or HTTP/1.1).
+     * {@code "protocol"}: http/1.1 (the default for an http:// URL), h2 (an https:// URL; ALPN must
+     * choose it), h2c (an http:// URL, prior knowledge) or auto (an https:// URL, and its default; ALPN
+     * chooses h2 or HTTP/1.1).
      */
     private static Origin.Protocol protocol(Fields fields, String url) throws RouteFileException {
         Optional<String> named = fields.optionalString("protocol");
+        boolean https = url.startsWith("https://");
         if (named.isEmpty()) {
-            return Origin.Protocol.HTTP_1_1;
+            return https ? Origin.Protocol.AUTO : Origin.Protocol.HTTP_1_1;
         }
         Origin.Protocol p = Origin.Protocol.of(named.get()).orElseThrow(() -> fields.bad("protocol",
                 "must be http/1.1, h2, h2c or auto", named.get()));
-        boolean https = url.startsWith("https://");
         if ((p == Origin.Protocol.H2 || p == Origin.Protocol.AUTO) && !https || p == Origin.Protocol.H2C && https) {
             throw fields.bad("protocol", p == Origin.Protocol.H2C ? "h2c needs http:// URLs (h2 is HTTP/2 over TLS)"
                     : p.text() + " needs https:// URLs (ALPN chooses over TLS; h2c is HTTP/2 in clear)", named.get());

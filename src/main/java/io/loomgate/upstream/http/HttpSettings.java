@@ -121,7 +121,7 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
             w.endArray();
         }
         timeout.ifPresent(t -> w.field("timeout", Durations.format(t)));
-        w.field("maxBodyBytes", maxBodyBytes).field("idleTimeout", Durations.format(idleTimeout));
+        w.field("maxBodyBytes", maxBodyBytes).field("idleTimeout", Durations.format(idleTimeout)).field("protocol", protocol.text());
         caFile.ifPresent(f -> w.field("caFile", f.toString()));
         cache.ifPresent(c -> c.print(w));
         proxying.print(w);

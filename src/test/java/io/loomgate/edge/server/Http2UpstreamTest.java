@@ -179,7 +179,12 @@ class Http2UpstreamTest {
 
     /** {@code server} started over TLS with {@code context}, answering every request with the protocol it came in. */
     private static com.sun.net.httpserver.HttpsServer protocolEcho(com.sun.net.httpserver.HttpsServer server, javax.net.ssl.SSLContext context) {
-        server.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(context));
+        return protocolEcho(server, new com.sun.net.httpserver.HttpsConfigurator(context));
+    }
+
+    private static com.sun.net.httpserver.HttpsServer protocolEcho(com.sun.net.httpserver.HttpsServer server,
+                                                                   com.sun.net.httpserver.HttpsConfigurator configurator) {
+        server.setHttpsConfigurator(configurator);
         server.createContext("/", exchange -> {
             byte[] body = exchange.getProtocol().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
@@ -287,32 +292,46 @@ class Http2UpstreamTest {
     }
 
     /**
-     * {@code auto}: ALPN offers h2 and HTTP/1.1 and the upstream chooses. loomgate's TLS server chooses
-     * h2; the JDK's (no ALPN) leaves HTTP/1.1, which the request then takes, and so do the next.
+     * {@code auto}, the default for {@code https://}: ALPN offers h2 and HTTP/1.1 and the upstream
+     * chooses. loomgate's TLS server chooses h2; the JDK's (no ALPN) leaves HTTP/1.1, which the request
+     * then takes on the very connection whose handshake chose it, and so do the next.
      */
     @Test
-    void autoSpeaksWhatTheUpstreamsAlpnChooses(@TempDir Path dir) throws Exception {
+    void autoIsTheDefaultForHttpsAndSpeaksWhatTheUpstreamsAlpnChooses(@TempDir Path dir) throws Exception {
         io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
         javax.net.ssl.SSLContext context = ca.issue("auto-upstream", "dns:localhost,ip:127.0.0.1").serverContext();
         com.sun.net.httpserver.HttpsServer ours = protocolEcho(new LoomgateServers(ServerLimits.DEFAULTS)
                 .createHttpsServer(new InetSocketAddress("127.0.0.1", 0), 0), context);
-        com.sun.net.httpserver.HttpsServer jdks = protocolEcho(
-                com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0), context);
+        java.util.concurrent.atomic.AtomicInteger handshakes = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpsServer jdks = protocolEcho(com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0),
+                new com.sun.net.httpserver.HttpsConfigurator(context) {
+                    @Override
+                    public void configure(com.sun.net.httpserver.HttpsParameters params) {
+                        handshakes.incrementAndGet();   // the JDK's server configures each connection it accepts
+                        super.configure(params);
+                    }
+                });
         Path routes = dir.resolve("routes.json");
         Files.writeString(routes, """
-                {"upstreams": [{"id": "ours", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "auto", "caFile": "%s"},
-                               {"id": "jdks", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "auto", "caFile": "%s"}],
+                {"upstreams": [{"id": "ours", "kind": "http", "url": "https://127.0.0.1:%d/", "caFile": "%s"},
+                               {"id": "jdks", "kind": "http", "url": "https://127.0.0.1:%d/", "caFile": "%s"},
+                               {"id": "plain", "kind": "http", "url": "https://127.0.0.1:%d/", "protocol": "http/1.1", "caFile": "%s"}],
                  "routes": [{"path": "/ours/*", "policy": "proxy", "upstreams": ["ours"]},
-                            {"path": "/jdks/*", "policy": "proxy", "upstreams": ["jdks"]}]}"""
-                .formatted(ours.getAddress().getPort(), ca.caPem(), jdks.getAddress().getPort(), ca.caPem()));
+                            {"path": "/jdks/*", "policy": "proxy", "upstreams": ["jdks"]},
+                            {"path": "/plain/*", "policy": "proxy", "upstreams": ["plain"]}]}"""
+                .formatted(ours.getAddress().getPort(), ca.caPem(), jdks.getAddress().getPort(), ca.caPem(),
+                        ours.getAddress().getPort(), ca.caPem()));
         try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()));
              HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             assertEquals("HTTP/2.0", client.send(HttpRequest.newBuilder(gate.uri("/ours/x")).build(), HttpResponse.BodyHandlers.ofString()).body());
-            for (int i = 0; i < 2; i++) {
+            assertEquals("HTTP/1.1", client.send(HttpRequest.newBuilder(gate.uri("/plain/x")).build(), HttpResponse.BodyHandlers.ofString()).body(),
+                    "\"protocol\": \"http/1.1\" keeps an https:// upstream on HTTP/1.1 though it offers h2");
+            for (int i = 0; i < 3; i++) {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/jdks/x")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), r.body());
                 assertEquals("HTTP/1.1", r.body());
             }
+            assertEquals(1, handshakes.get(), "the connection whose ALPN chose HTTP/1.1 carried the requests; none was wasted");
         } finally {
             ours.stop(0);
             jdks.stop(0);
