@@ -144,6 +144,7 @@ public final class Loomgate implements AutoCloseable {
                         List<MetricSet> sets = new ArrayList<>(List.of(ConnectionMetrics.of(served), Http2Metrics.of(served),
                                 exporter == null ? SpanMetrics.NONE : SpanMetrics.of(exporter)));
                         live.current().plan().edges().redis().ifPresent(sets::add);
+                        modules.upstreamKinds().forEach(k -> sets.add(k.metrics()));
                         return sets;
                     });
             live.first(plan, source);

@@ -50,9 +50,13 @@ final class H2Client implements AutoCloseable {
         }
     }
 
-    H2Client(int connectTimeoutMs, IoWatchdog watchdog) {
+    private final java.util.function.Function<String, OriginStats.Counts> counts;
+
+    /** @param counts each origin's counters, by its key */
+    H2Client(int connectTimeoutMs, IoWatchdog watchdog, java.util.function.Function<String, OriginStats.Counts> counts) {
         this.connectTimeoutMs = connectTimeoutMs;
         this.watchdog = watchdog;
+        this.counts = counts;
     }
 
     /** {@link Http1Client#send}, over HTTP/2. */
@@ -87,6 +91,9 @@ final class H2Client implements AutoCloseable {
                 if (sender != null) {
                     sender.await();
                 }
+                if (call.refused()) {
+                    counts.apply(request.origin().key()).h2Refused.increment();
+                }
                 if (attempt == 0 && call.refused() && request.replayable()) {
                     continue;   // not processed (RFC 9113 section 8.7): once more, elsewhere
                 }
@@ -111,11 +118,13 @@ final class H2Client implements AutoCloseable {
             }
             H2Session fresh;
             try {
-                fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, open::remove);
+                fresh = H2Session.open(origin, connectTimeoutMs, idle.toNanos(), watchdog, counts.apply(origin.key()), open::remove);
             } catch (NotChosen e) {
+                counts.apply(origin.key()).http1Opened.increment();
                 http1Chosen.put(origin.key(), System.nanoTime());
                 throw e;
             }
+            counts.apply(origin.key()).h2Opened.increment();
             if (!fresh.tryReserve()) {
                 throw new IOException("a new HTTP/2 connection to " + origin.key() + " took no stream");
             }
@@ -143,6 +152,18 @@ final class H2Client implements AutoCloseable {
             return false;
         }
         return at != null;
+    }
+
+    /** Connections open to {@code key} now. */
+    int open(String key) {
+        List<H2Session> list = sessions.get(key);
+        return list == null ? 0 : list.size();
+    }
+
+    /** Streams open to {@code key} now, over all its connections. */
+    int streams(String key) {
+        List<H2Session> list = sessions.get(key);
+        return list == null ? 0 : list.stream().mapToInt(H2Session::active).sum();
     }
 
     /** Connections to {@code key} with no stream open close now. */

@@ -50,14 +50,17 @@ final class H2Session implements IoWatchdog.Watched {
     private final ReceiveWindows receiving;
     private final long idleNanos;
     private final Runnable onClose;
+    private final OriginStats.Counts counts;
     private final IoWatchdog watchdog;
     private int nextId = 1;
     private volatile boolean usable = true;
     private final java.util.concurrent.atomic.AtomicBoolean shut = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastActive = System.nanoTime();
 
-    private H2Session(Origin origin, Socket socket, long idleNanos, IoWatchdog watchdog, Runnable onClose) throws IOException {
+    private H2Session(Origin origin, Socket socket, long idleNanos, IoWatchdog watchdog, OriginStats.Counts counts, Runnable onClose)
+            throws IOException {
         this.origin = origin;
+        this.counts = counts;
         this.watchdog = watchdog;
         this.socket = socket;
         this.idleNanos = idleNanos;
@@ -74,12 +77,12 @@ final class H2Session implements IoWatchdog.Watched {
      *
      * @throws H2Client.NotChosen when the origin is {@code auto} and ALPN chose HTTP/1.1
      */
-    static H2Session open(Origin origin, int connectTimeoutMs, long idleNanos, IoWatchdog watchdog, java.util.function.Consumer<H2Session> onClose)
-            throws IOException {
+    static H2Session open(Origin origin, int connectTimeoutMs, long idleNanos, IoWatchdog watchdog, OriginStats.Counts counts,
+                          java.util.function.Consumer<H2Session> onClose) throws IOException {
         Socket s = H2Dial.connect(origin, connectTimeoutMs, watchdog);
         try {
             H2Session[] self = new H2Session[1];
-            H2Session session = new H2Session(origin, s, idleNanos, watchdog, () -> onClose.accept(self[0]));
+            H2Session session = new H2Session(origin, s, idleNanos, watchdog, counts, () -> onClose.accept(self[0]));
             self[0] = session;
             session.output.write(FrameReader.PREFACE);
             session.out.frame(new Frame.Settings(false, List.of(
@@ -169,6 +172,7 @@ final class H2Session implements IoWatchdog.Watched {
         if (call != null) {
             call.localDone = true;
         }
+        counts.h2Resets.increment();
         try {
             out.frame(new Frame.RstStream(id, code));
         } catch (IOException e) {

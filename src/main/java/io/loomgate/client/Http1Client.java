@@ -48,6 +48,7 @@ public final class Http1Client implements AutoCloseable {
     private final IoWatchdog watchdog = new IoWatchdog();
     private final Map<String, Pool> idle = new ConcurrentHashMap<>();
     private final H2Client h2;
+    private final Map<String, OriginStats.Counts> counts = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** One host's idle connections, most recently used first, and how many there are (a deque's size() walks it). */
@@ -67,7 +68,7 @@ public final class Http1Client implements AutoCloseable {
 
     public Http1Client(Duration connectTimeout) {
         this.connectTimeoutMs = (int) connectTimeout.toMillis();
-        this.h2 = new H2Client(connectTimeoutMs, watchdog);
+        this.h2 = new H2Client(connectTimeoutMs, watchdog, this::counts);
     }
 
     /**
@@ -105,6 +106,7 @@ public final class Http1Client implements AutoCloseable {
             Http1Connection c = attempt == 0 ? (chosen != null ? chosen : take(origin.key())) : null;
             if (c == null) {
                 c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
+                counts(origin.key()).http1Opened.increment();
             }
             c.begin(deadlineNanos, idle);
             BodySender sender = BodySender.NONE;
@@ -203,6 +205,19 @@ public final class Http1Client implements AutoCloseable {
         pool.connections().offerFirst(c);
     }
 
+    private OriginStats.Counts counts(String key) {
+        return counts.computeIfAbsent(key, k -> new OriginStats.Counts());
+    }
+
+    /** Each origin's connections, as {@code /metrics} shows them: every origin called since its address last went away. */
+    public java.util.List<OriginStats> stats() {
+        return counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> {
+            OriginStats.Counts c = e.getValue();
+            return new OriginStats(e.getKey(), c.http1Opened.sum(), pooled(e.getKey()), c.h2Opened.sum(), h2.open(e.getKey()),
+                    h2.streams(e.getKey()), c.h2Resets.sum(), c.h2Refused.sum());
+        }).toList();
+    }
+
     /** Idle connections to {@code host:port} now in the pool (for tests). */
     public int pooled(String key) {
         Pool pool = idle.get(key);
@@ -216,6 +231,7 @@ public final class Http1Client implements AutoCloseable {
     public void retire(String key) {
         retired.add(key);
         closeIdle(key);
+        counts.remove(key);   // its counters go with it: addresses come and go, and the map stays bounded
     }
 
     /** {@code key}'s address is back: its connections are pooled again. */

@@ -38,7 +38,6 @@ public interface UpstreamKind {
     /** Builds the upstream of settings this kind has read. */
     Upstream create(UpstreamId id, Settings settings);
 
-    /** What one declaration of a kind says, checked. */
     /** The connections it keeps idle for an upstream of these settings now (a pool); empty when it keeps none. */
     default OptionalInt idleConnections(Settings settings) {
         return OptionalInt.empty();
@@ -60,6 +59,12 @@ public interface UpstreamKind {
     default void release(Settings settings) {
     }
 
+    /** Its own metrics, shared by every upstream of the kind (an HTTP client's connections); none by default. */
+    default io.loomgate.observe.MetricSet metrics() {
+        return io.loomgate.observe.MetricSet.NONE;
+    }
+
+    /** What one declaration of a kind says, checked. */
     interface Settings {
 
         /** Its fields as a route file writes them, after {@code id} and {@code kind}: {@code --print-routes} prints these. */

@@ -187,6 +187,11 @@ public final class HttpKind implements UpstreamKind, AutoCloseable {
         }
     }
 
+    @Override
+    public io.loomgate.observe.MetricSet metrics() {
+        return new ClientConnectionMetrics(client.stats());
+    }
+
     /** Closes the pooled connections. */
     @Override
     public void close() {

@@ -127,6 +127,12 @@ class Http2UpstreamTest {
                 ports.add(s.remotePort());
             }
             assertEquals(1, ports.size(), "every stream on one connection: " + ports);
+            assertEquals(1, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"h2\""),
+                    "/metrics counts the one HTTP/2 connection opened");
+            assertEquals(0, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"http/1.1\""));
+            assertEquals(1, metric(client, gate, "loomgate_upstream_http2_connections", ""), "and sees it open");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> metric(client, gate, "loomgate_upstream_http2_streams", "") == 0);
         } finally {
             up.stop(0);
         }
@@ -172,9 +178,22 @@ class Http2UpstreamTest {
             Seen second = seen.poll(30, TimeUnit.SECONDS);
             assertEquals(first.remotePort(), second.remotePort(), "the reset stream did not cost the connection");
             assertNotEquals(null, second);
+            try (HttpClient client = HttpClient.newHttpClient()) {
+                assertTrue(metric(client, gate, "loomgate_upstream_http2_streams_reset_total", "") >= 1, "/metrics counts the stream reset");
+                assertEquals(1, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"h2\""));
+            }
         } finally {
             up.stop(0);
         }
+    }
+
+    /** The value of the one sample of {@code name} whose labels hold {@code labels}, from the gateway's Prometheus metrics. */
+    static double metric(HttpClient client, Loomgate gate, String name, String... labels) throws Exception {
+        String all = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        List<String> lines = all.lines().filter(l -> l.startsWith(name + "{") && java.util.Arrays.stream(labels).allMatch(l::contains)).toList();
+        assertEquals(1, lines.size(), name + " " + List.of(labels) + " in:\n" + all);
+        String line = lines.getFirst();
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
     /** {@code server} started over TLS with {@code context}, answering every request with the protocol it came in. */
@@ -332,6 +351,11 @@ class Http2UpstreamTest {
                 assertEquals("HTTP/1.1", r.body());
             }
             assertEquals(1, handshakes.get(), "the connection whose ALPN chose HTTP/1.1 carried the requests; none was wasted");
+            String jdk = ":" + jdks.getAddress().getPort() + " ";
+            assertEquals(1, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"http/1.1\"", jdk), "/metrics agrees");
+            assertEquals(0, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"h2\"", jdk));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> metric(client, gate, "loomgate_upstream_connections_idle", jdk) == 1);
         } finally {
             ours.stop(0);
             jdks.stop(0);
