@@ -18,6 +18,12 @@ import javax.net.ssl.SSLEngine;
  *   <li>{@code hello}: a whole ClientHello (made by the JDK's own TLS client), its answer never read;</li>
  *   <li>{@code h2-idle}: HTTP/2 in clear (h2c): the preface, SETTINGS, one {@code GET /health} as a
  *       stream, its answer read, then silence.</li>
+ *   <li>{@code h2-busy}: h2c, four {@code POST /sink/x} streams whose bodies have not begun: their
+ *       requests run, proxied to load/ClosedWindowUpstream.java, which never answers.</li>
+ *   <li>{@code h2-full}: {@code h2-busy} at an HTTP/2 connection's worst: the first stream's fields
+ *       fill the server's HPACK table (4 KiB), each stream sends its whole window of body (4 x 65,535
+ *       octets: the connection's 256 KiB window), which the proxy cannot pass on (the upstream's
+ *       window is closed), and a fifth stream's header block stops 59 KB in, before END_HEADERS.</li>
  * </ul>
  * Usage: {@code java load/StalledConnections.java PORT N KIND MILLIS}
  */
@@ -46,7 +52,9 @@ public class StalledConnections {
                     out.flush();
                     readAtLeast(s, 40);   // the server's SETTINGS, its WINDOW_UPDATE, the answer's HEADERS and DATA
                 }
-                default -> throw new IllegalArgumentException("kind: nothing, head, idle, hello-part, hello or h2-idle");
+                case "h2-busy" -> out.write(h2Busy(false));
+                case "h2-full" -> out.write(h2Busy(true));
+                default -> throw new IllegalArgumentException("kind: nothing, head, idle, hello-part, hello, h2-idle, h2-busy or h2-full");
             }
             out.flush();
             held.add(s);
@@ -76,6 +84,64 @@ public class StalledConnections {
         b.writeBytes(new byte[] {0, 0, (byte) n, 0x1, 0x5, 0, 0, 0, 1});
         b.writeBytes(block.toByteArray());
         return b.toByteArray();
+    }
+
+    /** See {@code h2-busy} and {@code h2-full} above. */
+    private static byte[] h2Busy(boolean full) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.writeBytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes());
+        b.writeBytes(new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0});
+        for (int stream = 1; stream <= 7; stream += 2) {
+            java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+            block.writeBytes(new byte[] {(byte) 0x83, (byte) 0x86, 0x04, 7});   // :method POST, :scheme http, :path literal
+            block.writeBytes("/sink/x".getBytes());
+            block.writeBytes(new byte[] {0x01, 0x01, 'x'});   // :authority x
+            if (full && stream == 1) {
+                for (int i = 0; i < 31; i++) {   // 31 entries of 9 + 90 + 32 octets: 4,061 of the table's 4,096
+                    block.writeBytes(new byte[] {0x40, 9});
+                    block.writeBytes("x-fill-%02d".formatted(i).getBytes());
+                    block.write(90);
+                    block.writeBytes("v".repeat(90).getBytes());
+                }
+            }
+            frame(b, 0x1, 0x4, stream, block.toByteArray());   // HEADERS, END_HEADERS, the stream left open for a body
+        }
+        if (full) {
+            byte[] chunk = new byte[16_384];
+            for (int stream = 1; stream <= 7; stream += 2) {
+                for (int left = 65_535; left > 0; left -= 16_384) {
+                    frame(b, 0x0, 0, stream, java.util.Arrays.copyOf(chunk, Math.min(left, 16_384)));
+                }
+            }
+            java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+            block.writeBytes(new byte[] {(byte) 0x82, (byte) 0x86, (byte) 0x84, 0x01, 0x01, 'x', 0x00, 5});   // GET / ... and x-big:
+            block.writeBytes("x-big".getBytes());
+            int value = 60_000;
+            block.write(0x7f);   // the value's length, an HPACK integer: 127 and the rest in 7-bit groups
+            for (int rest = value - 127; ; rest >>= 7) {
+                if (rest < 128) {
+                    block.write(rest);
+                    break;
+                }
+                block.write((rest & 0x7f) | 0x80);
+            }
+            block.writeBytes("v".repeat(value).getBytes());
+            byte[] all = block.toByteArray();
+            int sent = 0;
+            for (boolean first = true; all.length - sent > 1_000; first = false) {   // the last octets never come
+                int n = Math.min(16_384, all.length - 1_000 - sent);
+                frame(b, first ? 0x1 : 0x9, 0, 9, java.util.Arrays.copyOfRange(all, sent, sent + n));   // HEADERS, then CONTINUATION
+                sent += n;
+            }
+        }
+        return b.toByteArray();
+    }
+
+    private static void frame(java.io.ByteArrayOutputStream b, int type, int flags, int stream, byte[] payload) {
+        int n = payload.length;
+        b.writeBytes(new byte[] {(byte) (n >>> 16), (byte) (n >>> 8), (byte) n, (byte) type, (byte) flags,
+                (byte) (stream >>> 24), (byte) (stream >>> 16), (byte) (stream >>> 8), (byte) stream});
+        b.writeBytes(payload);
     }
 
     private static void readAtLeast(Socket s, int n) throws java.io.IOException {
