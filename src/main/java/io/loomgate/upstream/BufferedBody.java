@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.grpc.GrpcContent;
 import io.loomgate.http.HttpError;
 import io.loomgate.http.Request;
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,9 @@ import java.util.Map;
  * upstream connection while it trickles in, the upstream gets the head and the body together, and
  * the request's deadline counts from the body's end. A chunked body that ends within the buffer is
  * sent on with its {@code Content-Length}. A larger body streams, its first bytes from the buffer.
+ * A gRPC request's body of unknown length is never waited for: it is a stream of messages, the
+ * answers to which may come while it is still open (a bidirectional call), so it streams from its
+ * first byte.
  *
  * <p>The client's pace is bounded by the server, between any two bytes (loomgate's server: its
  * {@code --idle-timeout}; the JDK's: {@code --read-timeout} for head and body together).
@@ -47,7 +51,7 @@ public final class BufferedBody {
                 }
                 return request.withBody(new ByteArrayInputStream(body));
             }
-            if (!chunked) {
+            if (!chunked || GrpcContent.is(request.headers().first("Content-Type"))) {
                 return request;
             }
             byte[] first = request.body().readNBytes((int) Math.min(BYTES, max) + 1);

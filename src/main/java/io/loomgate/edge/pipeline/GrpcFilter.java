@@ -46,12 +46,7 @@ final class GrpcFilter implements Filter {
 
     /** gRPC over HTTP/2 only: an HTTP/1.1 request saying {@code application/grpc} is no gRPC client's. */
     static boolean grpc(Visit v) {
-        String type = v.headers().first("content-type");
-        if (!v.exchange().stream() || type == null) {
-            return false;
-        }
-        String t = type.toLowerCase(Locale.ROOT);
-        return t.equals("application/grpc") || t.startsWith("application/grpc+") || t.startsWith("application/grpc;");
+        return v.exchange().stream() && io.loomgate.grpc.GrpcContent.is(v.headers().first("content-type"));
     }
 
     /** The error's {@code message}, from loomgate's JSON error body; else its reason phrase's stand-in. */

@@ -60,8 +60,7 @@ final class ForwardedHeaders {
                 out.add(name, value);
             }
         });
-        String type = in.first("Content-Type");
-        if (in.contains("grpc-timeout") || type != null && type.startsWith("application/grpc")) {
+        if (in.contains("grpc-timeout") || io.loomgate.grpc.GrpcContent.is(in.first("Content-Type"))) {
             // a gRPC call tells its upstream the time it has left: the client's, capped by the route's, less what has passed
             out.add("grpc-timeout", GrpcTimeout.format(java.time.Duration.ofNanos(ctx.deadlineNanos() - System.nanoTime())));
         }

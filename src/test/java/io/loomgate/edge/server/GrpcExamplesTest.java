@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * gRPC through proxy routes, with grpc-go's own example programs (written elsewhere, built by
  * {@code scripts/test}): helloworld's unary call, and route_guide's four kinds (unary, server
  * streaming, client streaming, bidirectional), the client speaking h2c to loomgate and loomgate h2c
- * to the server; then with the server gone, the client gets UNAVAILABLE from the gateway.
+ * to the server; then with the server gone, the client gets UNAVAILABLE from the gateway. And
+ * route_guide's client over TLS to loomgate (h2 by ALPN, its {@code -tls} flag), h2c behind; and
+ * features/cancellation's client cancelling a bidirectional stream, which its server, behind
+ * loomgate, sees cancelled.
  */
 class GrpcExamplesTest {
 
@@ -104,6 +107,63 @@ class GrpcExamplesTest {
         } finally {
             greeter.destroyForcibly();
             guide.destroyForcibly();
+        }
+    }
+
+    @Test
+    void routeGuideOverTlsToTheGateway(@TempDir Path dir) throws Exception {
+        int guidePort = LocalTools.freePort();
+        Process guide = server("route_guide-server", guidePort);
+        io.loomgate.testing.TestCertificates ca = io.loomgate.testing.TestCertificates.ca();
+        // route_guide's client checks the name x.test.example.com unless told another (-server_host_override)
+        io.loomgate.testing.TestCertificates.Issued cert = ca.issue("grpc-gateway", "dns:x.test.example.com,ip:127.0.0.1");
+        try {
+            awaitListening(guidePort);
+            Path routes = dir.resolve("routes.json");
+            Files.writeString(routes, """
+                    {"upstreams": [{"id": "guide", "kind": "http", "url": "http://127.0.0.1:%d/routeguide.RouteGuide/", "protocol": "h2c"}],
+                     "routes": [{"path": "/routeguide.RouteGuide/*", "policy": "proxy", "upstreams": ["guide"]}]}""".formatted(guidePort));
+            try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString(),
+                    "--tls-cert", cert.chainPem().toString(), "--tls-key", cert.keyPem().toString()))) {
+                String tour = run("route_guide-client", "-addr", "127.0.0.1:" + gate.baseUri().getPort(), "-tls",
+                        "-ca_file", ca.caPem().toString());
+                assertTrue(tour.endsWith("exit 0"), tour);
+                assertTrue(tour.contains("Berkshire Valley Management Area Trail"), "unary GetFeature over TLS: " + tour);
+                assertTrue(tour.contains("Route summary: point_count:"), "client-streaming RecordRoute over TLS: " + tour);
+                assertEquals(9, tour.lines().filter(l -> l.contains("Got message")).count(), "bidirectional RouteChat over TLS: " + tour);
+            }
+        } finally {
+            guide.destroyForcibly();
+        }
+    }
+
+    /**
+     * The client cancels its stream after two echoes; loomgate resets its own stream to the server
+     * ({@code RST_STREAM CANCEL}), and the server's {@code Recv} ends with {@code Canceled}, which it
+     * prints: the cancellation crossed the gateway, seen where it lands.
+     */
+    @Test
+    void aStreamTheClientCancelsIsCancelledAtTheServer(@TempDir Path dir) throws Exception {
+        int port = LocalTools.freePort();
+        Path serverOut = dir.resolve("server.out");
+        Process echo = new ProcessBuilder(program("features-cancellation-server").toString(), "-port", String.valueOf(port))
+                .redirectErrorStream(true).redirectOutput(serverOut.toFile()).start();
+        try {
+            awaitListening(port);
+            Path routes = dir.resolve("routes.json");
+            Files.writeString(routes, """
+                    {"upstreams": [{"id": "echo", "kind": "http", "url": "http://127.0.0.1:%d/grpc.examples.echo.Echo/", "protocol": "h2c"}],
+                     "routes": [{"path": "/grpc.examples.echo.Echo/*", "policy": "proxy", "upstreams": ["echo"]}]}""".formatted(port));
+            try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--routes", routes.toString()))) {
+                String out = run("features-cancellation-client", "-addr", "127.0.0.1:" + gate.baseUri().getPort());
+                assertTrue(out.endsWith("exit 0"), out);
+                assertEquals(2, out.lines().filter(l -> l.startsWith("received message")).count(), "two echoes before the cancel: " + out);
+                assertTrue(out.contains("returned expected error rpc error: code = Canceled"), out);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                        .until(() -> Files.readString(serverOut).contains("server: error receiving from stream: rpc error: code = Canceled"));
+            }
+        } finally {
+            echo.destroyForcibly();
         }
     }
 }
