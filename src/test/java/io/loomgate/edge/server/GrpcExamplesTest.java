@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class GrpcExamplesTest {
 
     static final String BUILD = "scripts/test builds them into ~/.cache/loomgate/grpc-examples-*; or set LOOMGATE_GRPC_EXAMPLES"
-            + " to a directory holding helloworld-greeter_server, helloworld-greeter_client, route_guide-server and route_guide-client"
+            + " to a directory holding helloworld-greeter_server, helloworld-greeter_client, route_guide-server, route_guide-client,"
+            + " features-cancellation-server and features-cancellation-client"
             + " (go build google.golang.org/grpc/examples/...)";
 
     private static Path program(String name) {

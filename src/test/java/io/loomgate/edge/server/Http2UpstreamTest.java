@@ -187,6 +187,53 @@ class Http2UpstreamTest {
         }
     }
 
+    /**
+     * A hedge's loser over HTTP/2: the first try hangs, the backup answers, and the first's stream is
+     * reset (its handler interrupted) while the connection both shared goes on.
+     */
+    @Test
+    void aHedgesLoserIsResetAndItsConnectionGoesOn(@TempDir Path dir) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<String> ended = new AtomicReference<>();
+        Set<Integer> ports = ConcurrentHashMap.newKeySet();
+        HttpServer up = new LoomgateServers(ServerLimits.DEFAULTS).createHttpServer(new InetSocketAddress("127.0.0.1", 0), 0);
+        up.createContext("/", exchange -> {
+            try (exchange) {
+                ports.add(exchange.getRemoteAddress().getPort());
+                if (tries.incrementAndGet() == 1) {
+                    slow(exchange, started, ended);   // the primary: it waits to be cancelled
+                } else {
+                    byte[] answer = "{\"from\":\"backup\"}".getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("content-type", "application/json");
+                    exchange.sendResponseHeaders(200, answer.length);
+                    exchange.getResponseBody().write(answer);
+                }
+            }
+        });
+        up.start();
+        Path routes = dir.resolve("routes.json");
+        Files.writeString(routes, """
+                {"upstreams": [{"id": "h2", "kind": "http", "url": "http://127.0.0.1:%d/item", "protocol": "h2c"}],
+                 "routes": [{"path": "/hedged", "policy": "hedge", "upstreams": ["h2"], "hedge": {"after": "1ms"}, "timeout": "120s"}]}"""
+                .formatted(up.getAddress().getPort()));
+        try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0", "--max-timeout", "120s",
+                "--routes", routes.toString()));
+             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(gate.uri("/hedged")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(r.body().contains("backup"), r.body());
+            assertTrue(started.await(60, TimeUnit.SECONDS));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> ended.get() != null);
+            assertEquals("cancelled", ended.get(), "the loser's stream was reset at the upstream, its handler interrupted");
+            assertEquals(1, ports.size(), "both tries on one connection, which the reset did not cost: " + ports);
+            assertTrue(metric(client, gate, "loomgate_upstream_http2_streams_reset_total", "") >= 1);
+            assertEquals(1, metric(client, gate, "loomgate_upstream_connections_opened_total", "protocol=\"h2\""));
+        } finally {
+            up.stop(0);
+        }
+    }
+
     /** The value of the one sample of {@code name} whose labels hold {@code labels}, from the gateway's Prometheus metrics. */
     static double metric(HttpClient client, Loomgate gate, String name, String... labels) throws Exception {
         String all = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
