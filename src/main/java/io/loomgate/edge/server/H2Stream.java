@@ -133,6 +133,9 @@ final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
         }
         List<HeaderField> block = new ArrayList<>(fields.size() + 2);
         block.add(new HeaderField(":status", String.valueOf(status)));
+        if (!fields.contains("Date")) {
+            block.add(new HeaderField("date", Responses.date()));   // a handler's own (a proxied answer's) goes as it is
+        }
         fields.forEach((name, value) -> {
             String lower = name.toLowerCase(Locale.ROOT);
             if (!NOT_SENT.contains(lower) && !(lower.equals("content-length") && length == 0)) {

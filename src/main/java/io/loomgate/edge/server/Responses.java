@@ -37,7 +37,8 @@ final class Responses {
     }
 
     /**
-     * {@code HTTP/1.1 200 OK}, a {@code Date}, the fields with each name's words capitalised, the
+     * {@code HTTP/1.1 200 OK}, a {@code Date} (the fields' own when they have one: a proxied or
+     * cached answer keeps its upstream's), the fields with each name's words capitalised, the
      * framing field (which replaces any {@code Content-Length} or {@code Transfer-Encoding} the fields
      * had), the {@code Connection} option (which replaces theirs), and the empty line.
      *
@@ -46,8 +47,9 @@ final class Responses {
      * @param connection {@code close} or {@code keep-alive}; null to leave the fields' own
      */
     static byte[] head(int status, Headers fields, String[] framing, String connection) {
+        String own = fields.first("Date");
         StringBuilder sb = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(' ')
-                .append(REASONS.getOrDefault(status, "")).append("\r\nDate: ").append(date()).append("\r\n");
+                .append(REASONS.getOrDefault(status, "")).append("\r\nDate: ").append(own != null ? own : date()).append("\r\n");
         fields.forEach((name, value) -> {
             boolean replaced = name.equalsIgnoreCase("Date")
                     || framing != null && (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
@@ -96,7 +98,7 @@ final class Responses {
     }
 
     /** The HTTP date, formatted once a second. */
-    private static String date() {
+    static String date() {
         long second = System.currentTimeMillis() / 1000;
         if (second != dateSecond) {
             date = DATE.format(ZonedDateTime.now(ZoneOffset.UTC));
