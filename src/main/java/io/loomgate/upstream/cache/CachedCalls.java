@@ -105,19 +105,6 @@ public final class CachedCalls {
         }
     }
 
-    /**
-     * What the cache has for a proxied request, which streams its own answer when it goes upstream.
-     *
-     * @param fresh              a fresh answer, counted as a hit
-     * @param stale              a stale one
-     * @param whileRevalidating  it may be served now while one refresh runs
-     * @param ifError            it may be served if the upstream fails
-     */
-    public record Lookup(Optional<Served> fresh, Optional<StoredAnswer> stale, boolean whileRevalidating, boolean ifError) {
-        /** Nothing the request may be served. */
-        public static final Lookup NONE = new Lookup(Optional.empty(), Optional.empty(), false, false);
-    }
-
     /** What the cache has for a proxied request ({@link Lookup}); anything but a fresh answer counts as a miss. */
     public Lookup lookup(Ask ask) {
         long now = System.currentTimeMillis();
@@ -126,8 +113,11 @@ public final class CachedCalls {
             return new Lookup(Optional.of(hit(stored.get(), now)), Optional.empty(), false, false);
         }
         misses.increment();
-        if (stored.isEmpty() || stored.get().cacheControl().noCache()) {
+        if (stored.isEmpty()) {
             return Lookup.NONE;
+        }
+        if (stored.get().cacheControl().noCache()) {
+            return new Lookup(Optional.empty(), stored, false, false);   // never served without the upstream's word: revalidated
         }
         Duration stale = stored.get().staleness(now, settings.defaultTtl());
         return new Lookup(Optional.empty(), stored,
@@ -221,20 +211,33 @@ public final class CachedCalls {
         return store(primary, ask, personal, f, "");
     }
 
-    /** A stale answer asked again with its validators; a 304 refreshes it. Runs on the shared call's thread. */
-    private Landed revalidate(String primary, StoredAnswer old, Ask ask, boolean personal, Fetch fetch) throws Exception {
-        revalidations.increment();
+    /** The request fields that ask the upstream whether {@code old} is still good (RFC 9111 section 4.3.1). */
+    public static Headers conditions(StoredAnswer old) {
         Headers.Builder conditions = Headers.builder();
         old.etag().ifPresent(e -> conditions.add("If-None-Match", e));
         old.lastModified().ifPresent(m -> conditions.add("If-Modified-Since", m));
-        Fetched f = fetch.run(conditions.build());
-        if (f.status() == 304) {   // a cookie the 304 sets is for no one: the stored answer never holds one
-            StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
-            boolean stored = cache.put(primary, refreshed);
-            return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), f.requestMillis(),
-                    f.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
+        return conditions.build();
+    }
+
+    /** A proxied revalidation of {@code old} the upstream answered {@code 304} ({@code f}, no body): {@code old}, refreshed, served. */
+    public Served notModified(Ask ask, StoredAnswer old, Fetched f) {
+        revalidations.increment();
+        StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
+        boolean stored = cache.put(primary(ask), refreshed);
+        return served(refreshed, System.currentTimeMillis(), "fwd=stale; fwd-status=304" + (stored ? "; stored" : ""));
+    }
+
+    /** A stale answer asked again with its validators; a 304 refreshes it. Runs on the shared call's thread. */
+    private Landed revalidate(String primary, StoredAnswer old, Ask ask, boolean personal, Fetch fetch) throws Exception {
+        revalidations.increment();
+        Fetched f = fetch.run(conditions(old));
+        if (f.status() != 304) {
+            return store(primary, ask, personal, f, "; fwd-status=" + f.status());
         }
-        return store(primary, ask, personal, f, "; fwd-status=" + f.status());
+        StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
+        boolean stored = cache.put(primary, refreshed);   // a cookie the 304 sets is for no one: shareable() drops it
+        return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), f.requestMillis(),
+                f.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
     }
 
     private Landed store(String primary, Ask ask, boolean personal, Fetched f, String how) {

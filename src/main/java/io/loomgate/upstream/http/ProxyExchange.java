@@ -19,10 +19,8 @@ import io.loomgate.upstream.BufferedBody;
 import io.loomgate.core.port.Forward;
 import io.loomgate.core.port.ProxyRules;
 import io.loomgate.upstream.balance.Fleet;
-import io.loomgate.upstream.cache.CacheControl;
 import io.loomgate.upstream.cache.CacheLocks;
 import io.loomgate.upstream.cache.CachedCalls;
-import io.loomgate.upstream.cache.StoredAnswer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -38,14 +36,14 @@ final class ProxyExchange {
     private final Http1Client client;
     private final Duration idleTimeout;
     private final HttpUpstream.Forwarding forwarding;
-    private final Optional<CachedCalls> cache;
+    private final Optional<ProxyCache> cache;
     /** How long a background refresh of a proxied answer may take. */
     private static final Duration REFRESH_LIMIT = Duration.ofSeconds(30);
     /** The longest one read of a tunnel's upstream side may wait: its idle timeout and lifetime end it before. */
     private static final Duration TUNNEL_READ_LIMIT = Duration.ofDays(30);
 
     ProxyExchange(HttpUpstream upstream, UpstreamEndpoints endpoints, Http1Client client, Duration idleTimeout,
-                  HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
+                  HttpUpstream.Forwarding forwarding, Optional<ProxyCache> cache) {
         this.cache = cache;
         this.upstream = upstream;
         this.endpoints = endpoints;
@@ -83,58 +81,24 @@ final class ProxyExchange {
         Proxying proxying = upstream.proxying();
         Headers forwarded = forward.rules().requestHeaders().apply(ForwardedHeaders.of(request, forwarding.trusted(),
                 forwarding.scheme(), ctx, sent, proxying.forwarded(), forward.prefix()), values);
-        CachedCalls.Ask ask = null;
-        Optional<StoredAnswer> ifError = Optional.empty();
-        CacheLocks.Lead lead = null;
-        Headers bypassed = Headers.EMPTY;
-        boolean head = request.method().equals("HEAD");
-        if (cache.isPresent() && (head || request.method().equals("GET")) && !hasBody && !upgrade) {
-            CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
-            if (asked.noCache() || asked.noStore()) {   // the client asks for the upstream's own answer: it goes there, and says so
-                bypassed = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=request");
-            } else {
-                ask = UpstreamCache.ask(ctx, upstream.target(ctx, upstream.first()) + forward.target(), forwarded, ctx.deadlineNanos());
-                CachedCalls.Lookup found = cache.get().lookup(ask);
-                if (found.fresh().isPresent()) {
-                    return StoredResponses.of(upstream.id().value(), found.fresh().get(), request);   // a HEAD gets a stored GET's head
-                }
-                if (head) {
-                    ask = null;   // a HEAD's own answer has no body to store
-                    found = CachedCalls.Lookup.NONE;
-                }
-                if (found.whileRevalidating()) {
-                    String below = forward.target();
-                    cache.get().refresh(ask, found.stale().get(), conditions -> whole(ctx, below, forwarded, conditions));
-                    return StoredResponses.of(upstream.id().value(), cache.get().stale(found.stale().get(), "hit; fwd=stale; detail=stale-while-revalidate"), request);
-                }
-                ifError = found.ifError() ? found.stale() : Optional.empty();
-                if (!head) {   // a GET miss: identical ones in flight share one upstream call
-                    CacheLocks.Turn turn = cache.get().turn(ask);
-                    if (turn instanceof CacheLocks.Lead l) {
-                        lead = l;
-                    } else if (turn instanceof CacheLocks.Waited w && w.stored()) {
-                        Optional<CachedCalls.Served> theirs = cache.get().collapsed(ask);
-                        if (theirs.isPresent()) {
-                            return StoredResponses.of(upstream.id().value(), theirs.get(), request);
-                        }
-                    }
-                }
+        ProxyCache.Turn turn = ProxyCache.Turn.NONE;
+        if (cache.isPresent() && (request.method().equals("HEAD") || request.method().equals("GET")) && !hasBody && !upgrade) {
+            String below = forward.target();
+            ProxyCache.Before before = cache.get().before(ctx, request, forwarded, upstream.target(ctx, upstream.first()) + below,
+                    conditions -> whole(ctx, below, forwarded, conditions));
+            if (before instanceof ProxyCache.Before.Served served) {
+                return served.response();
             }
+            turn = ((ProxyCache.Before.Go) before).turn();
         }
         try {
-            return send(ctx, new Outbound(forward, forwarded, sent, hasBody, n, upgrade), new CacheTurn(ask, ifError, lead, bypassed));
+            return send(ctx, new Outbound(forward, turn.fields(forwarded), sent, hasBody, n, upgrade), turn);
         } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
             boolean left = e instanceof InterruptedException || Thread.currentThread().isInterrupted()
                     || System.nanoTime() - ctx.deadlineNanos() >= 0;
             // it left, or its own deadline passed: a waiter goes instead; the upstream failed: each goes on its own
-            release(lead, left ? CacheLocks.Ended.ABANDONED : CacheLocks.Ended.NOT_STORED);
+            turn.release(left ? CacheLocks.Ended.ABANDONED : CacheLocks.Ended.NOT_STORED);
             throw e;
-        }
-    }
-
-    private static void release(CacheLocks.Lead lead, CacheLocks.Ended how) {
-        if (lead != null) {
-            lead.end(how);
         }
     }
 
@@ -149,20 +113,10 @@ final class ProxyExchange {
     private record Outbound(Forward forward, Headers fields, TraceParent sent, boolean hasBody, long length, boolean upgrade) {
     }
 
-    /**
-     * What the cache made of the request before it went: its key ({@code ask}, null when it is not
-     * stored), a stale answer to serve if the upstream fails, the lock identical misses wait on, and
-     * the {@code Cache-Status} of a request that asked to bypass it.
-     */
-    private record CacheTurn(CachedCalls.Ask ask, Optional<StoredAnswer> ifError, CacheLocks.Lead lead, Headers bypassed) {
-    }
-
     /** {@link #forward}, once the cache had nothing to serve: the request sent to an endpoint, its answer streamed back. */
-    private Response send(RequestContext ctx, Outbound o, CacheTurn c) throws UpstreamFailure, InterruptedException {
+    private Response send(RequestContext ctx, Outbound o, ProxyCache.Turn turn) throws UpstreamFailure, InterruptedException {
         Forward forward = o.forward();
-        CachedCalls.Ask ask = c.ask();
-        Optional<StoredAnswer> ifError = c.ifError();
-        CacheLocks.Lead lead = c.lead();
+        CachedCalls.Ask ask = turn.ask();
         Request request = forward.request();
         Fleet.Member<Origin> endpoint = endpoints.choose(ctx);
         Origin origin = endpoint.value();
@@ -196,9 +150,8 @@ final class ProxyExchange {
             if (clientsFault) {
                 throw BufferedBody.badBody();
             }
-            if (ifError.isPresent() && !cancelled) {
-                release(lead, CacheLocks.Ended.NOT_STORED);
-                return StoredResponses.of(upstream.id().value(), cache.get().stale(ifError.get(), "fwd=stale; detail=stale-if-error"), request);
+            if (turn.onError().isPresent() && !cancelled) {
+                return cache.get().staleOnError(turn, "fwd=stale; detail=stale-if-error", request);
             }
             throw upstream.failure(e, ctx, "did not answer within " + Durations.format(ctx.timeout()), origin);
         } catch (RuntimeException e) {
@@ -209,10 +162,13 @@ final class ProxyExchange {
             response.sender().await();   // no body to stream: a server may end the exchange with the head (the JDK's does)
         }
         int status = response.status();
-        if (ifError.isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
+        if (turn.onError().isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
-            release(lead, CacheLocks.Ended.NOT_STORED);
-            return StoredResponses.of(upstream.id().value(), cache.get().stale(ifError.get(), "fwd=stale; fwd-status=" + status + "; detail=stale-if-error"), request);
+            return cache.get().staleOnError(turn, "fwd=stale; fwd-status=" + status + "; detail=stale-if-error", request);
+        }
+        if (status == 304 && turn.revalidates()) {   // the stored answer is still good: refreshed, and served
+            response.body().close();
+            return cache.get().notModified(turn, ProxiedBody.endToEnd(response), sentAt, request);
         }
         if (response.status() == 101) {
             Optional<String> refused = Tunnel.refusal(request, response.head());
@@ -225,21 +181,22 @@ final class ProxyExchange {
         }
         response.body().streaming(idleTimeout);
         if (ask == null) {
-            return Response.streamed(response.status(), c.bypassed().isEmpty() ? ProxiedBody.of(response)
-                    : ProxiedBody.of(response, c.bypassed(), 0, ProxiedBody.Keeper.NONE));
+            return Response.streamed(response.status(), turn.bypassed().isEmpty() ? ProxiedBody.of(response)
+                    : ProxiedBody.of(response, turn.bypassed(), 0, ProxiedBody.Keeper.NONE));
         }
-        Headers more = Headers.of("Cache-Status", "loomgate/" + upstream.id().value() + "; fwd=miss");
+        CachedCalls calls = cache.get().calls();
+        Headers more = cache.get().forwarded(turn, status);
         Headers fields = ProxiedBody.endToEnd(response);
-        if (!cache.get().mayStore(ask, status, fields) || response.framing().length() > cache.get().largestStored()) {
-            release(lead, CacheLocks.Ended.NOT_STORED);   // those waiting go on their own now
+        if (!calls.mayStore(ask, status, fields) || response.framing().length() > calls.largestStored()) {
+            turn.release(CacheLocks.Ended.NOT_STORED);   // those waiting go on their own now
             return Response.streamed(status, ProxiedBody.of(response, more, 0, ProxiedBody.Keeper.NONE));
         }
-        return Response.streamed(status, ProxiedBody.of(response, more, cache.get().largestStored(),
-                new Storing(cache.get(), ask, new CachedCalls.Fetched(status, fields, null, sentAt, System.currentTimeMillis()), lead)));
+        return Response.streamed(status, ProxiedBody.of(response, more, calls.largestStored(),
+                new Storing(calls, ask, new CachedCalls.Fetched(status, fields, null, sentAt, System.currentTimeMillis()), turn)));
     }
 
     /** A proxied answer stored as it streams, and the lock identical misses wait on ended when it has. */
-    private record Storing(CachedCalls cache, CachedCalls.Ask ask, CachedCalls.Fetched head, CacheLocks.Lead lead)
+    private record Storing(CachedCalls cache, CachedCalls.Ask ask, CachedCalls.Fetched head, ProxyCache.Turn turn)
             implements ProxiedBody.Keeper {
         @Override
         public void whole(byte[] body) {
@@ -259,7 +216,7 @@ final class ProxyExchange {
         }
 
         private void ended(CacheLocks.Ended how) {
-            release(lead, how);
+            turn.release(how);
         }
     }
 
@@ -277,7 +234,7 @@ final class ProxyExchange {
         long started = endpoints.started(endpoint);
         try (UpstreamResponse r = client.send(out, System.nanoTime() + REFRESH_LIMIT.toNanos(), idleTimeout)) {
             failed = endpoints.failedBy(r.status());
-            long largest = cache.orElseThrow().largestStored();
+            long largest = cache.orElseThrow().calls().largestStored();
             byte[] body = r.body().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, largest + 1));
             if (body.length > largest) {
                 throw new IOException("the answer is larger than the cache stores");

@@ -33,10 +33,29 @@ final class StoredResponses {
         return false;
     }
 
+    /**
+     * True when the client's {@code If-Modified-Since} is no earlier than the stored answer's
+     * {@code Last-Modified}: it has that version (RFC 9110 section 13.1.3; only when the client sent
+     * no {@code If-None-Match}, which takes precedence). A date that is not a valid HTTP date is ignored.
+     */
+    static boolean notModifiedSince(String ifModifiedSince, String lastModified) {
+        if (ifModifiedSince == null || lastModified == null) {
+            return false;
+        }
+        try {
+            java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME;
+            return !java.time.ZonedDateTime.parse(lastModified.strip(), f).isAfter(java.time.ZonedDateTime.parse(ifModifiedSince.strip(), f));
+        } catch (java.time.format.DateTimeParseException e) {
+            return false;
+        }
+    }
+
     /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */
     static Response of(String upstream, CachedCalls.Served hit, Request request) {
         Headers headers = hit.headers().plus("Cache-Status", "loomgate/" + upstream + "; " + hit.cacheStatus());
-        boolean unchanged = notModified(request.headers().all("If-None-Match"), hit.headers().first("ETag"));
+        java.util.List<String> ifNoneMatch = request.headers().all("If-None-Match");
+        boolean unchanged = ifNoneMatch.isEmpty() ? notModifiedSince(request.headers().first("If-Modified-Since"), hit.headers().first("Last-Modified"))
+                : notModified(ifNoneMatch, hit.headers().first("ETag"));
         byte[] body = unchanged ? new byte[0] : hit.body();
         return Response.streamed(unchanged ? 304 : hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
             @Override
