@@ -10,10 +10,12 @@ import java.util.Set;
 
 /**
  * The {@code Cache-Control} directives a shared cache acts on (RFC 9111 section 5.2, RFC 5861),
- * read from every {@code Cache-Control} field line of a response. A directive this does not know is
- * ignored, as the RFC asks; a malformed number makes its directive count as absent, except that a
- * malformed {@code max-age} or {@code s-maxage} makes the answer stale (section 4.2.1: treat it as
- * expired).
+ * read from every {@code Cache-Control} field line of a response, as one list. A directive this does
+ * not know is ignored, as the RFC asks; a malformed number (a letter in it, single quotes, a space
+ * about the {@code =}) makes its directive count as absent, except that a malformed {@code max-age}
+ * or {@code s-maxage} makes the answer stale (section 4.2.1: treat it as expired). A directive given
+ * twice counts by its first occurrence (section 4.2.1); a quoted number ({@code max-age="60"}) is
+ * read as the number (section 5.2).
  *
  * @param maxAge               {@code max-age}
  * @param sMaxAge              {@code s-maxage}: a shared cache's own, before {@code max-age}
@@ -59,13 +61,17 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
             for (String part : directives(line)) {
                 String d = part.strip();
                 int eq = d.indexOf('=');
-                String name = (eq < 0 ? d : d.substring(0, eq)).strip().toLowerCase(Locale.ROOT);
-                String value = eq < 0 ? null : unquote(d.substring(eq + 1).strip());
+                String name = (eq < 0 ? d : d.substring(0, eq)).toLowerCase(Locale.ROOT);
+                String raw = eq < 0 ? null : d.substring(eq + 1);
+                // no space about the '=' (RFC 9111 section 5.2's grammar): "max-age =60" names no max-age a number may follow
+                String value = raw == null || name.endsWith(" ") || name.endsWith("\t") || raw.startsWith(" ") || raw.startsWith("\t")
+                        ? (raw == null ? null : "") : unquote(raw);
+                name = name.strip();
                 switch (name) {
-                    case "max-age" -> maxAge = seconds(value).or(() -> EXPIRED);
-                    case "s-maxage" -> sMaxAge = seconds(value).or(() -> EXPIRED);
-                    case "stale-while-revalidate" -> swr = seconds(value);
-                    case "stale-if-error" -> sie = seconds(value);
+                    case "max-age" -> maxAge = maxAge.isPresent() ? maxAge : seconds(value).or(() -> EXPIRED);
+                    case "s-maxage" -> sMaxAge = sMaxAge.isPresent() ? sMaxAge : seconds(value).or(() -> EXPIRED);
+                    case "stale-while-revalidate" -> swr = swr.isPresent() ? swr : seconds(value);
+                    case "stale-if-error" -> sie = sie.isPresent() ? sie : seconds(value);
                     case "no-store" -> noStore = true;
                     // the qualified forms name fields never reused from a shared cache; the rest may be
                     case "no-cache" -> noCache |= !fieldNames(value, personal);

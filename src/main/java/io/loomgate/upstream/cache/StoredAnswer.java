@@ -1,10 +1,8 @@
 package io.loomgate.upstream.cache;
 
 import io.loomgate.http.Headers;
+import io.loomgate.http.HttpDate;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -74,11 +72,11 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
         if (cc.maxAge().isPresent()) {
             return cc.maxAge().get();
         }
-        String expires = headers.first("Expires");
-        if (expires != null) {
-            Optional<Long> at = date(expires);
+        List<String> expires = headers.all("Expires");
+        if (!expires.isEmpty()) {
+            Optional<Long> at = HttpDate.only(expires);
             if (at.isEmpty()) {
-                return Duration.ZERO;   // an invalid Expires ("0" among them) is a time in the past
+                return Duration.ZERO;   // an invalid Expires ("0", a 1-digit hour, a zone but GMT, two lines) is a time in the past
             }
             long from = date(headers.first("Date")).orElse(responseMillis);
             return Duration.ofMillis(Math.max(0, at.get() - from));
@@ -125,15 +123,8 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
         return new StoredAnswer(status, merged, body, requestAt, responseAt, varyValues);
     }
 
-    /** An HTTP date (IMF-fixdate and the other RFC 1123 forms), in epoch milliseconds; empty when it is not one. */
+    /** An HTTP-date ({@link HttpDate}), in epoch milliseconds; empty when it is not one. */
     static Optional<Long> date(String value) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(ZonedDateTime.parse(value.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli());
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
+        return HttpDate.parse(value == null ? null : value.strip());
     }
 }

@@ -42,12 +42,9 @@ final class StoredResponses {
         if (ifModifiedSince == null || lastModified == null) {
             return false;
         }
-        try {
-            java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME;
-            return !java.time.ZonedDateTime.parse(lastModified.strip(), f).isAfter(java.time.ZonedDateTime.parse(ifModifiedSince.strip(), f));
-        } catch (java.time.format.DateTimeParseException e) {
-            return false;
-        }
+        java.util.Optional<Long> since = io.loomgate.http.HttpDate.parse(ifModifiedSince.strip());
+        java.util.Optional<Long> modified = io.loomgate.http.HttpDate.parse(lastModified.strip());
+        return since.isPresent() && modified.isPresent() && modified.get() <= since.get();
     }
 
     /** A stored answer, as a proxied one: its fields (with its {@code Age}) and {@code Cache-Status}, its body. */

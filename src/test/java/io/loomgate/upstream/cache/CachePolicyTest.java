@@ -19,11 +19,34 @@ class CachePolicyTest {
     private static final long NOW = 1_800_000_000_000L;
 
     private static String date(long millis) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochMilli(millis).atZone(ZoneOffset.UTC));
+        return DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US).format(Instant.ofEpochMilli(millis).atZone(ZoneOffset.UTC));
     }
 
     private static StoredAnswer answer(String... fields) {
         return new StoredAnswer(200, Headers.of(fields), new byte[0], NOW, NOW, List.of());
+    }
+
+    /** RFC 9111 sections 1.2.2, 4.2.1, 5.1, 5.2 and 5.3, as the cache-tests suite probes them. */
+    @Test
+    void malformedFieldsAreReadAsTheRfcSays() {
+        assertEquals(Optional.of(Duration.ofSeconds(1800)), CacheControl.parse(List.of("max-age=1800, max-age=1")).maxAge(), "the first occurrence");
+        assertEquals(Optional.of(Duration.ofSeconds(1)), CacheControl.parse(List.of("max-age=1", "max-age=1800")).maxAge(), "over lines too");
+        assertEquals(Optional.of(Duration.ofSeconds(3600)), CacheControl.parse(List.of("max-age=\"3600\"")).maxAge(), "quoted: read");
+        assertEquals(Optional.of(Duration.ofSeconds(3600)), CacheControl.parse(List.of("max-age=003600")).maxAge());
+        for (String bad : List.of("max-age='3600'", "max-age =3600", "max-age= 3600", "max-age=3600a", "max-age=a3600", "max-age=3600.5")) {
+            assertEquals(Optional.of(Duration.ZERO), CacheControl.parse(List.of(bad)).maxAge(), bad + ": malformed, so stale");
+        }
+        assertEquals(Optional.of(Duration.ofSeconds(1)), CacheControl.parse(List.of("extension=\"max-age=3600\", max-age=1")).maxAge(),
+                "a max-age inside a quoted string is no directive");
+        assertEquals(Duration.ZERO, answer("Expires", "Thu, 18 Aug 2050 2:01:18 GMT").lifetime(Duration.ofHours(1)), "a 1-digit hour");
+        assertEquals(Duration.ZERO, answer("Expires", "Thu, 18 Aug 2050 02:01:18 UTC").lifetime(Duration.ofHours(1)), "a zone but GMT");
+        assertEquals(Duration.ZERO, answer("Expires", "Thu, 18 Aug 2050 02:01:18 GMT", "Expires", "Thu, 18 Aug 2050 02:01:18 GMT")
+                .lifetime(Duration.ofHours(1)), "two Expires lines");
+        assertTrue(answer("Expires", "Thu, 18 Aug 2050 02:01:18 GMT").lifetime(Duration.ZERO).toDays() > 365, "a valid one counts");
+        StoredAnswer aged = new StoredAnswer(200, Headers.of("Age", "10a", "Date", date(NOW)), new byte[0], NOW, NOW, List.of());
+        assertEquals(Duration.ZERO, aged.age(NOW), "an Age that is not a non-negative integer is ignored");
+        StoredAnswer negative = new StoredAnswer(200, Headers.of("Age", "-10", "Date", date(NOW)), new byte[0], NOW, NOW, List.of());
+        assertEquals(Duration.ZERO, negative.age(NOW));
     }
 
     @Test
