@@ -45,6 +45,15 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
     /** A zero lifetime: what a malformed {@code max-age} means. */
     private static final Optional<Duration> EXPIRED = Optional.of(Duration.ZERO);
 
+    /**
+     * What a response says to loomgate's cache: its first valid targeted field ({@link
+     * TargetedControl}: {@code Loomgate-Cache-Control}, then {@code CDN-Cache-Control}), else its
+     * {@code Cache-Control}.
+     */
+    public static CacheControl ofResponse(io.loomgate.http.Headers response) {
+        return TargetedControl.of(response).orElseGet(() -> parse(response.all("Cache-Control")));
+    }
+
     /** The directives of {@code lines}, the values of every {@code Cache-Control} field of one message. */
     public static CacheControl parse(List<String> lines) {
         Optional<Duration> maxAge = Optional.empty();

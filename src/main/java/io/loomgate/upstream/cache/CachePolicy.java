@@ -44,7 +44,7 @@ public final class CachePolicy {
         if (CacheControl.parse(request.all("Cache-Control")).noStore()) {
             return Optional.of("the request said no-store");
         }
-        CacheControl cc = CacheControl.parse(response.all("Cache-Control"));
+        CacheControl cc = CacheControl.ofResponse(response);
         if (cc.noStore()) {
             return Optional.of("no-store");
         }
@@ -60,7 +60,8 @@ public final class CachePolicy {
         if (StoredAnswer.varyOf(response).contains("*")) {
             return Optional.of("Vary: *");
         }
-        boolean explicit = cc.maxAge().isPresent() || cc.sMaxAge().isPresent() || response.contains("Expires") || cc.isPublic();
+        boolean explicit = cc.maxAge().isPresent() || cc.sMaxAge().isPresent() || cc.isPublic()
+                || response.contains("Expires") && TargetedControl.of(response).isEmpty();   // a targeted field sets Expires aside
         if (!explicit && !HEURISTIC_STATUSES.contains(status)) {
             return Optional.of("status " + status + " without explicit freshness");
         }
@@ -82,7 +83,7 @@ public final class CachePolicy {
      * and what a request that joined another's call is given.
      */
     public static Headers shareable(Headers response) {
-        java.util.Set<String> personal = CacheControl.parse(response.all("Cache-Control")).personalFields();
+        java.util.Set<String> personal = CacheControl.ofResponse(response).personalFields();
         return response.without(n -> n.equalsIgnoreCase("Set-Cookie") || n.equalsIgnoreCase("Set-Cookie2")
                 || personal.contains(n.toLowerCase(java.util.Locale.ROOT)));
     }

@@ -29,7 +29,7 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
     }
 
     public CacheControl cacheControl() {
-        return CacheControl.parse(headers.all("Cache-Control"));
+        return CacheControl.ofResponse(headers);   // a targeted field (CDN-Cache-Control, ...) before Cache-Control
     }
 
     /** The request fields its {@code Vary} names, lower-case, in order; {@code *} when it varies on everything. */
@@ -73,7 +73,7 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
             return cc.maxAge().get();
         }
         List<String> expires = headers.all("Expires");
-        if (!expires.isEmpty()) {
+        if (!expires.isEmpty() && TargetedControl.of(headers).isEmpty()) {   // a targeted field sets Expires aside (RFC 9213)
             Optional<Long> at = HttpDate.only(expires);
             if (at.isEmpty()) {
                 return Duration.ZERO;   // an invalid Expires ("0", a 1-digit hour, a zone but GMT, two lines) is a time in the past

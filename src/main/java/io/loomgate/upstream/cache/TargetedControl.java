@@ -1,0 +1,80 @@
+package io.loomgate.upstream.cache;
+
+import io.loomgate.http.Headers;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Targeted cache control (RFC 9213): {@code Loomgate-Cache-Control}, the gateway's own target, then
+ * {@code CDN-Cache-Control}. The first of them an answer carries that is a valid Structured Fields
+ * Dictionary (RFC 8941) whose directives have the right types takes the place of its
+ * {@code Cache-Control} and {@code Expires} for loomgate's cache; one that is not is ignored, as if
+ * absent (a quoted {@code max-age}, {@code &&&}, an upper-case key). Neither reaches the client
+ * through an upstream with a cache ({@link #strip}): they are for this cache.
+ */
+public final class TargetedControl {
+
+    /** The targeted fields loomgate's cache obeys, most specific first. */
+    public static final List<String> FIELDS = List.of("Loomgate-Cache-Control", "CDN-Cache-Control");
+
+    private TargetedControl() {
+    }
+
+    /** The directives of the first valid targeted field of {@code response}; empty when there is none. */
+    public static Optional<CacheControl> of(Headers response) {
+        for (String field : FIELDS) {
+            List<String> lines = response.all(field);
+            if (!lines.isEmpty()) {
+                Optional<CacheControl> cc = parse(String.join(",", lines));
+                if (cc.isPresent()) {
+                    return cc;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code headers} without the targeted fields: what a client is shown of an answer through the cache. */
+    public static Headers strip(Headers headers) {
+        return headers.without(n -> FIELDS.stream().anyMatch(n::equalsIgnoreCase));
+    }
+
+    /** One targeted field's value as cache directives; empty when it is not a valid dictionary of them. */
+    static Optional<CacheControl> parse(String value) {
+        Optional<Duration> maxAge = Optional.empty();
+        Optional<Duration> sMaxAge = Optional.empty();
+        Optional<Duration> swr = Optional.empty();
+        Optional<Duration> sie = Optional.empty();
+        boolean noStore = false;
+        boolean noCache = false;
+        boolean isPrivate = false;
+        boolean isPublic = false;
+        boolean mustRevalidate = false;
+        Set<String> personal = new LinkedHashSet<>();
+        Dictionary d = new Dictionary(value);
+        try {
+            for (Dictionary.Member m = d.next(); m != null; m = d.next()) {
+                switch (m.key()) {
+                    case "max-age" -> maxAge = Optional.of(m.seconds());
+                    case "s-maxage" -> sMaxAge = Optional.of(m.seconds());
+                    case "stale-while-revalidate" -> swr = Optional.of(m.seconds());
+                    case "stale-if-error" -> sie = Optional.of(m.seconds());
+                    case "no-store" -> noStore = m.flag();
+                    case "no-cache" -> noCache = m.flagOrFields(personal);
+                    case "private" -> isPrivate = m.flagOrFields(personal);
+                    case "public" -> isPublic = m.flag();
+                    case "must-revalidate", "proxy-revalidate" -> mustRevalidate |= m.flag();
+                    default -> {
+                        // an extension: ignored, its syntax checked all the same
+                    }
+                }
+            }
+        } catch (IllegalArgumentException malformed) {
+            return Optional.empty();
+        }
+        return Optional.of(new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie, personal));
+    }
+}
