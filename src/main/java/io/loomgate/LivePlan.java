@@ -226,13 +226,13 @@ final class LivePlan implements AdminControl {
     }
 
     @Override
-    public java.util.OptionalInt purgeCache(String upstream, java.util.Optional<String> key) {
+    public java.util.OptionalInt purgeCache(String upstream, io.loomgate.upstream.cache.Purge what) {
         var cache = current.plan().upstreams().ids().stream().filter(id -> id.value().equals(upstream)).findFirst()
                 .flatMap(id -> current.plan().upstreams().cache(id));
         if (cache.isEmpty()) {
             return java.util.OptionalInt.empty();
         }
-        return java.util.OptionalInt.of(key.map(k -> cache.get().purge("GET " + k)).orElseGet(() -> cache.get().purgeAll()));
+        return java.util.OptionalInt.of(cache.get().purge(what));
     }
 
     @Override

@@ -37,5 +37,5 @@ public interface AdminControl {
      * (the call's path and query, {@code /items/7?lang=en}); how many went, or empty when no
      * upstream of that id has a cache.
      */
-    java.util.OptionalInt purgeCache(String upstream, java.util.Optional<String> key);
+    java.util.OptionalInt purgeCache(String upstream, io.loomgate.upstream.cache.Purge what);
 }

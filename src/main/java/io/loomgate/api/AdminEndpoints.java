@@ -41,7 +41,15 @@ public final class AdminEndpoints {
     private static Response purge(AdminControl control, io.loomgate.http.Request request) {
         String upstream = request.params().get("upstream");
         java.util.Optional<String> key = request.query().first("key");
-        var n = control.purgeCache(upstream, key);
+        java.util.Optional<String> tag = request.query().first("tag");
+        String soft = request.query().first("soft").orElse("false");
+        if (key.isPresent() && tag.isPresent()) {
+            throw HttpError.badRequest("bad_parameter", "purge by key or by tag, not both");
+        }
+        if (!soft.equals("true") && !soft.equals("false")) {
+            throw HttpError.badRequest("bad_parameter", "soft must be true or false");
+        }
+        var n = control.purgeCache(upstream, new io.loomgate.upstream.cache.Purge(key, tag, soft.equals("true")));
         if (n.isEmpty()) {
             throw new HttpError(404, "no_cache", "no upstream of that id has a cache");
         }

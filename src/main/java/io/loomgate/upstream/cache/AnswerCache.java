@@ -92,6 +92,25 @@ public final class AnswerCache {
         return removeIf(e -> e.primary().equals(primary) || e.primary().startsWith(primary + "\u0001"));
     }
 
+    /**
+     * The answers {@code what} takes, removed, or with {@link Purge#soft} marked stale from
+     * {@code nowMillis} ({@link StoredAnswer#purged}); how many.
+     */
+    public synchronized int purge(Purge what, long nowMillis) {
+        if (!what.soft()) {
+            return removeIf(e -> what.takes(e.primary(), e.answer()));
+        }
+        int n = 0;
+        for (Map.Entry<String, Entry> me : entries.entrySet()) {   // setValue: no structural change, the access order kept
+            Entry e = me.getValue();
+            if (what.takes(e.primary(), e.answer())) {
+                me.setValue(new Entry(e.key(), e.primary(), e.answer().purged(nowMillis), e.bytes()));
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Removes everything; how many answers there were. */
     public synchronized int purgeAll() {
         int n = entries.size();

@@ -278,8 +278,9 @@ public final class CachedCalls {
         return cache.purge(primary);
     }
 
-    public int purgeAll() {
-        return cache.purgeAll();
+    /** An operator's purge ({@link Purge}); how many answers it took. */
+    public int purge(Purge what) {
+        return cache.purge(what, System.currentTimeMillis());
     }
 
     /** The counts {@code /metrics} shows. */

@@ -20,12 +20,33 @@ import java.util.Optional;
  *                       request that brought it
  */
 public record StoredAnswer(int status, Headers headers, byte[] body, long requestMillis, long responseMillis,
-                           List<String> varyValues) {
+                           List<String> varyValues, long purgedMillis) {
+
+    /** The fields an upstream tags its answers with, for a purge by tag: Cloudflare's (commas) and Fastly's (spaces). */
+    public static final List<String> TAG_FIELDS = List.of("Cache-Tag", "Surrogate-Key");
 
     public StoredAnswer {
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
         varyValues = List.copyOf(varyValues);
+    }
+
+    /** An answer no operator purged. */
+    public StoredAnswer(int status, Headers headers, byte[] body, long requestMillis, long responseMillis, List<String> varyValues) {
+        this(status, headers, body, requestMillis, responseMillis, varyValues, 0);
+    }
+
+    /** This answer, stale from {@code nowMillis} on whatever its fields say (a soft purge); as it is if it was purged already. */
+    public StoredAnswer purged(long nowMillis) {
+        return purgedMillis != 0 ? this : new StoredAnswer(status, headers, body, requestMillis, responseMillis, varyValues, nowMillis);
+    }
+
+    /** Its tags: the comma-separated {@code Cache-Tag} values and the space-separated {@code Surrogate-Key} ones. */
+    public java.util.Set<String> tags() {
+        java.util.Set<String> tags = new java.util.HashSet<>();
+        headers.all("Cache-Tag").forEach(v -> Arrays.stream(v.split(",")).map(String::strip).filter(t -> !t.isEmpty()).forEach(tags::add));
+        headers.all("Surrogate-Key").forEach(v -> Arrays.stream(v.strip().split("[ \t]+")).filter(t -> !t.isEmpty()).forEach(tags::add));
+        return tags;
     }
 
     public CacheControl cacheControl() {
@@ -98,14 +119,19 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
         return Duration.ofMillis(initial + Math.max(0, nowMillis - responseMillis));
     }
 
-    /** True while it is fresh at {@code nowMillis}. */
+    /** True while it is fresh at {@code nowMillis}: never after a soft purge. */
     public boolean fresh(long nowMillis, Duration heuristic) {
-        return lifetime(heuristic).compareTo(age(nowMillis)) > 0;
+        return purgedMillis == 0 && lifetime(heuristic).compareTo(age(nowMillis)) > 0;
     }
 
-    /** How long past its freshness it is at {@code nowMillis}; zero or negative while fresh. */
+    /** How long past its freshness it is at {@code nowMillis}; zero or negative while fresh. After a soft purge, at least since it. */
     public Duration staleness(long nowMillis, Duration heuristic) {
-        return age(nowMillis).minus(lifetime(heuristic));
+        Duration past = age(nowMillis).minus(lifetime(heuristic));
+        if (purgedMillis == 0) {
+            return past;
+        }
+        Duration since = Duration.ofMillis(Math.max(0, nowMillis - purgedMillis));
+        return past.compareTo(since) > 0 ? past : since;
     }
 
     /** This answer refreshed by a {@code 304}: the 304's fields replace its own of the same name (RFC 9111 section 4.3.4). */

@@ -168,6 +168,16 @@ final class ProxyCache {
         }
     }
 
+    /**
+     * An answer's fields as the client sees them through a cache: without the targeted fields
+     * ({@code CDN-Cache-Control}, {@code Loomgate-Cache-Control}) and the tags ({@code Cache-Tag},
+     * {@code Surrogate-Key}), which are for this cache.
+     */
+    static Headers forClient(Headers fields) {
+        return io.loomgate.upstream.cache.TargetedControl.strip(fields)
+                .without(n -> StoredAnswer.TAG_FIELDS.stream().anyMatch(n::equalsIgnoreCase));
+    }
+
     /** The {@code Cache-Status} of an answer that went upstream ({@code fwd=miss}, {@code fwd=stale; fwd-status=200}). */
     Headers forwarded(Turn turn, int status) {
         return Headers.of("Cache-Status", status(turn.stale().isPresent() ? "fwd=stale; fwd-status=" + status : "fwd=miss"));

@@ -62,8 +62,8 @@ final class ProxyExchange {
         Request request = forward.request();
         Template.Values values = RequestValues.of(ctx, ForwardedHeaders.clientIp(request, forwarding.trusted()));
         Response answer = forward(forward, ctx, request, values);
-        if (cache.isPresent()) {   // the targeted fields (CDN-Cache-Control, ...) are for this cache, not the client
-            answer = answer.withStreamedHeaders(io.loomgate.upstream.cache.TargetedControl::strip);
+        if (cache.isPresent()) {
+            answer = answer.withStreamedHeaders(ProxyCache::forClient);
         }
         ProxyRules rules = forward.rules();
         return answer.withStreamedHeaders(h -> rules.responseHeaders().apply(rules.cookies().rewrite(Redirects.rewrite(h,
