@@ -95,7 +95,7 @@ final class ProxyCache {
         boolean head = request.method().equals("HEAD");
         CacheControl asked = CacheControl.parse(request.headers().all("Cache-Control"));
         if (asked.noCache() || asked.noStore()) {   // the client asks for the upstream's own answer: it goes there, and says so
-            return new Before.Go(new Turn(null, Optional.empty(), false, null, Headers.of("Cache-Status", status("fwd=request"))));
+            return new Before.Go(passed("fwd=request"));
         }
         CachedCalls.Ask ask = UpstreamCache.ask(ctx, key, forwarded, ctx.deadlineNanos());
         Lookup found = calls.lookup(ask);
@@ -103,7 +103,7 @@ final class ProxyCache {
             return new Before.Served(StoredResponses.of(upstream, found.fresh().get(), request));   // a HEAD gets a stored GET's head
         }
         if (head) {
-            return new Before.Go(Turn.NONE);   // a HEAD's own answer has no body to store
+            return new Before.Go(passed("fwd=miss"));   // a HEAD's own answer has no body to store
         }
         if (found.whileRevalidating()) {
             calls.refresh(ask, found.stale().get(), refresh);
@@ -120,6 +120,11 @@ final class ProxyCache {
             }
         }
         return new Before.Go(new Turn(ask, found.stale(), found.ifError(), lead, Headers.EMPTY));
+    }
+
+    /** A request the cache lets pass without a look ({@code how}: its RFC 9211 {@code fwd}), its answer saying so. */
+    Turn passed(String how) {
+        return new Turn(null, Optional.empty(), false, null, Headers.of("Cache-Status", status(how)));
     }
 
     /** The stale answer served because the upstream failed ({@code detail}: how), and the lock let go. */

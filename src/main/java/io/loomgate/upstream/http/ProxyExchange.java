@@ -85,7 +85,11 @@ final class ProxyExchange {
         Headers forwarded = forward.rules().requestHeaders().apply(ForwardedHeaders.of(request, forwarding.trusted(),
                 forwarding.scheme(), ctx, sent, proxying.forwarded(), forward.prefix()), values);
         ProxyCache.Turn turn = ProxyCache.Turn.NONE;
-        if (cache.isPresent() && (request.method().equals("HEAD") || request.method().equals("GET")) && !hasBody && !upgrade) {
+        if (cache.isPresent() && !(request.method().equals("HEAD") || request.method().equals("GET"))) {
+            turn = cache.get().passed("fwd=method");   // RFC 9211: the method is not one the cache serves
+        } else if (cache.isPresent() && (hasBody || upgrade)) {
+            turn = cache.get().passed("fwd=bypass");
+        } else if (cache.isPresent()) {
             String below = forward.target();
             ProxyCache.Before before = cache.get().before(ctx, request, forwarded, upstream.target(ctx, upstream.first()) + below,
                     conditions -> whole(ctx, below, forwarded, conditions));

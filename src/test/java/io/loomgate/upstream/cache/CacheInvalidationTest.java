@@ -88,6 +88,22 @@ class CacheInvalidationTest {
         }
     }
 
+    /** RFC 9211: every answer through the cache says how the cache handled it, those it let pass too. */
+    @Test
+    void everyAnswerThroughTheCacheSaysHowItWent() throws Exception {
+        try (FileGate g = gate()) {
+            HttpResponse<Void> post = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/doc"))
+                    .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.discarding());
+            assertEquals("loomgate/api; fwd=method", post.headers().firstValue("Cache-Status").orElse(""));
+            HttpResponse<Void> head = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/fresh"))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+            assertEquals("loomgate/api; fwd=miss", head.headers().firstValue("Cache-Status").orElse(""), "a HEAD nothing was stored for");
+            HttpResponse<String> noCache = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/doc"))
+                    .header("Cache-Control", "no-cache").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("loomgate/api; fwd=request", noCache.headers().firstValue("Cache-Status").orElse(""), "the client's no-cache");
+        }
+    }
+
     @Test
     void anErrorDropsNothing() throws Exception {
         unsafeStatus = 500;
