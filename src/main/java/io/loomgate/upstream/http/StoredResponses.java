@@ -6,7 +6,10 @@ import io.loomgate.http.Response;
 import io.loomgate.upstream.cache.CachedCalls;
 import java.io.IOException;
 
-/** A proxied request answered from the cache: the stored answer, or a {@code 304} when the client has it already. */
+/**
+ * A proxied request answered from the cache: the stored answer, a {@code 304} when the client has it
+ * already, or the part a {@code Range} asks for ({@link StoredRanges}).
+ */
 final class StoredResponses {
 
     private StoredResponses() {
@@ -54,10 +57,20 @@ final class StoredResponses {
         boolean unchanged = ifNoneMatch.isEmpty() ? notModifiedSince(request.headers().first("If-Modified-Since"), hit.headers().first("Last-Modified"))
                 : notModified(ifNoneMatch, hit.headers().first("ETag"));
         byte[] body = unchanged ? new byte[0] : hit.body();
-        return Response.streamed(unchanged ? 304 : hit.status(), new Response.Stream(headers, body.length, new Response.Writer() {
+        int status = unchanged ? 304 : hit.status();
+        java.util.Optional<StoredRanges.Part> part = status == 200 && request.method().equals("GET")
+                ? StoredRanges.asked(request.headers(), hit.headers(), body.length) : java.util.Optional.empty();
+        if (part.isPresent()) {   // a Range of a stored whole answer: its part (206), or 416 past its end
+            StoredRanges.Part p = part.get();
+            headers = headers.plus("Content-Range", p.contentRange());
+            status = p.satisfiable() ? 206 : 416;
+            body = p.satisfiable() ? java.util.Arrays.copyOfRange(body, (int) p.from(), (int) p.to() + 1) : new byte[0];
+        }
+        byte[] sent = body;
+        return Response.streamed(status, new Response.Stream(headers, sent.length, new Response.Writer() {
             @Override
             public void writeTo(java.io.OutputStream out) throws IOException {
-                out.write(body);
+                out.write(sent);
             }
 
             @Override
