@@ -138,6 +138,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
             return cached.get().call(this, ctx, call, fields, sent, wait);
         }
         CachedCalls.Fetched f = exchange(ctx, call, fields, sent, wait, Headers.EMPTY);
+        cached.ifPresent(c -> c.after(this, ctx, call, f));   // an unsafe call invalidates what it changed
         return answer(f.status(), f.headers(), f.body());
     }
 

@@ -141,36 +141,9 @@ final class ProxyCache {
         return StoredResponses.of(upstream, served, request);
     }
 
-    /**
-     * An unsafe request ({@code POST}, {@code PUT}, {@code DELETE}, {@code PATCH}, any method but
-     * {@code GET}, {@code HEAD}, {@code OPTIONS} and {@code TRACE}) answered with a 2xx or 3xx:
-     * the answers stored for its target, and for the URIs its answer's {@code Location} and
-     * {@code Content-Location} name on the same host, are dropped (RFC 9111 section 4.4).
-     *
-     * @param key    its target as the cache names answers (the path and query sent upstream)
-     * @param origin the endpoint it went to, whose host a {@code Location} must name
-     */
+    /** After an unsafe request's answer: what it makes stale is dropped ({@link io.loomgate.upstream.cache.Invalidation}). */
     void invalidate(String method, int status, String key, Headers answer, io.loomgate.client.Origin origin) {
-        if (status < 200 || status > 399 || method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS") || method.equals("TRACE")) {
-            return;
-        }
-        calls.purge("GET " + key);
-        for (String name : java.util.List.of("Location", "Content-Location")) {
-            String named = answer.first(name);
-            if (named == null) {
-                continue;
-            }
-            try {
-                java.net.URI base = new java.net.URI("http", null, origin.host(), origin.port(), null, null, null).resolve(key);
-                java.net.URI to = base.resolve(named.strip());
-                if (to.getHost() != null && to.getHost().equalsIgnoreCase(origin.host())
-                        && (to.getPort() == origin.port() || to.getPort() == -1 && origin.port() == 80) && to.getRawPath() != null) {
-                    calls.purge("GET " + to.getRawPath() + (to.getRawQuery() == null ? "" : "?" + to.getRawQuery()));
-                }
-            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
-                // a URI that cannot be read names nothing this cache holds
-            }
-        }
+        io.loomgate.upstream.cache.Invalidation.after(calls, method, status, key, answer, origin.host(), origin.port());
     }
 
     /**
