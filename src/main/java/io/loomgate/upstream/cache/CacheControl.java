@@ -2,7 +2,6 @@ package io.loomgate.upstream.cache;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -56,16 +55,7 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
 
     /** The directives of {@code lines}, the values of every {@code Cache-Control} field of one message. */
     public static CacheControl parse(List<String> lines) {
-        Optional<Duration> maxAge = Optional.empty();
-        Optional<Duration> sMaxAge = Optional.empty();
-        Optional<Duration> swr = Optional.empty();
-        Optional<Duration> sie = Optional.empty();
-        boolean noStore = false;
-        boolean noCache = false;
-        boolean isPrivate = false;
-        boolean isPublic = false;
-        boolean mustRevalidate = false;
-        Set<String> personal = new LinkedHashSet<>();
+        Directives found = new Directives();
         for (String line : lines) {
             for (String part : directives(line)) {
                 String d = part.strip();
@@ -75,25 +65,24 @@ public record CacheControl(Optional<Duration> maxAge, Optional<Duration> sMaxAge
                 // no space about the '=' (RFC 9111 section 5.2's grammar): "max-age =60" names no max-age a number may follow
                 String value = raw == null || name.endsWith(" ") || name.endsWith("\t") || raw.startsWith(" ") || raw.startsWith("\t")
                         ? (raw == null ? null : "") : unquote(raw);
-                name = name.strip();
-                switch (name) {
-                    case "max-age" -> maxAge = maxAge.isPresent() ? maxAge : seconds(value).or(() -> EXPIRED);
-                    case "s-maxage" -> sMaxAge = sMaxAge.isPresent() ? sMaxAge : seconds(value).or(() -> EXPIRED);
-                    case "stale-while-revalidate" -> swr = swr.isPresent() ? swr : seconds(value);
-                    case "stale-if-error" -> sie = sie.isPresent() ? sie : seconds(value);
-                    case "no-store" -> noStore = true;
+                switch (name.strip()) {   // a directive given twice counts by its first occurrence
+                    case "max-age" -> found.maxAge = found.maxAge.or(() -> seconds(value).or(() -> EXPIRED));
+                    case "s-maxage" -> found.sMaxAge = found.sMaxAge.or(() -> seconds(value).or(() -> EXPIRED));
+                    case "stale-while-revalidate" -> found.staleWhileRevalidate = found.staleWhileRevalidate.or(() -> seconds(value));
+                    case "stale-if-error" -> found.staleIfError = found.staleIfError.or(() -> seconds(value));
+                    case "no-store" -> found.noStore = true;
                     // the qualified forms name fields never reused from a shared cache; the rest may be
-                    case "no-cache" -> noCache |= !fieldNames(value, personal);
-                    case "private" -> isPrivate |= !fieldNames(value, personal);
-                    case "public" -> isPublic = true;
-                    case "must-revalidate", "proxy-revalidate" -> mustRevalidate = true;
+                    case "no-cache" -> found.noCache |= !fieldNames(value, found.personal);
+                    case "private" -> found.isPrivate |= !fieldNames(value, found.personal);
+                    case "public" -> found.isPublic = true;
+                    case "must-revalidate", "proxy-revalidate" -> found.mustRevalidate = true;
                     default -> {
                         // an extension this cache does not know: ignored (RFC 9111 section 5.2.3)
                     }
                 }
             }
         }
-        return new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie, personal);
+        return found.build();
     }
 
     /** One field line's directives: split at the commas outside quoted strings ({@code no-cache="a, b"} is one). */

@@ -1,11 +1,8 @@
 package io.loomgate.upstream.cache;
 
 import io.loomgate.http.Headers;
-import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Targeted cache control (RFC 9213): {@code Loomgate-Cache-Control}, the gateway's own target, then
@@ -44,29 +41,20 @@ public final class TargetedControl {
 
     /** One targeted field's value as cache directives; empty when it is not a valid dictionary of them. */
     static Optional<CacheControl> parse(String value) {
-        Optional<Duration> maxAge = Optional.empty();
-        Optional<Duration> sMaxAge = Optional.empty();
-        Optional<Duration> swr = Optional.empty();
-        Optional<Duration> sie = Optional.empty();
-        boolean noStore = false;
-        boolean noCache = false;
-        boolean isPrivate = false;
-        boolean isPublic = false;
-        boolean mustRevalidate = false;
-        Set<String> personal = new LinkedHashSet<>();
+        Directives found = new Directives();
         Dictionary d = new Dictionary(value);
         try {
             for (Dictionary.Member m = d.next(); m != null; m = d.next()) {
                 switch (m.key()) {
-                    case "max-age" -> maxAge = Optional.of(m.seconds());
-                    case "s-maxage" -> sMaxAge = Optional.of(m.seconds());
-                    case "stale-while-revalidate" -> swr = Optional.of(m.seconds());
-                    case "stale-if-error" -> sie = Optional.of(m.seconds());
-                    case "no-store" -> noStore = m.flag();
-                    case "no-cache" -> noCache = m.flagOrFields(personal);
-                    case "private" -> isPrivate = m.flagOrFields(personal);
-                    case "public" -> isPublic = m.flag();
-                    case "must-revalidate", "proxy-revalidate" -> mustRevalidate |= m.flag();
+                    case "max-age" -> found.maxAge = Optional.of(m.seconds());
+                    case "s-maxage" -> found.sMaxAge = Optional.of(m.seconds());
+                    case "stale-while-revalidate" -> found.staleWhileRevalidate = Optional.of(m.seconds());
+                    case "stale-if-error" -> found.staleIfError = Optional.of(m.seconds());
+                    case "no-store" -> found.noStore = m.flag();
+                    case "no-cache" -> found.noCache = m.flagOrFields(found.personal);
+                    case "private" -> found.isPrivate = m.flagOrFields(found.personal);
+                    case "public" -> found.isPublic = m.flag();
+                    case "must-revalidate", "proxy-revalidate" -> found.mustRevalidate |= m.flag();
                     default -> {
                         // an extension: ignored, its syntax checked all the same
                     }
@@ -75,6 +63,6 @@ public final class TargetedControl {
         } catch (IllegalArgumentException malformed) {
             return Optional.empty();
         }
-        return Optional.of(new CacheControl(maxAge, sMaxAge, noStore, noCache, isPrivate, isPublic, mustRevalidate, swr, sie, personal));
+        return Optional.of(found.build());
     }
 }
