@@ -4,11 +4,13 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
- * How many connections loomgate holds at once unless {@code --max-connections} says: what a quarter
+ * How many connections loomgate holds at once unless {@code --max-connections} says: what a third
  * of the heap holds when every connection costs what the worst one does on the server that holds
- * it, and below the file-descriptor limit. A quarter, not more, because the rest is for the requests
+ * it, and below the file-descriptor limit. A third, not more, because the rest is for the requests
  * those connections make and for the collector's headroom: with half, a flood of stalled connections
- * (scripts/load --scenario abuse) pinned half the heap and the gateway's RSS passed its -Xmx.
+ * (scripts/load --scenario abuse) pinned half the heap and the gateway's RSS passed its -Xmx; with a
+ * third it peaked at 488 and 490 MB under -Xmx512m (2026-11-27, load/results/abuse-latest), as it did
+ * with a quarter (501 MB).
  *
  * <p>The worst is a connection that stalls part way through what it must send before it is served.
  * Measured by {@code scripts/load --scenario connections} (heap after GC, 2,000 connections of each
@@ -23,8 +25,8 @@ import java.lang.management.ManagementFactory;
  *   <tr><td>sent a whole ClientHello and stalls</td><td>29.5 KB (up to 51.8 with OpenSSL's)</td><td>112.6 to 128.7 KB</td></tr>
  * </table>
  *
- * So a 512 MB heap holds 8,192 plain or 2,340 TLS connections at most on loomgate's server, whatever
- * they do, and 3,971 or 963 on the JDK's.
+ * So a 512 MB heap holds 10,922 plain or 3,120 TLS connections at most on loomgate's server, whatever
+ * they do, and 5,295 or 1,285 on the JDK's.
  */
 public final class ConnectionBudget {
 
@@ -82,9 +84,9 @@ public final class ConnectionBudget {
         };
     }
 
-    /** A quarter of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
+    /** A third of {@code maxHeap} at the worst cost of one connection, below {@code descriptors}, at least {@value #FLOOR}. */
     static int of(long maxHeap, long descriptors, ServerKind server, boolean tls) {
-        long byHeap = maxHeap / 4 / price(server, tls);
+        long byHeap = maxHeap / 3 / price(server, tls);
         long byDescriptors = descriptors - RESERVED_DESCRIPTORS;
         return (int) Math.max(FLOOR, Math.min(Math.min(byHeap, byDescriptors), 10_000_000));
     }

@@ -17,7 +17,7 @@ public enum Flag {
     SHUTDOWN_GRACE("shutdown-grace", "DURATION", "10s", "how long in-flight requests may finish once the listener closes"),
     DRAIN_DELAY("drain-delay", "DURATION", "0s", "after SIGTERM, keep accepting and serving this long while /readyz and /health say 503, so load balancers stop sending first"),
     MAX_INFLIGHT("max-inflight", "N", "10000", "requests served at once before new ones get 503; 0 turns it off"),
-    MAX_CONNECTIONS("max-connections", "N", "auto", "connections held at once; past it a new one is closed at once. auto: what a quarter of the heap holds at the worst cost of one (on loomgate's server 16 KB plain, 56 KB with TLS; on the JDK's 33 and 136 KB), below the file-descriptor limit"),
+    MAX_CONNECTIONS("max-connections", "N", "auto", "connections held at once; past it a new one is closed at once. auto: what a third of the heap holds at the worst cost of one (on loomgate's server 16 KB plain, 56 KB with TLS; on the JDK's 33 and 136 KB), below the file-descriptor limit"),
     SERVER("server", "NAME", "loomgate", "'loomgate' (loomgate's own server: a virtual thread per connection, the strict codec, cancellation when a client hangs up) or 'jdk' (the JDK's HttpServer)"),
     MAX_CONNECTIONS_PER_ADDRESS("max-connections-per-address", "N", "auto", "connections one client address holds at once (loopback and --trusted-proxies aside); past it a new one is closed at once; 0 turns it off. auto: a tenth of --max-connections, at least 64. loomgate's server only"),
     MAX_TUNNELS("max-tunnels", "N", "auto", "tunnels (WebSockets, any Upgrade through a proxy route) open at once; past it an upgrade gets 503; auto: a quarter of --max-connections, at least 16"),

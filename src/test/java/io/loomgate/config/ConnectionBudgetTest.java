@@ -13,10 +13,11 @@ class ConnectionBudgetTest {
 
     @Test
     void aHalfGigabyteHeapHoldsWhatEachServersWorstConnectionLeaves() {
-        assertEquals(8_192, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, false));
-        assertEquals(2_340, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, true));
-        assertEquals(3_971, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, false));
-        assertEquals(963, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, true));
+        assertEquals(10_922, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, false), "issue #44: at least 10,000");
+        assertEquals(3_120, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, true));
+        assertEquals(5_295, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, false));
+        assertEquals(1_285, ConnectionBudget.of(512 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.JDK, true));
+        assertEquals(5_461, ConnectionBudget.of(256 * MB, NO_DESCRIPTOR_LIMIT, ServerKind.LOOMGATE, false), "scripts/run's heap");
     }
 
     /** The prices cover what scripts/load --scenario connections measured (load/results/connections-latest). */
