@@ -39,7 +39,7 @@ final class H2Dial {
                 if (!"h2".equals(chosen)) {
                     if (auto) {
                         throw new H2Client.NotChosen(origin.key() + " chose HTTP/1.1 by ALPN",
-                                Http1Connection.over(channel, tls, origin.key(), watchdog));
+                                new Http1Connection(channel, tls, origin.key(), watchdog));
                     }
                     tls.close();
                     throw new MalformedResponse("the upstream did not choose h2 by ALPN (it chose '" + chosen + "')");

@@ -61,7 +61,8 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
     private final ReadClock reads = new ReadClock();
     private volatile boolean stalled;
 
-    private Http1Connection(SocketChannel channel, SSLSocket tls, String key, IoWatchdog watchdog) throws IOException {
+    /** A connection over {@code channel}, connected (and over {@code tls}, handshaken, unless null), pooled under {@code key}. */
+    Http1Connection(SocketChannel channel, SSLSocket tls, String key, IoWatchdog watchdog) throws IOException {
         this.channel = channel;
         this.tls = tls;
         this.socket = tls != null ? tls : channel.socket();
@@ -81,11 +82,6 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
     }
 
     /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
-    /** A connection over {@code channel}, connected (and over {@code tls}, handshaken, unless null), pooled under {@code key}. */
-    static Http1Connection over(SocketChannel channel, SSLSocket tls, String key, IoWatchdog watchdog) throws IOException {
-        return new Http1Connection(channel, tls, key, watchdog);
-    }
-
     static Http1Connection open(Origin origin, int connectTimeoutMs, IoWatchdog watchdog) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
@@ -93,7 +89,7 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
             ch.socket().connect(origin.socketAddress(), connectTimeoutMs);
             SSLSocket tls = origin.tls().isEmpty() ? null
                     : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
-            return over(ch, tls, origin.key(), watchdog);
+            return new Http1Connection(ch, tls, origin.key(), watchdog);
         } catch (SocketTimeoutException e) {
             ch.close();
             throw new ConnectTimeout();

@@ -79,8 +79,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         this.forwarding = forwarding;
         this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
         this.bases = Redirects.bases(settings.urls());
-        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding,
-                cached.map(c -> new ProxyCache(c.calls(), id.value())));
+        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding, cached.map(UpstreamCache::calls));
     }
 
     Proxying proxying() {

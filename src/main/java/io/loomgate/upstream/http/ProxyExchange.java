@@ -43,8 +43,8 @@ final class ProxyExchange {
     private static final Duration TUNNEL_READ_LIMIT = Duration.ofDays(30);
 
     ProxyExchange(HttpUpstream upstream, UpstreamEndpoints endpoints, Http1Client client, Duration idleTimeout,
-                  HttpUpstream.Forwarding forwarding, Optional<ProxyCache> cache) {
-        this.cache = cache;
+                  HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
+        this.cache = cache.map(c -> new ProxyCache(c, upstream.id().value()));
         this.upstream = upstream;
         this.endpoints = endpoints;
         this.client = client;
