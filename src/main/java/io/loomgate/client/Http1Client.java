@@ -143,7 +143,7 @@ public final class Http1Client implements AutoCloseable {
     private static ResponseHead readHead(Http1Connection c, HeadLimits budget, OutgoingRequest request, BodySender sender)
             throws IOException {
         try {
-            return HeadReader.read(c, budget, request.upgrade());
+            return HeadReader.read(c, budget, request.upgrade(), request.interim());
         } catch (IOException e) {
             if (sender == BodySender.NONE) {
                 throw e;

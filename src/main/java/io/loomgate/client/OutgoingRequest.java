@@ -23,9 +23,11 @@ import java.util.Set;
  *                {@code Content-Length} or {@code Transfer-Encoding} (the client writes those)
  * @param body    the body to stream, or null for none
  * @param length  the body's length, or -1 to send it chunked
+ * @param host    the {@code Host} to send, when not the upstream's own authority
+ * @param interim where the upstream's interim answers ({@code 102}, {@code 103}) go; {@link Interim#NONE} drops them
  */
 public record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
-                       long length, java.util.Optional<String> host) {
+                       long length, java.util.Optional<String> host, io.loomgate.http.Interim interim) {
 
     /** RFC 9110 section 9.2.2: sending one of these twice has the effect of sending it once. */
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
@@ -38,6 +40,7 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(interim, "interim");
         if (host.isPresent() && !FieldText.isValue(host.get())) {
             throw new IllegalArgumentException("not a Host that may be sent: " + FieldText.printable(host.get()));
         }
@@ -48,9 +51,15 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
         });
     }
 
-    /** The upstream's own {@code Host}: its authority. */
+    /** The upstream's own {@code Host}: its authority; interim answers dropped. */
     public OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body, long length) {
         this(method, origin, target, headers, body, length, java.util.Optional.empty());
+    }
+
+    /** Interim answers dropped. */
+    public OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body, long length,
+                           java.util.Optional<String> host) {
+        this(method, origin, target, headers, body, length, host, io.loomgate.http.Interim.NONE);
     }
 
     /** Headers the codec writes itself: one given by anyone else would let it choose how the upstream frames the stream. */

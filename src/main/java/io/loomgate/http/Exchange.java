@@ -64,6 +64,15 @@ public interface Exchange extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Sends an interim answer ({@code 102}, {@code 103}: a {@code 1xx} but {@code 100} and
+     * {@code 101}) with {@code fields} ahead of the final one, where the server and the protocol can:
+     * loomgate's server, to an HTTP/1.1 or HTTP/2 client, before the final head. Otherwise it is
+     * dropped (the JDK's server, whose API has no way to send one; an HTTP/1.0 client).
+     */
+    default void interim(int status, Headers fields) throws IOException {
+    }
+
     /** Ends the exchange; the listener may then reuse the connection. Never throws. */
     @Override
     void close();

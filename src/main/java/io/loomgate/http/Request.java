@@ -23,10 +23,11 @@ import java.util.Objects;
  * @param clientId     the client's own {@code X-Request-Id}, kept beside {@code id} for correlation when it
  *                     was not taken as the id (only a trusted proxy's is); empty when there was none
  * @param ledger       what the request's work adds up to (upstream time, its trace), for the access log
+ * @param interim      where an interim answer (a proxied {@code 103 Early Hints}) goes ahead of the final one
  */
 public record Request(String id, String method, String path, QueryParams query, Map<String, String> params,
                       Headers headers, long arrivalNanos, URI target, InetSocketAddress remote, InputStream body,
-                      Caller caller, String clientId, RequestLedger ledger) {
+                      Caller caller, String clientId, RequestLedger ledger, Interim interim) {
 
     public Request {
         Objects.requireNonNull(id, "id");
@@ -40,6 +41,7 @@ public record Request(String id, String method, String path, QueryParams query, 
         Objects.requireNonNull(caller, "caller");
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(ledger, "ledger");
+        Objects.requireNonNull(interim, "interim");
     }
 
     /**
@@ -48,21 +50,21 @@ public record Request(String id, String method, String path, QueryParams query, 
      */
     public static Request internal(String id, QueryParams query) {
         return new Request(id, "GET", "/", query, Map.of(), Headers.EMPTY, System.nanoTime(), URI.create("/"), null,
-                InputStream.nullInputStream(), Caller.ANONYMOUS, "", new RequestLedger());
+                InputStream.nullInputStream(), Caller.ANONYMOUS, "", new RequestLedger(), Interim.NONE);
     }
 
     /** The same request, its body read through {@code other} (a count of the bytes forwarded, say). */
     public Request withBody(InputStream other) {
-        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, other, caller, clientId, ledger);
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, other, caller, clientId, ledger, interim);
     }
 
     /** The same request with other headers, its body read through {@code other} (a body read whole, say). */
     public Request withBody(InputStream other, Headers otherHeaders) {
-        return new Request(id, method, path, query, params, otherHeaders, arrivalNanos, target, remote, other, caller, clientId, ledger);
+        return new Request(id, method, path, query, params, otherHeaders, arrivalNanos, target, remote, other, caller, clientId, ledger, interim);
     }
 
     /** The same request, from {@code who}. */
     public Request by(Caller who) {
-        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId, ledger);
+        return new Request(id, method, path, query, params, headers, arrivalNanos, target, remote, body, who, clientId, ledger, interim);
     }
 }

@@ -144,7 +144,7 @@ public final class Visit {
         this.route = found;
         this.routeKey = found.path();
         this.request = new Request(id, method(), target.path(), target.query(), params, headers, arrival, exchange.uri(),
-                remote(), InputStream.nullInputStream(), Caller.ANONYMOUS, clientId, ledger);
+                remote(), InputStream.nullInputStream(), Caller.ANONYMOUS, clientId, ledger, exchange::interim);
     }
 
     /** The route filter's, for a path whose method was refused: the pattern, for the metrics. */

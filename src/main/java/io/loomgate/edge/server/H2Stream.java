@@ -153,6 +153,23 @@ final class H2Stream implements Exchange, AnswerWriter.Wire, Trailers {
         }
     }
 
+    /** An interim answer: a HEADERS frame with its {@code :status} that does not end the stream, before the final head. */
+    @Override
+    public void interim(int status, Headers fields) throws IOException {
+        if (headSent || status <= 101 || status >= 200) {
+            return;
+        }
+        List<HeaderField> block = new ArrayList<>(fields.size() + 1);
+        block.add(new HeaderField(":status", String.valueOf(status)));
+        fields.forEach((name, value) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!NOT_SENT.contains(lower)) {
+                block.add(new HeaderField(lower, value));
+            }
+        });
+        connection.out().headers(id, block, false, () -> { });
+    }
+
     @Override
     public OutputStream output() throws IOException {
         if (output == null) {

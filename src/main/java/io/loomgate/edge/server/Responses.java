@@ -67,6 +67,14 @@ final class Responses {
         return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /** An interim answer ({@code 103 Early Hints}, ...) with {@code fields}: no {@code Date}, no framing. */
+    static byte[] interim(int status, Headers fields) {
+        StringBuilder sb = new StringBuilder(128).append("HTTP/1.1 ").append(status).append(' ')
+                .append(status == 103 ? "Early Hints" : status == 102 ? "Processing" : "").append("\r\n");
+        fields.forEach((name, value) -> sb.append(canonical(name)).append(": ").append(value).append("\r\n"));
+        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     /** The interim answer to {@code Expect: 100-continue}. */
     static byte[] proceed() {
         return "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);

@@ -127,6 +127,14 @@ final class ServerExchange {
         }
     }
 
+    /** An interim answer ({@link io.loomgate.http.Exchange#interim}): to an HTTP/1.1 client, before the final head; else dropped. */
+    void sendInterim(int code, io.loomgate.http.Headers fields) throws IOException {
+        if (!headersSent && head.http11() && code > 101 && code < 200) {
+            connection.output.write(Responses.interim(code, fields));
+            connection.output.flush();
+        }
+    }
+
     /** Before the handler's first read of a body: the {@code 100 Continue} the client waits for. */
     void beforeBodyRead() throws IOException {
         if (head.expectContinue() && !headersSent && !continued) {

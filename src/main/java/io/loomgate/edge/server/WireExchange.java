@@ -75,6 +75,11 @@ final class WireExchange implements Exchange, AnswerWriter.Wire {
     }
 
     @Override
+    public void interim(int status, Headers fields) throws IOException {
+        x.sendInterim(status, fields);
+    }
+
+    @Override
     public OutputStream output() {
         return x.responseBody();
     }

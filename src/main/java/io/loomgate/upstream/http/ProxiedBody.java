@@ -37,6 +37,23 @@ final class ProxiedBody {
         return headers.build();
     }
 
+    /**
+     * The upstream's interim answers ({@code 103 Early Hints}, ...) on their way to the client, their
+     * hop-by-hop fields left out; never stored. A client gone meanwhile is not the upstream's failure:
+     * its final answer fails on its own.
+     */
+    static io.loomgate.http.Interim interim(io.loomgate.http.Interim client) {
+        return (status, fields) -> {
+            Set<String> named = HopByHop.named(fields.all("connection"));
+            try {
+                client.send(status, fields.without(n -> HopByHop.isHopByHop(n.toLowerCase(Locale.ROOT))
+                        || named.contains(n.toLowerCase(Locale.ROOT)) || n.equalsIgnoreCase("content-length")));
+            } catch (java.io.IOException e) {
+                // the client went away: what is left of the exchange notices
+            }
+        };
+    }
+
     static Response.Stream of(UpstreamResponse response) {
         return of(response, Headers.EMPTY, 0, Keeper.NONE);
     }

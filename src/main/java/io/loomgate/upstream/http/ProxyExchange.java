@@ -134,7 +134,8 @@ final class ProxyExchange {
                 ? Optional.of(clientHost.strip()) : Optional.empty();
         OutgoingRequest out = new OutgoingRequest(request.method(), origin, target,
                 o.upgrade() ? Tunnel.asked(o.fields(), request) : o.fields(),
-                o.hasBody() ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, o.length(), host);
+                o.hasBody() ? new ClientBody(request.body(), forward.rules().maxBodyBytes()) : null, o.length(), host,
+                ProxiedBody.interim(request.interim()));
         TrySpan span = TrySpan.start(ctx, o.sent(), upstream.id(), request.method(), origin, target);
         UpstreamResponse response;
         long started = endpoints.started(endpoint);

@@ -101,6 +101,9 @@ final class H2Wire implements AutoCloseable {
                 Map<String, String> fields = pending.computeIfAbsent(h.streamId(), k -> new LinkedHashMap<>());
                 for (HeaderField field : decoder.decode(h.block(), 0, h.block().length).fields()) {
                     fields.put(field.name(), field.value());
+                    if (field.name().equals(":status")) {
+                        statuses.computeIfAbsent(h.streamId(), k -> new java.util.ArrayList<>()).add(field.value());
+                    }
                 }
             }
             return f;
@@ -108,6 +111,12 @@ final class H2Wire implements AutoCloseable {
     }
 
     private final Map<Integer, Map<String, String>> pending = new java.util.HashMap<>();
+    private final Map<Integer, List<String>> statuses = new java.util.HashMap<>();
+
+    /** Every {@code :status} stream {@code id} was sent, in order: interim answers, then the final one. */
+    List<String> statuses(int id) {
+        return statuses.getOrDefault(id, List.of());
+    }
 
     /** The fields decoded so far on stream {@code id} by {@link #next}, its trailers' too. */
     Map<String, String> fields(int id) {
