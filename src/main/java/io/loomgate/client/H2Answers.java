@@ -46,7 +46,10 @@ final class H2Answers {
                     if (head.status() == 101 || block.endStream()) {
                         throw new MalformedResponse("an HTTP/2 " + head.status() + (block.endStream() ? " that ends the stream" : ""));
                     }
-                    return;   // interim (100, 103): the final answer follows
+                    if (head.status() > 101) {
+                        call.interim(head);   // 102, 103: passed on by the caller; a 100 is not
+                    }
+                    return;   // the final answer follows
                 }
                 String method = call.method;
                 long declared = H2Fields.declaredLength(head);

@@ -25,6 +25,9 @@ final class H2Call {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private ResponseHead head;
+    /** Interim answers (102, 103) come, for the caller's thread to pass on while it waits for the head: at most {@link #INTERIM_LIMIT}. */
+    private final java.util.ArrayDeque<ResponseHead> interims = new java.util.ArrayDeque<>();
+    private static final int INTERIM_LIMIT = 8;
     private Framing framing;
     private Headers trailers = Headers.EMPTY;
     private IOException failed;
@@ -50,6 +53,19 @@ final class H2Call {
             framing = f;
             declared = declaredLength;
             changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An interim answer came (the reader's thread): kept for the waiting caller; past a few, dropped. */
+    void interim(ResponseHead h) {
+        lock.lock();
+        try {
+            if (interims.size() < INTERIM_LIMIT) {
+                interims.add(h);
+                changed.signalAll();
+            }
         } finally {
             lock.unlock();
         }
@@ -144,13 +160,27 @@ final class H2Call {
      * Waits for the answer's head until the deadline {@code deadlineNanos} gives ({@link
      * System#nanoTime()}; it may move later once the request's body has gone), or longer while
      * {@code stillSending} says the body is still going (its writes have their own bound, the idle
-     * timeout).
+     * timeout). Interim answers that come meanwhile go to {@code interim} on this thread, in order,
+     * before the head is returned (the reader's thread never waits on the client).
      */
-    ResponseHead awaitHead(java.util.function.LongSupplier deadlineNanos, java.util.function.BooleanSupplier stillSending)
-            throws IOException {
+    ResponseHead awaitHead(java.util.function.LongSupplier deadlineNanos, java.util.function.BooleanSupplier stillSending,
+                           io.loomgate.http.Interim interim) throws IOException {
         lock.lock();
         try {
-            while (head == null && failed == null) {
+            while (true) {
+                ResponseHead early = interims.poll();
+                if (early != null) {
+                    lock.unlock();
+                    try {
+                        interim.send(early.status(), early.headers());
+                    } finally {
+                        lock.lock();
+                    }
+                    continue;
+                }
+                if (head != null || failed != null) {
+                    break;
+                }
                 long left = deadlineNanos.getAsLong() - System.nanoTime();
                 if (left <= 0 && !stillSending.getAsBoolean()) {
                     throw new SocketTimeoutException("no answer on HTTP/2 stream " + id + " by the deadline");

@@ -82,7 +82,7 @@ final class H2Client implements AutoCloseable {
             H2Sender sender = body ? H2Sender.start(s, call, request) : null;
             try {
                 ResponseHead head = call.awaitHead(() -> sender == null ? deadlineNanos : sender.deadline(deadlineNanos, afterBody),
-                        () -> sender != null && sender.going());
+                        () -> sender != null && sender.going(), request.interim());
                 Framing framing = call.framing();
                 return new UpstreamResponse(head, framing, new H2ResponseBody(s, call, framing.kind() == Framing.Kind.EMPTY),
                         sender == null ? BodySender.NONE : sender);

@@ -109,4 +109,30 @@ class ProxyInterimTest {
             }
         }
     }
+
+    /**
+     * From an HTTP/2 upstream too: a second loomgate, in front of the first over h2c, passes on the
+     * 103 the first sends it as an interim HEADERS frame (its reader hands it to the waiting call).
+     */
+    @Test
+    void earlyHintsFromAnHttp2UpstreamToo() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse("jdk".equals(System.getProperty("loomgate.server")),
+                "the JDK's server speaks no HTTP/2 and sends no interim answer: the other run covers it");
+        AtomicInteger requests = new AtomicInteger();
+        Path inner = dir.resolve("inner");
+        Path outer = dir.resolve("outer");
+        java.nio.file.Files.createDirectories(inner);
+        java.nio.file.Files.createDirectories(outer);
+        try (ServerSocket up = upstream(requests);
+             FileGate first = FileGate.start(inner, "{\"id\": \"up\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + up.getLocalPort() + "/\"}",
+                     List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"up\"]}"));
+             FileGate second = FileGate.start(outer, "{\"id\": \"inner\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:"
+                     + first.gate().baseUri().getPort() + "/p/\", \"protocol\": \"h2c\"}",
+                     List.of("{\"path\": \"/q/*\", \"policy\": \"proxy\", \"upstreams\": [\"inner\"]}"))) {
+            String got = raw(second, "/q/x");
+            assertTrue(got.startsWith("HTTP/1.1 103 Early Hints\r\n"), got);
+            assertTrue(got.substring(0, got.indexOf("\r\n\r\n")).contains("Link: </style.css>; rel=preload; as=style"), got);
+            assertTrue(got.endsWith("ok"), got);
+        }
+    }
 }
