@@ -24,7 +24,7 @@ import java.util.Set;
  * @param body    the body to stream, or null for none
  * @param length  the body's length, or -1 to send it chunked
  * @param host    the {@code Host} to send, when not the upstream's own authority
- * @param interim where the upstream's interim answers ({@code 102}, {@code 103}) go; {@link Interim#NONE} drops them
+ * @param interim where the upstream's interim answers ({@code 102}, {@code 103}) go; {@link io.loomgate.http.Interim#NONE} drops them
  */
 public record OutgoingRequest(String method, Origin origin, String target, Headers headers, InputStream body,
                        long length, java.util.Optional<String> host, io.loomgate.http.Interim interim) {
