@@ -227,12 +227,12 @@ final class LivePlan implements AdminControl {
 
     @Override
     public java.util.OptionalInt purgeCache(String upstream, io.loomgate.upstream.cache.Purge what) {
-        var cache = current.plan().upstreams().ids().stream().filter(id -> id.value().equals(upstream)).findFirst()
-                .flatMap(id -> current.plan().upstreams().cache(id));
-        if (cache.isEmpty()) {
+        var caches = current.plan().upstreams().ids().stream().filter(id -> id.value().equals(upstream)).findFirst()
+                .map(id -> current.plan().upstreams().caches(id)).orElse(List.of());
+        if (caches.isEmpty()) {
             return java.util.OptionalInt.empty();
         }
-        return java.util.OptionalInt.of(cache.get().purge(what));
+        return java.util.OptionalInt.of(caches.stream().mapToInt(c -> c.purge(what)).sum());
     }
 
     @Override
@@ -257,8 +257,11 @@ final class LivePlan implements AdminControl {
             if (!endpoints.isEmpty()) {
                 w.name("endpoints").tree(endpoints.stream().map(io.loomgate.upstream.EndpointState::json).toList());
             }
-            plan.upstreams().cache(u.id()).map(io.loomgate.upstream.cache.CachedCalls::stats).ifPresent(c -> w.name("cache").beginObject()
-                    .field("entries", c.entries()).field("bytes", c.bytes()).field("maxBytes", c.maxBytes()).endObject());
+            var caches = plan.upstreams().caches(u.id());
+            if (!caches.isEmpty()) {
+                var c = io.loomgate.upstream.cache.CacheMetrics.total(caches);
+                w.name("cache").beginObject().field("entries", c.entries()).field("bytes", c.bytes()).field("maxBytes", c.maxBytes()).endObject();
+            }
             var retries = plan.upstreams().retries().get(u.id());
             w.name("retries").beginObject().field("sent", retries.sentCount()).field("refusedByBudget", retries.refusedCount())
                     .endObject();

@@ -3,15 +3,20 @@ package io.loomgate;
 import io.loomgate.config.Config;
 import io.loomgate.config.UsageException;
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.compose.CallSpec;
 import io.loomgate.core.fanout.FanOut;
 import io.loomgate.tls.ServerTls;
 import io.loomgate.tls.TlsException;
 import io.loomgate.observe.event.Events;
 import io.loomgate.plan.Plan;
+import io.loomgate.plan.RouteKind;
 import io.loomgate.plan.PlanModules;
 import io.loomgate.plan.UpstreamDecl;
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.Upstreams;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,7 +88,20 @@ record ServingPlan(Plan plan, RouteEdges edges, Optional<ServerTls.Listener> tls
             }
             builder.retry(u.id(), u.retry());
         }
-        return builder.build();
+        Upstreams built = builder.build();
+        built.callsDeclared(callsDeclared(plan));
+        return built;
+    }
+
+    /** What each composed call asks of its upstream beyond its shape (its own cache), by upstream. */
+    private static Map<UpstreamId, List<Extensions>> callsDeclared(Plan plan) {
+        Map<UpstreamId, List<Extensions>> by = new HashMap<>();
+        for (var r : plan.routes(RouteKind.Compose.class)) {
+            for (CallSpec c : ((RouteKind.Compose) r.kind()).graph().calls()) {
+                by.computeIfAbsent(c.upstream(), k -> new ArrayList<>()).add(c.extensions());
+            }
+        }
+        return by;
     }
 
     /** The upstreams declared as they were: same kind, settings, faults, breaker and retry, and no file read. */

@@ -4,6 +4,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.compose.CallGraph;
 import io.loomgate.core.compose.CallSpec;
 import io.loomgate.core.compose.ComposeAnswer;
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Placeholder;
 import io.loomgate.core.template.Template;
@@ -92,6 +93,9 @@ final class ComposeReader {
             throw f.bad("upstream", "must be a declared upstream (" + String.join(", ",
                     declared.keySet().stream().map(UpstreamId::value).toList()) + ")", upstreamName);
         }
+        List<String> fields = new ArrayList<>(CALL_FIELDS);
+        fields.addAll(u.settings().callFields());
+        f.expect("a call to a " + u.kind().name() + " upstream", fields);
         for (String needed : u.settings().pathParameters()) {
             if (!params.contains(needed)) {
                 throw f.bad("upstream", "has a URL with {" + needed + "}, which this route's path does not bind", upstreamName);
@@ -154,9 +158,10 @@ final class ComposeReader {
         if (idempotent && sendsBody) {
             throw f.bad("idempotent", "is not for the call that carries the client's body: it is never sent twice", true);
         }
-        f.finish("a call", CALL_FIELDS);
+        Extensions extensions = u.settings().readCall(f);
+        f.finish("a call to a " + u.kind().name() + " upstream", fields);
         return new CallSpec(name, upstream, method, path, headers, sendsBody, optional, fallback, timeout, forEach, needs,
-                idempotent);
+                idempotent, extensions);
     }
 
     private static Optional<CallSpec.ForEach> forEach(Fields f, String name, List<String> names, Optional<Object> text)

@@ -1,9 +1,9 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.port.Upstream;
 import io.loomgate.upstream.cache.CachedCalls;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What the registry, the admin API and the metrics see of an upstream beyond its calls: its
@@ -26,9 +26,17 @@ public interface Operated {
         return List.of();
     }
 
-    /** Its cache of answers ({@code "cache"}), when it has one. */
-    default Optional<CachedCalls> cache() {
-        return Optional.empty();
+    /** Its caches of answers: its own {@code "cache"} first, then those its composed calls declare; none by default. */
+    default List<CachedCalls> caches() {
+        return List.of();
+    }
+
+    /**
+     * What the composed calls to it in the plan just compiled ask of it beyond their shape (a
+     * {@code "cache"} of their own), each call's: it makes what they need and lets go of what no
+     * call asks any more. Nothing by default.
+     */
+    default void callsDeclared(List<Extensions> calls) {
     }
 
     /** True when its calls go to one of several endpoints (which it notes in {@link EndpointNote}). */

@@ -1,5 +1,6 @@
 package io.loomgate.upstream;
 
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.port.Upstream;
 import java.util.OptionalInt;
 import io.loomgate.core.call.UpstreamId;
@@ -86,6 +87,21 @@ public interface UpstreamKind {
 
         /** True when a composed call may give it a method, a path and headers (an HTTP upstream). */
         boolean takesCallShape();
+
+        /** The fields of its own a composed call to it may carry ({@code cache} for an HTTP upstream); none by default. */
+        default List<String> callFields() {
+            return List.of();
+        }
+
+        /**
+         * Reads those fields of one composed call to it into what the call carries to its layers
+         * (the core carries them unread); called once the call's own fields are read.
+         *
+         * @throws RouteFileException naming the field and the bad value
+         */
+        default Extensions readCall(Fields call) throws RouteFileException {
+            return Extensions.NONE;
+        }
 
         /**
          * True when it was read with a file's contents (a CA file): a reload cannot see that the file

@@ -108,10 +108,15 @@ public final class Upstreams implements Calls {
         return u == null ? List.of() : Operated.of(u).endpoints();
     }
 
-    /** The cache of {@code id} ({@link Operated#cache}); none for an unknown id or one without. */
-    public java.util.Optional<io.loomgate.upstream.cache.CachedCalls> cache(UpstreamId id) {
+    /** The caches of {@code id} ({@link Operated#caches}): its own, then its calls'; none for an unknown id or one without. */
+    public List<CachedCalls> caches(UpstreamId id) {
         Upstream u = raw.get(id);
-        return u == null ? java.util.Optional.empty() : Operated.of(u).cache();
+        return u == null ? List.of() : Operated.of(u).caches();
+    }
+
+    /** Tells each upstream what the composed calls to it in its plan ask of it ({@link Operated#callsDeclared}). */
+    public void callsDeclared(Map<UpstreamId, List<io.loomgate.core.port.Extensions>> calls) {
+        raw.forEach((id, u) -> Operated.of(u).callsDeclared(calls.getOrDefault(id, List.of())));
     }
 
     /** The metric sets the upstreams own: their breakers', endpoints', caches' and retries', in the upstreams' order. */
@@ -123,7 +128,10 @@ public final class Upstreams implements Calls {
             if (!of.isEmpty()) {
                 endpoints.put(id, of);
             }
-            cache(id).ifPresent(c -> caches.put(id, c.stats()));
+            List<CachedCalls> held = caches(id);
+            if (!held.isEmpty()) {
+                caches.put(id, CacheMetrics.total(held));
+            }
         }
         return List.of(new BreakerMetrics(breakers()), new EndpointMetrics(endpoints), new CacheMetrics(caches), RetryMetrics.of(retries()));
     }

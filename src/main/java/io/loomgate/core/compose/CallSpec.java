@@ -1,6 +1,7 @@
 package io.loomgate.core.compose;
 
 import io.loomgate.core.call.UpstreamId;
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.template.Template;
 import java.time.Duration;
 import java.util.List;
@@ -24,10 +25,12 @@ import java.util.Set;
  * @param forEach   when it runs once per element of an array from an earlier call
  * @param needs     the calls it waits for: those its placeholders and its forEach name
  * @param idempotent true when the route marks it safe to retry whatever its method ({@code "idempotent": true})
+ * @param extensions what it asks of its upstream's own layers (a {@code "cache"} of its own), which the upstream's kind read
  */
 public record CallSpec(String name, UpstreamId upstream, String method, Optional<Template> path,
                        Map<String, Template> headers, boolean sendsBody, boolean optional, Optional<Object> fallback,
-                       Optional<Duration> timeout, Optional<ForEach> forEach, Set<String> needs, boolean idempotent) {
+                       Optional<Duration> timeout, Optional<ForEach> forEach, Set<String> needs, boolean idempotent,
+                       Extensions extensions) {
 
     /**
      * {@code "forEach": "orders.items"}: once per element, at most {@code concurrency} at a time, and
@@ -65,5 +68,6 @@ public record CallSpec(String name, UpstreamId upstream, String method, Optional
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(forEach, "forEach");
         needs = Set.copyOf(needs);
+        Objects.requireNonNull(extensions, "extensions");
     }
 }

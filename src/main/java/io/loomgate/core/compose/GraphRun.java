@@ -161,7 +161,7 @@ final class GraphRun implements DrivenScope.Body {
         }
         byte[] sent = spec.sendsBody() ? body : null;
         return new Call(spec.method(), target, headers.build(), sent, spec.sendsBody() ? contentType : Optional.empty(), spec.timeout(),
-                spec.idempotent());
+                spec.idempotent(), spec.extensions());
     }
 
     /** What a placeholder of a call stands for: the request's own values, an earlier call's answer, or the element. */

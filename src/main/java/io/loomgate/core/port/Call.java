@@ -18,12 +18,14 @@ import java.util.Optional;
  * @param timeout     a cap on this call below the request's deadline
  * @param idempotent  true when the route marks it safe to send twice whatever its method (a PUT, say);
  *                    GET, HEAD and OPTIONS are anyway, a call with a body never
+ * @param extensions  what the route asks of the upstream's own layers for this call (its own cache), unread here
  */
 public record Call(String method, String target, Headers headers, byte[] body, Optional<String> contentType,
-                   Optional<Duration> timeout, boolean idempotent) {
+                   Optional<Duration> timeout, boolean idempotent, Extensions extensions) {
 
     /** A plain call: {@code GET} the upstream's own URL. */
-    public static final Call PLAIN = new Call("GET", "", Headers.EMPTY, null, Optional.empty(), Optional.empty(), false);
+    public static final Call PLAIN = new Call("GET", "", Headers.EMPTY, null, Optional.empty(), Optional.empty(), false,
+            Extensions.NONE);
 
     public Call {
         Objects.requireNonNull(method, "method");
@@ -31,5 +33,6 @@ public record Call(String method, String target, Headers headers, byte[] body, O
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(contentType, "contentType");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(extensions, "extensions");
     }
 }

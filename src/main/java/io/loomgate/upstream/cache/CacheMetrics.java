@@ -4,6 +4,7 @@ import io.loomgate.core.call.UpstreamId;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.observe.MetricSet;
 import io.loomgate.observe.MetricSink;
+import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
@@ -12,6 +13,18 @@ public record CacheMetrics(Map<UpstreamId, CachedCalls.Stats> caches) implements
 
     public CacheMetrics {
         caches = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(caches));   // in the upstreams' order
+    }
+
+    /** Several caches' stats counted together: an upstream's own and its calls' ({@code calls.NAME.cache}). */
+    public static CachedCalls.Stats total(List<CachedCalls> caches) {
+        CachedCalls.Stats t = new CachedCalls.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        for (CachedCalls c : caches) {
+            CachedCalls.Stats s = c.stats();
+            t = new CachedCalls.Stats(t.hits() + s.hits(), t.misses() + s.misses(), t.staleServed() + s.staleServed(),
+                    t.revalidations() + s.revalidations(), t.coalesced() + s.coalesced(), t.evictions() + s.evictions(),
+                    t.bytes() + s.bytes(), t.entries() + s.entries(), t.maxBytes() + s.maxBytes(), t.lockWaiting() + s.lockWaiting());
+        }
+        return t;
     }
 
     @Override

@@ -11,6 +11,10 @@ import io.loomgate.upstream.balance.Balance;
 import io.loomgate.upstream.balance.Outliers;
 import io.loomgate.upstream.balance.SlowStart;
 import io.loomgate.upstream.cache.CacheSettings;
+import io.loomgate.upstream.cache.CallCache;
+import io.loomgate.core.port.Extensions;
+import io.loomgate.module.Fields;
+import io.loomgate.module.RouteFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -146,6 +150,18 @@ record HttpSettings(String url, List<String> forwardQuery, List<String> forwardH
     @Override
     public boolean takesCallShape() {
         return true;
+    }
+
+    @Override
+    public List<String> callFields() {
+        return List.of("cache");
+    }
+
+    /** A composed call's {@code "cache"} ({@link CallCache}): its own, or {@code false} for none. */
+    @Override
+    public Extensions readCall(Fields call) throws RouteFileException {
+        Optional<CallCache> own = CallCache.read(call);
+        return own.isEmpty() ? Extensions.NONE : new Extensions(List.of(own.get()));
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.loomgate.core.call.UpstreamFailure;
 import io.loomgate.core.call.UpstreamId;
 import io.loomgate.core.call.Value;
 import io.loomgate.core.port.Call;
+import io.loomgate.core.port.Extensions;
 import io.loomgate.core.template.Bindings;
 import io.loomgate.core.template.Template;
 import io.loomgate.core.template.UnsafeValue;
@@ -63,7 +64,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
     private final UpstreamEndpoints endpoints;
     private final Http1Client client;
     private final Forwarding forwarding;
-    private final Optional<UpstreamCache> cached;
+    private final UpstreamCaches caches;
     private final ProxyExchange proxy;
     private final List<String> bases;
 
@@ -77,9 +78,9 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         this.endpoints = new UpstreamEndpoints(id, settings, settings.https() ? Optional.of(trust(settings)) : Optional.empty(), client);
         this.client = client;
         this.forwarding = forwarding;
-        this.cached = settings.cache().map(c -> new UpstreamCache(id.value(), c, settings.timeout()));
+        this.caches = new UpstreamCaches(id.value(), settings.cache(), settings.timeout());
         this.bases = Redirects.bases(settings.urls());
-        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding, cached.map(UpstreamCache::calls));
+        this.proxy = new ProxyExchange(this, endpoints, client, settings.idleTimeout(), forwarding, caches);
     }
 
     Proxying proxying() {
@@ -133,12 +134,7 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         headers.addAll(call.headers());
         call.contentType().ifPresent(t -> headers.add("Content-Type", t));
         Headers fields = headers.build();
-        if (cached.isPresent() && call.method().equals("GET") && call.body() == null) {
-            return cached.get().call(this, ctx, call, fields, sent, wait);
-        }
-        CachedCalls.Fetched f = exchange(ctx, call, fields, sent, wait, Headers.EMPTY);
-        cached.ifPresent(c -> c.after(this, ctx, call, f));   // an unsafe call invalidates what it changed
-        return answer(f.status(), f.headers(), f.body());
+        return caches.call(this, ctx, call, fields, sent, wait);
     }
 
     /**
@@ -228,8 +224,13 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
     }
 
     @Override
-    public Optional<CachedCalls> cache() {
-        return cached.map(UpstreamCache::calls);
+    public List<CachedCalls> caches() {
+        return caches.all();
+    }
+
+    @Override
+    public void callsDeclared(List<Extensions> calls) {
+        caches.declared(calls);
     }
 
     @Override
@@ -288,13 +289,9 @@ final class HttpUpstream implements Upstream, Forwarder, Operated {
         StringJoiner query = new StringJoiner("&");
         for (String name : settings.forwardQuery()) {
             for (String value : ctx.query().all(name)) {
-                query.add(encode(name) + "=" + encode(value));
+                query.add(URLEncoder.encode(name, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8));
             }
         }
         return Origin.withQuery(target, query.toString());
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -141,11 +141,6 @@ final class ProxyCache {
         return StoredResponses.of(upstream, served, request);
     }
 
-    /** After an unsafe request's answer: what it makes stale is dropped ({@link io.loomgate.upstream.cache.Invalidation}). */
-    void invalidate(String method, int status, String key, Headers answer, io.loomgate.client.Origin origin) {
-        io.loomgate.upstream.cache.Invalidation.after(calls, method, status, key, answer, origin.host(), origin.port());
-    }
-
     /**
      * An answer's fields as the client sees them through a cache: without the targeted fields
      * ({@code CDN-Cache-Control}, {@code Loomgate-Cache-Control}) and the tags ({@code Cache-Tag},

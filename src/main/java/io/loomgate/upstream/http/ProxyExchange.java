@@ -37,14 +37,16 @@ final class ProxyExchange {
     private final Duration idleTimeout;
     private final HttpUpstream.Forwarding forwarding;
     private final Optional<ProxyCache> cache;
+    private final UpstreamCaches caches;
     /** How long a background refresh of a proxied answer may take. */
     private static final Duration REFRESH_LIMIT = Duration.ofSeconds(30);
     /** The longest one read of a tunnel's upstream side may wait: its idle timeout and lifetime end it before. */
     private static final Duration TUNNEL_READ_LIMIT = Duration.ofDays(30);
 
     ProxyExchange(HttpUpstream upstream, UpstreamEndpoints endpoints, Http1Client client, Duration idleTimeout,
-                  HttpUpstream.Forwarding forwarding, Optional<CachedCalls> cache) {
-        this.cache = cache.map(c -> new ProxyCache(c, upstream.id().value()));
+                  HttpUpstream.Forwarding forwarding, UpstreamCaches caches) {
+        this.cache = caches.own().map(c -> new ProxyCache(c.calls(), upstream.id().value()));
+        this.caches = caches;
         this.upstream = upstream;
         this.endpoints = endpoints;
         this.client = client;
@@ -170,10 +172,8 @@ final class ProxyExchange {
             response.sender().await();   // no body to stream: a server may end the exchange with the head (the JDK's does)
         }
         int status = response.status();
-        if (cache.isPresent()) {
-            cache.get().invalidate(request.method(), status, upstream.target(ctx, upstream.first()) + forward.target(),
-                    response.head().headers(), origin);
-        }
+        caches.invalidate(request.method(), status, upstream.target(ctx, upstream.first()) + forward.target(), response.head().headers(),
+                origin);
         if (turn.onError().isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
             return cache.get().staleOnError(turn, "fwd=stale; fwd-status=" + status + "; detail=stale-if-error", request);

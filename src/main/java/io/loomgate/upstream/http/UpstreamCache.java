@@ -62,13 +62,6 @@ final class UpstreamCache {
         return upstream.answer(served.status(), served.headers(), served.body());
     }
 
-    /** After a call the cache did not serve (a {@code POST}, ...): the answers it made stale dropped ({@link io.loomgate.upstream.cache.Invalidation}). */
-    void after(HttpUpstream upstream, RequestContext ctx, Call call, CachedCalls.Fetched f) {
-        io.loomgate.client.Origin first = upstream.first();
-        io.loomgate.upstream.cache.Invalidation.after(calls, call.method(), f.status(), upstream.callTarget(ctx, first, call), f.headers(),
-                first.host(), first.port());
-    }
-
     /** A caller's key: a digest, so no credential is kept or shown. */
     private static String digest(String s) {
         try {
