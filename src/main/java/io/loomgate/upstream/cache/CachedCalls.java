@@ -222,6 +222,9 @@ public final class CachedCalls {
     /** A proxied revalidation of {@code old} the upstream answered {@code 304} ({@code f}, no body): {@code old}, refreshed, served. */
     public Served notModified(Ask ask, StoredAnswer old, Fetched f) {
         revalidations.increment();
+        if (!old.selectedBy(f.headers())) {   // a 304 naming another representation: served as stored, updated with nothing
+            return served(old, System.currentTimeMillis(), "fwd=stale; fwd-status=304");
+        }
         StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
         boolean stored = cache.put(primary(ask), refreshed);
         return served(refreshed, System.currentTimeMillis(), "fwd=stale; fwd-status=304" + (stored ? "; stored" : ""));
@@ -234,10 +237,11 @@ public final class CachedCalls {
         if (f.status() != 304) {
             return store(primary, ask, personal, f, "; fwd-status=" + f.status());
         }
-        StoredAnswer refreshed = old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis());
-        boolean stored = cache.put(primary, refreshed);   // a cookie the 304 sets is for no one: shareable() drops it
-        return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), f.requestMillis(),
-                f.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
+        boolean selected = old.selectedBy(f.headers());   // else a 304 naming another representation: served as stored
+        StoredAnswer refreshed = selected ? old.refreshedBy(CachePolicy.shareable(f.headers()), f.requestMillis(), f.responseMillis()) : old;
+        boolean stored = selected && cache.put(primary, refreshed);   // a cookie the 304 sets is for no one: shareable() drops it
+        return new Landed(new Fetched(refreshed.status(), refreshed.headers(), refreshed.body(), refreshed.requestMillis(),
+                refreshed.responseMillis()), stored, refreshed.varyValues(), "; fwd-status=304");
     }
 
     private Landed store(String primary, Ask ask, boolean personal, Fetched f, String how) {

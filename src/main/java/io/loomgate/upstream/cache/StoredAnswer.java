@@ -134,11 +134,35 @@ public record StoredAnswer(int status, Headers headers, byte[] body, long reques
         return past.compareTo(since) > 0 ? past : since;
     }
 
-    /** This answer refreshed by a {@code 304}: the 304's fields replace its own of the same name (RFC 9111 section 4.3.4). */
+    /**
+     * Whether a {@code 304} with these fields may update this answer (RFC 9111 section 4.3.4): one
+     * that carries an {@code ETag} selects only an answer with that entity-tag (compared weakly, as
+     * a weak one selects too); one without any updates it. A 304 naming another representation
+     * updates nothing.
+     */
+    public boolean selectedBy(Headers notModified) {
+        String tag = notModified.first("ETag");
+        return tag == null || etag().map(e -> opaque(e).equals(opaque(tag))).orElse(false);
+    }
+
+    private static String opaque(String tag) {
+        String t = tag.strip();
+        return t.startsWith("W/") ? t.substring(2) : t;
+    }
+
+    /**
+     * The fields that describe the stored bytes themselves: their framing, their coding, the part
+     * they are, their digest. A 304 sends no bytes, so it cannot change them (RFC 9111 section 3.2
+     * lets a cache keep them); the stored body keeps the fields that are true of it.
+     */
+    private static final java.util.Set<String> OF_THE_BYTES = java.util.Set.of("content-length", "transfer-encoding", "content-encoding",
+            "content-range", "content-md5", "content-digest");
+
+    /** This answer refreshed by a {@code 304}: the 304's fields replace its own of the same name (RFC 9111 section 4.3.4), but {@link #OF_THE_BYTES}. */
     public StoredAnswer refreshedBy(Headers notModified, long requestAt, long responseAt) {
         Headers merged = headers;
         for (String name : notModified.names()) {
-            if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding")) {
+            if (OF_THE_BYTES.contains(name.toLowerCase(java.util.Locale.ROOT))) {
                 continue;
             }
             merged = merged.without(n -> n.equalsIgnoreCase(name));

@@ -11,6 +11,12 @@ import java.util.Optional;
  * {@code Cache-Control} and {@code Expires} for loomgate's cache; one that is not is ignored, as if
  * absent (a quoted {@code max-age}, {@code &&&}, an upper-case key). Neither reaches the client
  * through an upstream with a cache ({@link #strip}): they are for this cache.
+ *
+ * <p>Failing both, the older {@code Surrogate-Control} (W3C's Edge Architecture note, as Fastly and
+ * Akamai read it) does the same, in {@code Cache-Control}'s syntax: its directives for every
+ * surrogate, and those targeted at loomgate ({@code max-age=60;loomgate}), which the cache names
+ * upstream in {@code Surrogate-Capability} ({@link #advertised}). It passes to the client unchanged,
+ * since a surrogate in front may be the target of the rest.
  */
 public final class TargetedControl {
 
@@ -19,6 +25,9 @@ public final class TargetedControl {
 
     private TargetedControl() {
     }
+
+    /** The device token loomgate's cache answers to in {@code Surrogate-Control}, and gives in {@code Surrogate-Capability}. */
+    public static final String DEVICE = "loomgate";
 
     /** The directives of the first valid targeted field of {@code response}; empty when there is none. */
     public static Optional<CacheControl> of(Headers response) {
@@ -31,7 +40,28 @@ public final class TargetedControl {
                 }
             }
         }
-        return Optional.empty();
+        return surrogate(response.all("Surrogate-Control"));
+    }
+
+    /** A request to an upstream through the cache, naming the cache as a surrogate beside any the client's request names. */
+    public static Headers advertised(Headers request) {
+        return request.plus("Surrogate-Capability", DEVICE + "=\"Surrogate/1.0\"");
+    }
+
+    /** {@code Surrogate-Control}'s directives for loomgate: those with no target and those targeted at {@link #DEVICE}. */
+    static Optional<CacheControl> surrogate(List<String> lines) {
+        List<String> mine = new java.util.ArrayList<>();
+        for (String line : lines) {
+            for (String d : CacheControl.directives(line)) {
+                int semi = d.lastIndexOf(';');
+                if (semi < 0) {
+                    mine.add(d);
+                } else if (d.substring(semi + 1).strip().equalsIgnoreCase(DEVICE)) {
+                    mine.add(d.substring(0, semi));
+                }
+            }
+        }
+        return mine.stream().allMatch(String::isBlank) ? Optional.empty() : Optional.of(CacheControl.parse(List.of(String.join(",", mine))));
     }
 
     /** {@code headers} without the targeted fields: what a client is shown of an answer through the cache. */

@@ -21,6 +21,7 @@ import io.loomgate.core.port.ProxyRules;
 import io.loomgate.upstream.balance.Fleet;
 import io.loomgate.upstream.cache.CacheLocks;
 import io.loomgate.upstream.cache.CachedCalls;
+import io.loomgate.upstream.cache.TargetedControl;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -84,14 +85,17 @@ final class ProxyExchange {
         boolean upgrade = Tunnel.requested(request);
         TraceParent sent = ctx.trace().get().child();
         Proxying proxying = upstream.proxying();
-        Headers forwarded = forward.rules().requestHeaders().apply(ForwardedHeaders.of(request, forwarding.trusted(),
+        Headers rewritten = forward.rules().requestHeaders().apply(ForwardedHeaders.of(request, forwarding.trusted(),
                 forwarding.scheme(), ctx, sent, proxying.forwarded(), forward.prefix()), values);
+        boolean read = request.method().equals("HEAD") || request.method().equals("GET");
+        boolean cacheable = cache.isPresent() && read && !hasBody && !upgrade;
+        Headers forwarded = cacheable ? TargetedControl.advertised(rewritten) : rewritten;   // the cache names itself a surrogate
         ProxyCache.Turn turn = ProxyCache.Turn.NONE;
-        if (cache.isPresent() && !(request.method().equals("HEAD") || request.method().equals("GET"))) {
+        if (cache.isPresent() && !read) {
             turn = cache.get().passed("fwd=method");   // RFC 9211: the method is not one the cache serves
-        } else if (cache.isPresent() && (hasBody || upgrade)) {
+        } else if (cache.isPresent() && !cacheable) {
             turn = cache.get().passed("fwd=bypass");
-        } else if (cache.isPresent()) {
+        } else if (cacheable) {
             String below = forward.target();
             ProxyCache.Before before = cache.get().before(ctx, request, forwarded, upstream.target(ctx, upstream.first()) + below,
                     conditions -> whole(ctx, below, forwarded, conditions));

@@ -8,6 +8,7 @@ import io.loomgate.core.port.Call;
 import io.loomgate.http.Headers;
 import io.loomgate.upstream.cache.CacheSettings;
 import io.loomgate.upstream.cache.CachedCalls;
+import io.loomgate.upstream.cache.TargetedControl;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -48,9 +49,10 @@ final class UpstreamCache {
     Value call(HttpUpstream upstream, RequestContext ctx, Call call, Headers fields, TraceParent sent, Duration wait)
             throws UpstreamFailure, InterruptedException {
         CachedCalls.Ask ask = ask(ctx, upstream.callTarget(ctx, upstream.first(), call), fields, System.nanoTime() + wait.toNanos());
+        Headers asked = TargetedControl.advertised(fields);   // the cache names itself a surrogate
         CachedCalls.Served served;
         try {
-            served = calls.get(ask, conditions -> upstream.exchange(ctx, call, fields, sent, sharedWait, conditions));
+            served = calls.get(ask, conditions -> upstream.exchange(ctx, call, asked, sent, sharedWait, conditions));
         } catch (UpstreamFailure | InterruptedException | RuntimeException e) {
             throw e;
         } catch (SocketTimeoutException e) {

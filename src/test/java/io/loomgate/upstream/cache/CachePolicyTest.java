@@ -126,4 +126,26 @@ class CachePolicyTest {
         assertTrue(b.fresh(NOW + 6_000, Duration.ZERO));
         assertEquals(2, b.body().length);
     }
+
+    @Test
+    void a304KeepsTheFieldsOfTheStoredBytes() {
+        StoredAnswer a = new StoredAnswer(200, Headers.of("ETag", "\"v1\"", "Content-Encoding", "gzip", "Content-MD5", "a==",
+                "Content-Range", "bytes 0-1/2", "X-Test", "a"), "{}".getBytes(), NOW, NOW, List.of());
+        StoredAnswer b = a.refreshedBy(Headers.of("Content-Encoding", "identity", "Content-MD5", "b==", "Content-Range", "bytes 0-0/9",
+                "X-Test", "b"), NOW + 5_000, NOW + 5_000);
+        assertEquals("gzip", b.headers().first("Content-Encoding"), "the stored body is still gzip");
+        assertEquals("a==", b.headers().first("Content-MD5"));
+        assertEquals("bytes 0-1/2", b.headers().first("Content-Range"));
+        assertEquals("b", b.headers().first("X-Test"), "any other field is the 304's");
+    }
+
+    @Test
+    void a304UpdatesOnlyTheAnswerItsEntityTagNames() {
+        StoredAnswer a = new StoredAnswer(200, Headers.of("ETag", "\"abc\""), new byte[0], NOW, NOW, List.of());
+        assertTrue(a.selectedBy(Headers.of("ETag", "\"abc\"")));
+        assertTrue(a.selectedBy(Headers.of("ETag", "W/\"abc\"")), "compared weakly");
+        assertTrue(a.selectedBy(Headers.EMPTY), "a 304 without a validator updates the one it answers");
+        assertFalse(a.selectedBy(Headers.of("ETag", "\"def\"")), "RFC 9111 4.3.4: another representation's 304 updates nothing");
+        assertFalse(new StoredAnswer(200, Headers.EMPTY, new byte[0], NOW, NOW, List.of()).selectedBy(Headers.of("ETag", "\"abc\"")));
+    }
 }

@@ -44,6 +44,8 @@ class CacheRevalidationTest {
     private volatile String cacheControl = "max-age=0";
     private volatile String notModifiedCacheControl = "max-age=60";
     private volatile CountDownLatch hold = new CountDownLatch(0);
+    /** The ETag a 304 names; null for the one asked about. */
+    private volatile String notModifiedEtag;
 
     @BeforeEach
     void start() throws Exception {
@@ -61,6 +63,9 @@ class CacheRevalidationTest {
                 exchange.getResponseHeaders().set("ETag", etag);
                 exchange.getResponseHeaders().set("Last-Modified", "Tue, 15 Nov 1994 08:12:31 GMT");
                 if (etag.equals(inm)) {
+                    if (notModifiedEtag != null) {
+                        exchange.getResponseHeaders().set("ETag", notModifiedEtag);
+                    }
                     exchange.getResponseHeaders().set("Cache-Control", notModifiedCacheControl);
                     exchange.getResponseHeaders().set("X-Checked", "by the 304");
                     exchange.sendResponseHeaders(304, -1);
@@ -195,6 +200,21 @@ class CacheRevalidationTest {
                 assertEquals("version one", r.get().body());
             }
             assertEquals(null, asked.poll(), "one revalidation for twenty requests");
+        }
+    }
+
+    @Test
+    void a304NamingAnotherRepresentationUpdatesNothing() throws Exception {
+        notModifiedEtag = "\"v2\"";
+        try (FileGate g = gate()) {
+            get(g, "/p/doc");
+            HttpResponse<String> second = get(g, "/p/doc");   // max-age=0: revalidated with If-None-Match "v1"
+            assertEquals("\"v1\"|Tue, 15 Nov 1994 08:12:31 GMT", asked.stream().skip(1).findFirst().orElse(""));
+            assertEquals(200, second.statusCode());
+            assertEquals("version one", second.body());
+            assertEquals("\"v1\"", second.headers().firstValue("ETag").orElse(""), "RFC 9111 4.3.4: a 304 for \"v2\" selects no stored answer");
+            assertEquals("by the 200", second.headers().firstValue("X-Checked").orElse(""), "none of the 304's fields taken");
+            assertTrue(!cacheStatus(second).contains("stored"), cacheStatus(second));
         }
     }
 }

@@ -67,4 +67,38 @@ class CacheTargetedProxyTest {
             up.stop(0);
         }
     }
+
+    @Test
+    void surrogateControlTargetedAtLoomgateDecidesAndItsCapabilityGoesUpstream() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        java.util.concurrent.BlockingQueue<String> capabilities = new java.util.concurrent.LinkedBlockingQueue<>();
+        HttpServer up = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        up.createContext("/api/", exchange -> {
+            try (exchange) {
+                calls.incrementAndGet();
+                String seen = exchange.getRequestHeaders().getFirst("Surrogate-Capability");
+                capabilities.add(seen == null ? "" : seen);
+                String target = seen == null ? "" : seen.substring(0, seen.indexOf('='));   // the device the request names, as cache-tests' server reads it
+                exchange.getResponseHeaders().add("Cache-Control", "no-store");
+                exchange.getResponseHeaders().add("Surrogate-Control", "max-age=3600;" + target);
+                byte[] b = "hello".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, b.length);
+                exchange.getResponseBody().write(b);
+            }
+        });
+        up.start();
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + up.getAddress().getPort()
+                + "/api/\", \"cache\": {\"maxBytes\": \"1MB\"}}", List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}"))) {
+            HttpResponse<String> last = null;
+            for (int i = 0; i < 2; i++) {
+                last = g.client().http().send(HttpRequest.newBuilder(g.gate().uri("/p/s")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, last.statusCode());
+            }
+            assertEquals("loomgate=\"Surrogate/1.0\"", capabilities.poll(), "the cache named itself a surrogate");
+            assertEquals(1, calls.get(), "Surrogate-Control's max-age=3600;loomgate stored it over Cache-Control's no-store");
+            assertEquals("max-age=3600;loomgate", last.headers().firstValue("Surrogate-Control").orElse(""), "passed to the client");
+        } finally {
+            up.stop(0);
+        }
+    }
 }

@@ -59,4 +59,28 @@ class TargetedControlTest {
         Headers h = TargetedControl.strip(Headers.of("CDN-Cache-Control", "max-age=60", "loomgate-cache-control", "max-age=1", "Cache-Control", "max-age=5"));
         assertEquals(List.of("Cache-Control"), h.names().stream().toList());
     }
+
+    @Test
+    void surrogateControlDecidesWhenNoRfc9213FieldDoes() {
+        assertEquals(Optional.of(Duration.ofSeconds(1)), maxAge("Cache-Control", "max-age=3600", "Surrogate-Control", "max-age=1"));
+        assertEquals(Optional.of(Duration.ofSeconds(3600)), maxAge("Surrogate-Control", "MaX-aGe=3600"), "in Cache-Control's syntax, any case");
+        assertEquals(Optional.of(Duration.ofSeconds(3600)), maxAge("Surrogate-Control", "foobar, max-age=3600"));
+        assertEquals(Optional.of(Duration.ofSeconds(60)), maxAge("Surrogate-Control", "max-age=60;loomgate"), "targeted at loomgate");
+        assertEquals(Optional.of(Duration.ofSeconds(5)), maxAge("Cache-Control", "max-age=5", "Surrogate-Control", "max-age=3600;not-for-you"),
+                "targeted at another surrogate: as if absent");
+        assertEquals(Optional.of(Duration.ofSeconds(7)), maxAge("Surrogate-Control", "max-age=3600;other, max-age=7"),
+                "another's directive set aside, the untargeted one read");
+        assertEquals(Optional.of(Duration.ofSeconds(60)), maxAge("Surrogate-Control", "max-age=1", "CDN-Cache-Control", "max-age=60"),
+                "RFC 9213's field comes first");
+        assertTrue(CacheControl.ofResponse(Headers.of("Cache-Control", "max-age=10000", "Surrogate-Control", "no-store")).noStore());
+        assertFalse(CacheControl.ofResponse(Headers.of("Cache-Control", "no-store", "Surrogate-Control", "max-age=10000;loomgate")).noStore());
+        StoredAnswer a = new StoredAnswer(200, Headers.of("Surrogate-Control", "max-age=0", "Expires", "Thu, 18 Aug 2050 02:01:18 GMT"),
+                new byte[0], NOW, NOW, List.of());
+        assertFalse(a.fresh(NOW, Duration.ZERO), "Expires set aside with Cache-Control");
+        assertEquals(List.of("Surrogate-Control"), TargetedControl.strip(Headers.of("Surrogate-Control", "max-age=1")).names().stream().toList(),
+                "it reaches the client: a surrogate in front may be the target of the rest");
+        assertEquals(List.of("a=\"Surrogate/1.0\"", "loomgate=\"Surrogate/1.0\""),
+                TargetedControl.advertised(Headers.of("Surrogate-Capability", "a=\"Surrogate/1.0\"")).all("Surrogate-Capability"),
+                "the cache names itself beside a surrogate in front");
+    }
 }
