@@ -133,4 +133,26 @@ class CachePurgeTagTest {
             assertTrue(covered.headers().firstValue("Cache-Status").orElse("").contains("stale-if-error"), covered.headers().map().toString());
         }
     }
+
+    @Test
+    void aTagPurgesWhatComposedCallsStoredToo() throws Exception {
+        try (FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + upstream.getAddress().getPort()
+                        + "/api/\", \"cache\": {\"maxBytes\": \"1MB\"}}",
+                List.of("{\"path\": \"/p/*\", \"policy\": \"proxy\", \"upstreams\": [\"api\"]}",
+                        "{\"path\": \"/look\", \"policy\": \"compose\", \"calls\": {\"shoe\": {\"upstream\": \"api\", \"path\": \"/blue-shoe\"},"
+                                + " \"own\": {\"upstream\": \"api\", \"path\": \"/hat\", \"cache\": {\"maxBytes\": \"1MB\"}}}}"),
+                "--admin-port", "0"); TestClient admin = new TestClient(g.gate().adminUri(""))) {
+            for (int i = 0; i < 2; i++) {
+                assertEquals(200, get(g, "/look").statusCode());
+                assertEquals(200, get(g, "/p/red-shoe").statusCode());
+            }
+            assertEquals(1, calls.get("/api/blue-shoe").get(), "stored by the composed call");
+            assertEquals(1, calls.get("/api/hat").get(), "stored in the call's own cache");
+            assertEquals("{\"purged\":2}", purge(g, admin, "?tag=shoes").body(), "the composed call's blue shoe and the proxied red one");
+            assertEquals("{\"purged\":1}", purge(g, admin, "?tag=hats").body(), "from the call's own cache");
+            get(g, "/look");
+            assertEquals(2, calls.get("/api/blue-shoe").get());
+            assertEquals(2, calls.get("/api/hat").get());
+        }
+    }
 }
