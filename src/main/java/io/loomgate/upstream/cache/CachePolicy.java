@@ -101,6 +101,14 @@ public final class CachePolicy {
         return cc.staleWhileRevalidate().orElse(configured);
     }
 
+    /**
+     * Whether an answer {@code stale} past its freshness is within {@code window}: a window of zero
+     * holds nothing, not even an answer that went stale this very millisecond.
+     */
+    public static boolean within(Duration stale, Duration window) {
+        return window.isPositive() && stale.compareTo(window) <= 0;
+    }
+
     /** How long past its freshness {@code a} may be served when the upstream fails (RFC 5861), the same way. */
     public static Duration ifError(StoredAnswer a, Duration configured) {
         CacheControl cc = a.cacheControl();

@@ -68,11 +68,11 @@ public final class CachedCalls {
                 return hit(stored, now);
             }
             Duration stale = stored.staleness(now, settings.defaultTtl());
-            if (!cc.noCache() && stale.compareTo(CachePolicy.whileRevalidating(stored, settings.staleWhileRevalidate())) <= 0) {
+            if (!cc.noCache() && CachePolicy.within(stale, CachePolicy.whileRevalidating(stored, settings.staleWhileRevalidate()))) {
                 flights.refresh(flightKey(primary, ask, personal), () -> revalidate(primary, stored, ask, personal, fetch));
                 return stale(stored, "hit; fwd=stale; detail=stale-while-revalidate");
             }
-            boolean mayServeStale = stale.compareTo(CachePolicy.ifError(stored, settings.staleIfError())) <= 0;
+            boolean mayServeStale = CachePolicy.within(stale, CachePolicy.ifError(stored, settings.staleIfError()));
             try {
                 Flights.Result<Landed> r = flights.await(flightKey(primary, ask, personal),
                         () -> revalidate(primary, stored, ask, personal, fetch), ask.deadlineNanos());
@@ -121,8 +121,8 @@ public final class CachedCalls {
         }
         Duration stale = stored.get().staleness(now, settings.defaultTtl());
         return new Lookup(Optional.empty(), stored,
-                stale.compareTo(CachePolicy.whileRevalidating(stored.get(), settings.staleWhileRevalidate())) <= 0,
-                stale.compareTo(CachePolicy.ifError(stored.get(), settings.staleIfError())) <= 0);
+                CachePolicy.within(stale, CachePolicy.whileRevalidating(stored.get(), settings.staleWhileRevalidate())),
+                CachePolicy.within(stale, CachePolicy.ifError(stored.get(), settings.staleIfError())));
     }
 
     /**

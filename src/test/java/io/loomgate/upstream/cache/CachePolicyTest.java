@@ -148,4 +148,12 @@ class CachePolicyTest {
         assertFalse(a.selectedBy(Headers.of("ETag", "\"def\"")), "RFC 9111 4.3.4: another representation's 304 updates nothing");
         assertFalse(new StoredAnswer(200, Headers.EMPTY, new byte[0], NOW, NOW, List.of()).selectedBy(Headers.of("ETag", "\"abc\"")));
     }
+
+    @Test
+    void aWindowOfZeroHoldsNothingNotEvenWhatWentStaleThisMillisecond() {
+        assertFalse(CachePolicy.within(Duration.ZERO, Duration.ZERO), "no staleWhileRevalidate, so no stale answer served");
+        assertTrue(CachePolicy.within(Duration.ZERO, Duration.ofSeconds(1)));
+        assertTrue(CachePolicy.within(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        assertFalse(CachePolicy.within(Duration.ofMillis(1001), Duration.ofSeconds(1)));
+    }
 }
