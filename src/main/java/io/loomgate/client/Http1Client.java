@@ -1,5 +1,6 @@
 package io.loomgate.client;
 
+import io.loomgate.net.Yield;
 import io.loomgate.http1.HeadLimits;
 import io.loomgate.net.IoWatchdog;
 
@@ -117,6 +118,7 @@ public final class Http1Client implements AutoCloseable {
                     sender = BodySender.start(c, request, close, afterBody);
                 }
                 HeadLimits budget = HeadLimits.forResponse();
+                Yield.beforeWaiting(c.buffered());   // the answer may be here once the others have had their turn
                 ResponseHead head = readHead(c, budget, request, sender);
                 boolean early = !sender.answered();   // the answer came before the whole body went: never reused
                 // After a 101 the connection carries the new protocol's bytes, both ways, until either side closes.
@@ -174,6 +176,14 @@ public final class Http1Client implements AutoCloseable {
         }
     }
 
+    /**
+     * A pooled connection idle for less than this is reused without {@link Http1Connection#stillIdle}'s
+     * look (a read, a system call): a server closes an idle connection after its keep-alive timeout,
+     * seconds, and one it closes at once says {@code Connection: close} and is never pooled. OkHttp
+     * looks after 10 s, Apache's client after 2 s; this looks after 20 ms.
+     */
+    static final long UNCHECKED_IDLE_NANOS = 20_000_000L;
+
     private Http1Connection take(String key) {
         Pool pool = idle.get(key);
         if (pool == null) {
@@ -181,7 +191,8 @@ public final class Http1Client implements AutoCloseable {
         }
         long now = System.nanoTime();
         for (Http1Connection c; (c = pool.poll()) != null; ) {
-            if (now - c.lastUsedNanos < c.idleLimitNanos && c.stillIdle()) {
+            long idleFor = now - c.lastUsedNanos;
+            if (idleFor < c.idleLimitNanos && (idleFor < UNCHECKED_IDLE_NANOS && c.isOpen() || c.stillIdle())) {
                 c.reused = true;
                 return c;
             }

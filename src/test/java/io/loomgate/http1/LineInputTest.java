@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,5 +67,33 @@ class LineInputTest {
     void anEmptySourceEndsWithoutALine(int step) throws IOException {
         assertFalse(of("", step).awaitByte());
         assertNull(of("", step).readLine(8192, 400));
+    }
+
+    @Test
+    void aSmallHeadIsTakenInTheOneReadThatWaitedForIt() throws IOException {
+        String head = "GET /api/data HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n";
+        int[] fills = {0};
+        byte[] bytes = head.getBytes(StandardCharsets.ISO_8859_1);
+        LineInput in = new LineInput(Buffers.SIZE) {
+            private int at;
+
+            @Override
+            protected int fill(byte[] b, int off, int len) {
+                fills[0]++;
+                if (at == bytes.length) {
+                    return -1;
+                }
+                int n = Math.min(len, bytes.length - at);
+                System.arraycopy(bytes, at, b, off, n);
+                at += n;
+                return n;
+            }
+        };
+        assertTrue(in.awaitByte());
+        assertEquals(bytes.length, in.buffered(), "the wait read the whole head, not one byte of it");
+        assertEquals("GET /api/data HTTP/1.1", in.readLine(8192, 414));
+        assertEquals("Host: 127.0.0.1:8080", in.readLine(8192, 431));
+        assertEquals("", in.readLine(8192, 431));
+        assertEquals(1, fills[0], "one read for the whole request, as nginx makes");
     }
 }
