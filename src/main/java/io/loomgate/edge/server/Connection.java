@@ -3,7 +3,6 @@ package io.loomgate.edge.server;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
 import io.loomgate.net.IoWatchdog;
-import io.loomgate.net.Yield;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -82,9 +81,6 @@ final class Connection implements Runnable, IoWatchdog.Watched {
                     reads.set(TimedReads.NO_DEADLINE, limits.idleTimeout());
                 }
                 inHead = false;
-                if (!first) {
-                    Yield.beforeWaiting(input.buffered());   // the next request may be here once the others have had their turn
-                }
                 if (!input.awaitByte()) {
                     return;
                 }
