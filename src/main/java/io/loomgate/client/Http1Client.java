@@ -1,6 +1,5 @@
 package io.loomgate.client;
 
-import io.loomgate.net.Yield;
 import io.loomgate.http1.HeadLimits;
 import io.loomgate.net.IoWatchdog;
 
@@ -118,7 +117,6 @@ public final class Http1Client implements AutoCloseable {
                     sender = BodySender.start(c, request, close, afterBody);
                 }
                 HeadLimits budget = HeadLimits.forResponse();
-                Yield.beforeWaiting(c.buffered());   // the answer may be here once the others have had their turn
                 ResponseHead head = readHead(c, budget, request, sender);
                 boolean early = !sender.answered();   // the answer came before the whole body went: never reused
                 // After a 101 the connection carries the new protocol's bytes, both ways, until either side closes.
