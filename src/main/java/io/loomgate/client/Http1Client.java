@@ -103,7 +103,7 @@ public final class Http1Client implements AutoCloseable {
         }
         boolean close = request.closesConnection();
         for (int attempt = 0; ; attempt++) {
-            Http1Connection c = attempt == 0 ? (chosen != null ? chosen : take(origin.key())) : null;
+            Http1Connection c = attempt == 0 ? (chosen != null ? chosen : take(origin.key(), request.replayable())) : null;
             if (c == null) {
                 c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
                 counts(origin.key()).http1Opened.increment();
@@ -175,14 +175,15 @@ public final class Http1Client implements AutoCloseable {
     }
 
     /**
-     * A pooled connection idle for less than this is reused without {@link Http1Connection#stillIdle}'s
-     * look (a read, a system call): a server closes an idle connection after its keep-alive timeout,
-     * seconds, and one it closes at once says {@code Connection: close} and is never pooled. OkHttp
-     * looks after 10 s, Apache's client after 2 s; this looks after 20 ms.
+     * A pooled connection idle for less than this carries a request that may be sent again (an
+     * idempotent one without a body) without {@link Http1Connection#stillIdle}'s look, a system call:
+     * if the upstream had closed it, nothing of an answer comes and the request goes again on a new
+     * connection ({@link #staleConnection}). Any other request gets a connection that was looked at.
      */
     static final long UNCHECKED_IDLE_NANOS = 20_000_000L;
 
-    private Http1Connection take(String key) {
+    /** @param replayable whether the request may be sent again when a reused connection turns out closed */
+    private Http1Connection take(String key, boolean replayable) {
         Pool pool = idle.get(key);
         if (pool == null) {
             return null;
@@ -190,7 +191,7 @@ public final class Http1Client implements AutoCloseable {
         long now = System.nanoTime();
         for (Http1Connection c; (c = pool.poll()) != null; ) {
             long idleFor = now - c.lastUsedNanos;
-            if (idleFor < c.idleLimitNanos && (idleFor < UNCHECKED_IDLE_NANOS && c.isOpen() || c.stillIdle())) {
+            if (idleFor < c.idleLimitNanos && (replayable && idleFor < UNCHECKED_IDLE_NANOS && c.isOpen() || c.stillIdle())) {
                 c.reused = true;
                 return c;
             }
