@@ -176,8 +176,10 @@ final class ProxyExchange {
             response.sender().await();   // no body to stream: a server may end the exchange with the head (the JDK's does)
         }
         int status = response.status();
-        caches.invalidate(request.method(), status, upstream.target(ctx, upstream.first()) + forward.target(), response.head().headers(),
-                origin);
+        if (caches.holdsAny()) {   // an upstream without a cache builds no target for every proxied request
+            caches.invalidate(request.method(), status, upstream.target(ctx, upstream.first()) + forward.target(),
+                    response.head().headers(), origin);
+        }
         if (turn.onError().isPresent() && (status == 500 || status == 502 || status == 503 || status == 504)) {   // errors, as RFC 5861 counts them
             response.body().close();
             return cache.get().staleOnError(turn, "fwd=stale; fwd-status=" + status + "; detail=stale-if-error", request);

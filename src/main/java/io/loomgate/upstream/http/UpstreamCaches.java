@@ -68,7 +68,7 @@ final class UpstreamCaches {
             return cache.get().call(upstream, ctx, call, fields, sent, wait);
         }
         CachedCalls.Fetched f = upstream.exchange(ctx, call, fields, sent, wait, Headers.EMPTY);
-        if (!get && (own.isPresent() || !calls.isEmpty())) {
+        if (!get && holdsAny()) {
             invalidate(call.method(), f.status(), upstream.callTarget(ctx, upstream.first(), call), f.headers(), upstream.first());
         }
         return upstream.answer(f.status(), f.headers(), f.body());
@@ -85,6 +85,11 @@ final class UpstreamCaches {
                     k -> calls.containsKey(k) ? calls.get(k) : new UpstreamCache(upstream, k, timeout)));
         }
         calls = Map.copyOf(kept);
+    }
+
+    /** Whether it has a cache at all: else an unsafe request has nothing to invalidate, and no target need be worked out. */
+    boolean holdsAny() {
+        return own.isPresent() || !calls.isEmpty();
     }
 
     /** Every cache it has, its own first: what the admin API purges and the metrics count. */
