@@ -44,6 +44,12 @@ public record ProxyRoute(String path, UpstreamId upstream, Duration timeout, Rou
 
     /** Slashes in the prefix ({@code /api/} has 2): the raw path after that many is what is forwarded. */
     int prefixSlashes() {
-        return (int) path.chars().filter(c -> c == '/').count();
+        int slashes = 0;
+        for (int i = 0; i < path.length(); i++) {
+            if (path.charAt(i) == '/') {
+                slashes++;
+            }
+        }
+        return slashes;
     }
 }

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 public final class FieldText {
 
     private static final String DELIMITERS = "()<>@,;:\\\"/[]?={} ";
+    /** tchar (RFC 9110 section 5.6.2) as a bit per ASCII code: 0..63 in the first, 64..127 in the second. */
+    private static final long[] TCHAR = tchars();
 
     private FieldText() {
     }
@@ -22,11 +24,21 @@ public final class FieldText {
         }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c <= 0x20 || c >= 0x7f || DELIMITERS.indexOf(c) >= 0) {
+            if (c >= 0x80 || (TCHAR[c >>> 6] & (1L << c)) == 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static long[] tchars() {
+        long[] bits = new long[2];
+        for (char c = 0x21; c < 0x7f; c++) {
+            if (DELIMITERS.indexOf(c) < 0) {
+                bits[c >>> 6] |= 1L << c;
+            }
+        }
+        return bits;
     }
 
     /** A field value: no control character but HTAB, nothing beyond one byte. */

@@ -16,7 +16,9 @@ import java.util.function.Predicate;
  * answer's, a call's and an upstream's. Names compare without regard to case and keep the spelling
  * they came with; a name may have several values, each its own field line, in the order they came.
  * Immutable: {@link #with} and {@link #plus} make a new one. A handful of fields is the common case,
- * so they are kept as two arrays and looked up by a scan, with no map or hashing per request.
+ * so they are kept as two arrays and looked up by a scan, with no map or hashing per request; a
+ * 64-bit summary of the names (a bit for each name's length and first letter) answers most lookups
+ * of a name that is not there, the common case, without the scan.
  *
  * <pre>{@code
  * Headers h = Headers.of("Content-Type", "application/json", "Vary", "Accept-Encoding");
@@ -30,10 +32,30 @@ public final class Headers {
 
     private final String[] names;
     private final String[] values;
+    /** A bit per name held, {@link #bit}: a name whose bit is clear is not here. */
+    private final long summary;
 
     private Headers(String[] names, String[] values) {
         this.names = names;
         this.values = values;
+        long bits = 0;
+        for (String n : names) {
+            bits |= bit(n);
+        }
+        this.summary = bits;
+    }
+
+    /**
+     * One of 64 bits from a name's length and first letter, the same for any spelling's case; every
+     * bit for a name that starts beyond ASCII, where {@link String#equalsIgnoreCase} has case rules
+     * of its own, so such a name is always scanned for.
+     */
+    private static long bit(String name) {
+        if (name.isEmpty()) {
+            return 1L;
+        }
+        char c = name.charAt(0);
+        return c >= 0x80 ? -1L : 1L << (name.length() * 7 + (c | 0x20));
     }
 
     /** Fields from name, value, name, value, ... */
@@ -54,6 +76,9 @@ public final class Headers {
 
     /** The first value of {@code name}, or null when it has none. */
     public String first(String name) {
+        if ((summary & bit(name)) == 0) {
+            return null;
+        }
         for (int i = 0; i < names.length; i++) {
             if (names[i].equalsIgnoreCase(name)) {
                 return values[i];
@@ -64,6 +89,9 @@ public final class Headers {
 
     /** Every value of {@code name}, each field line's, in order; empty when it has none. */
     public List<String> all(String name) {
+        if ((summary & bit(name)) == 0) {
+            return List.of();
+        }
         List<String> found = null;
         for (int i = 0; i < names.length; i++) {
             if (names[i].equalsIgnoreCase(name)) {

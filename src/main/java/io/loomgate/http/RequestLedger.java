@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What one request's work adds up to, written by whoever does it and read by the pipeline when the
  * request is over (the access log): the time its upstream calls took, the trace it was sent with,
- * and why its work stopped early, if it did. Safe to add to from the request's subtasks.
+ * and why its work stopped early, if it did. Safe to add to from the request's subtasks (a lock held
+ * for a map's get or put; a virtual thread waiting on it does not pin its carrier).
  */
 public final class RequestLedger {
 
@@ -40,13 +41,17 @@ public final class RequestLedger {
         return root;
     }
 
-    private final java.util.Map<String, java.util.Set<String>> touched = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Made on first use, as the next two are: most requests touch one upstream, many none. */
+    private java.util.Map<String, java.util.Set<String>> touched;
 
     /**
      * The endpoints of {@code upstream} this request has sent a try to (running or ended): its next
      * try, a retry or a hedge, goes to another one while there is another.
      */
-    public java.util.Set<String> touched(String upstream) {
+    public synchronized java.util.Set<String> touched(String upstream) {
+        if (touched == null) {
+            touched = new java.util.HashMap<>(4);
+        }
         return touched.computeIfAbsent(upstream, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 
@@ -55,16 +60,19 @@ public final class RequestLedger {
     }
 
     private volatile Proxied proxied;
-    private final java.util.Map<String, String> lastTried = new java.util.concurrent.ConcurrentHashMap<>();
+    private java.util.Map<String, String> lastTried;
 
     /** The request sent a try to {@code endpoint} of {@code upstream}: the last one is what the log names. */
-    public void tried(String upstream, String endpoint) {
+    public synchronized void tried(String upstream, String endpoint) {
+        if (lastTried == null) {
+            lastTried = new java.util.HashMap<>(4);
+        }
         lastTried.put(upstream, endpoint);
     }
 
     /** The endpoint of {@code upstream} the request's last try went to. */
-    public java.util.Optional<String> lastTried(String upstream) {
-        return java.util.Optional.ofNullable(lastTried.get(upstream));
+    public synchronized java.util.Optional<String> lastTried(String upstream) {
+        return java.util.Optional.ofNullable(lastTried == null ? null : lastTried.get(upstream));
     }
 
     /** The request was proxied, as {@code p} says. */
@@ -76,16 +84,22 @@ public final class RequestLedger {
         return java.util.Optional.ofNullable(proxied);
     }
 
-    private final java.util.Queue<String> cacheStatuses = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private java.util.List<String> cacheStatuses;
 
     /** A call to {@code upstream} went through its cache and was served as {@code status} (RFC 9211's words: {@code hit}, {@code fwd=miss; stored}). */
     public void cacheStatus(String upstream, String status) {
-        cacheStatuses.add("loomgate/" + upstream + "; " + status);
+        String member = "loomgate/" + upstream + "; " + status;
+        synchronized (this) {
+            if (cacheStatuses == null) {
+                cacheStatuses = new java.util.ArrayList<>(2);
+            }
+            cacheStatuses.add(member);
+        }
     }
 
     /** How each call through a cache was served, one {@code Cache-Status} member each, in the order they ended. */
-    public java.util.List<String> cacheStatuses() {
-        return java.util.List.copyOf(cacheStatuses);
+    public synchronized java.util.List<String> cacheStatuses() {
+        return cacheStatuses == null ? java.util.List.of() : java.util.List.copyOf(cacheStatuses);
     }
 
     /** One upstream call (however many tries it took) ran {@code nanos}. */

@@ -123,8 +123,20 @@ final class ForwardedHeaders {
         return Redirects.isHost(h);
     }
 
-    private static boolean validPort(String p) {
-        return p != null && p.strip().matches("\\d{1,5}") && Integer.parseInt(p.strip()) <= 65_535;
+    static boolean validPort(String p) {
+        if (p == null) {
+            return false;
+        }
+        String digits = p.strip();
+        if (digits.isEmpty() || digits.length() > 5) {
+            return false;
+        }
+        for (int i = 0; i < digits.length(); i++) {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return Integer.parseInt(digits) <= 65_535;
     }
 
     /** The port a client reached: the one its {@code Host} names, else its scheme's. */
