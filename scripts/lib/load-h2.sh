@@ -15,8 +15,8 @@ command -v taskset >/dev/null 2>&1 || { echo "loomgate: --scenario h2 needs task
 
 . "$root/scripts/lib/load-nginx.sh"
 
-h2_warm=10; h2_run=10
-[ "$quick" = 1 ] && { h2_warm=3; h2_run=3; }
+h2_warm=10; h2_warm_window=5; h2_warm_max=60; h2_run=10
+[ "$quick" = 1 ] && { h2_warm=3; h2_warm_window=3; h2_warm_max=6; h2_run=3; }
 h2_conns=100; h2_streams=10
 
 backend_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
@@ -25,12 +25,19 @@ nginx_on backend "$backend_port" 1 "server { listen 127.0.0.1:$backend_port back
 front_port=$("$JAVA_HOME/bin/java" "$root/load/FreePort.java")
 sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/examples/proxy.json" >"$work/proxy.json"
 
+. "$root/scripts/lib/load-warm.sh"
+# h2load_count SECONDS URL: h2load (core 1) for SECONDS; prints how many requests succeeded.
+h2load_count() {
+  taskset -c 1 h2load -c "$h2_conns" -m "$h2_streams" -t 1 -D "$1" "$2" 2>/dev/null \
+    | awk '/^requests:/ { for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^succeeded/) print $i }'
+}
+
 # measure NAME LABEL ENDPOINT: h2load on core 1 against NAME, a warm-up then a measured run; appends
 # LABEL's row to table.md and sets h2_us[LABEL-ENDPOINT].
 declare -A h2_us h2_rps
 measure_h2() {
-  local name=$1 label=$2 endpoint=$3 c0 c1 done_n ok rps us mean max
-  taskset -c 1 h2load -c "$h2_conns" -m "$h2_streams" -t 1 -D "$h2_warm" "${url[$name]}$endpoint" >/dev/null 2>&1 || true
+  local name=$1 label=$2 endpoint=$3 c0 c1 done_n ok rps us mean max warm
+  warm=$(warm_until_steady "${pid[$name]}" "$h2_warm" "$h2_warm_max" "$h2_warm_window" h2load_count "${url[$name]}$endpoint")
   sleep 1
   c0=$(cpu_ms "${pid[$name]}")
   taskset -c 1 h2load -c "$h2_conns" -m "$h2_streams" -t 1 -D "$h2_run" "${url[$name]}$endpoint" >"$work/h2load.out" 2>&1 || true
@@ -45,12 +52,12 @@ measure_h2() {
   mean=$(awk '/^time for request:/ { print $6 }' "$work/h2load.out")
   max=$(awk '/^time for request:/ { print $5 }' "$work/h2load.out")
   h2_us[$label-$endpoint]=$us; h2_rps[$label-$endpoint]=$rps
-  echo "| $label | \`$endpoint\` | $rps | $us | $mean | $max | $((done_n - ok)) |" >>"$dir/table.md"
+  echo "| $label | \`$endpoint\` | $warm | $rps | $us | $mean | $max | $((done_n - ok)) |" >>"$dir/table.md"
   echo "  $label $endpoint: $rps answers/s, $us µs of CPU each, mean $mean, max $max"
 }
 
-echo "| front end (core 0) | endpoint | answers/s | CPU per answer µs | mean | max | not succeeded |" >"$dir/table.md"
-echo "|---|---|---:|---:|---:|---:|---:|" >>"$dir/table.md"
+echo "| front end (core 0) | endpoint | warm-up s | answers/s | CPU per answer µs | mean | max | not succeeded |" >"$dir/table.md"
+echo "|---|---|---:|---:|---:|---:|---:|---:|" >>"$dir/table.md"
 nginx_probe=(--http2-prior-knowledge)
 nginx_on front-nginx "$front_port" 0 "upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
   server { listen 127.0.0.1:$front_port http2 backlog=4096; keepalive_requests 100000; http2_max_concurrent_streams 128;
@@ -87,7 +94,8 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo
   echo "Machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%M:%SZ), $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(nginx -v 2>&1 | sed 's/^nginx version: //')."
   echo "Each front end on core 0 (\`taskset -c 0\`), h2load (one thread, $h2_conns connections x $h2_streams streams) and the backend"
-  echo "(nginx's \`return 200\` over HTTP/1.1, one worker) on core 1; ${h2_warm} s of warm-up, then ${h2_run} s measured."
+  echo "(nginx's \`return 200\` over HTTP/1.1, one worker) on core 1; a warm-up in ${h2_warm_window} s windows until one's CPU"
+  echo "per request is within 5% of the one before (${h2_warm} to ${h2_warm_max} s), then ${h2_run} s measured."
   echo "Command: \`scripts/load $args_given\`"
   echo
   cat "$dir/table.md"
