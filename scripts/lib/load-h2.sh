@@ -3,7 +3,7 @@
 # connections x 10 streams each against loomgate's server and nginx (`listen ... http2`), each front
 # end pinned to core 0 (nginx one worker, the JVM seeing one CPU), h2load and a backend that answers
 # at once (nginx's `return 200`, HTTP/1.1) on core 1: the proxy route, and a route answered by the
-# front end itself (loomgate's /health, nginx's `return 200`). A warm-up run, then a measured one;
+# front end itself (loomgate's /health, nginx's `return 200`). A warm-up until steady, then a measured run;
 # the front end's user + system CPU over the measured run divided by the requests it answered is
 # its CPU per request; then the proxy again with an h2c backend, HTTP/2 on both sides (about 3
 # minutes; --quick: 3 s runs).
@@ -15,7 +15,7 @@ command -v taskset >/dev/null 2>&1 || { echo "loomgate: --scenario h2 needs task
 
 . "$root/scripts/lib/load-nginx.sh"
 
-h2_warm=10; h2_warm_window=5; h2_warm_max=60; h2_run=10
+h2_warm=10; h2_warm_window=5; h2_warm_max=120; h2_run=10
 [ "$quick" = 1 ] && { h2_warm=3; h2_warm_window=3; h2_warm_max=6; h2_run=3; }
 h2_conns=100; h2_streams=10
 
@@ -95,7 +95,8 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo "Machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%M:%SZ), $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(nginx -v 2>&1 | sed 's/^nginx version: //')."
   echo "Each front end on core 0 (\`taskset -c 0\`), h2load (one thread, $h2_conns connections x $h2_streams streams) and the backend"
   echo "(nginx's \`return 200\` over HTTP/1.1, one worker) on core 1; a warm-up in ${h2_warm_window} s windows until one's CPU"
-  echo "per request is within 5% of the one before (${h2_warm} to ${h2_warm_max} s), then ${h2_run} s measured."
+  echo "per request is within 5% of the one before and the JVM's JIT compilers used at most 2% of it (${h2_warm} to"
+  echo "${h2_warm_max} s; \"not steady\" when the limit stopped it), then ${h2_run} s measured."
   echo "Command: \`scripts/load $args_given\`"
   echo
   cat "$dir/table.md"
