@@ -1,11 +1,13 @@
 # Sourced by scripts/run: JDK 25's ahead-of-time cache (JEP 483/514/515), which keeps the classes
 # loomgate loads and links at startup, and the method profiles of a short training run, ready in a
-# file, so a start takes about half as long. loomgate_aot_flags sets LOOMGATE_AOT_FLAGS to use
-# target/loomgate.aot, first making it when it is missing or older than the jar or the JDK: a
-# training run of the jar on a free port, a few requests, then SIGTERM, and the JVM writes the
-# cache as it exits (a few seconds, once per build). Anything that goes wrong leaves the flags
-# empty: loomgate then starts without the cache, as before. LOOMGATE_AOT=off skips it all, and
-# LOOMGATE_AOT_CACHE puts the cache elsewhere (the tests do).
+# file, so a start takes about half as long and the JIT compiles sooner. loomgate_aot_flags sets
+# LOOMGATE_AOT_FLAGS to use target/loomgate.aot, first making it when it is missing or older than
+# the jar or the JDK: a training run of the jar on a free port serving scripts/lib/aot-training.json
+# (the demo's routes beside a proxy route, an HTTP fan-out and a composed route that call the
+# process itself, so the HTTP client and the proxy are in the cache too), a few thousand requests,
+# then SIGTERM, and the JVM writes the cache as it exits (several seconds, once per build). Anything
+# that goes wrong leaves the flags empty: loomgate then starts without the cache, as before.
+# LOOMGATE_AOT=off skips it all, and LOOMGATE_AOT_CACHE puts the cache elsewhere (the tests do).
 
 LOOMGATE_AOT_FLAGS=()
 
@@ -23,14 +25,22 @@ loomgate_aot_flags() {
   LOOMGATE_AOT_FLAGS=("-XX:AOTCache=$cache" "-Xlog:aot=off" "-Xlog:cds=off")
 }
 
-# loomgate_aot_train JAR CACHE: the training run; bounded to about 60 s, quiet but for one line.
+# loomgate_aot_train JAR CACHE: the training run; bounded to about 90 s, quiet but for one line.
 loomgate_aot_train() {
-  local jar=$1 cache=$2 out pid url="" i
+  local jar=$1 cache=$2 out pid url="" i port
+  local routes
+  routes="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/aot-training.json"
   echo "loomgate: making the AOT cache ${cache#"$PWD/"} (once per build; LOOMGATE_AOT=off skips it)" >&2
   out=$(mktemp)
   rm -f "$cache"
-  "$JAVA_HOME/bin/java" --enable-preview ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} \
-    -XX:AOTCacheOutput="$cache" -Xlog:aot=off -Xlog:cds=off -jar "$jar" --port 0 >"$out" 2>/dev/null &
+  # Its routes call the process itself, so it needs its port before it starts: a free one, by asking.
+  for i in $(seq 20); do
+    port=$((20000 + RANDOM % 30000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+  done
+  LOOMGATE_TRAIN_ORIGIN="127.0.0.1:$port" "$JAVA_HOME/bin/java" --enable-preview \
+    ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} -XX:AOTCacheOutput="$cache" -Xlog:aot=off -Xlog:cds=off \
+    -jar "$jar" --port "$port" --routes "$routes" >"$out" 2>/dev/null &
   pid=$!
   for i in $(seq 300); do
     url=$(grep -o 'listening on http://[^ ]*' "$out" 2>/dev/null | cut -d' ' -f3 || true)
@@ -41,11 +51,17 @@ loomgate_aot_train() {
   if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
     for i in 1 2 3; do
       for p in /health /livez /readyz /block?delay=db:1ms '/aggregate?delay=db:1ms' '/aggregate?fail=file' \
-               '/first-success?delay=cache-2:1ms' /cache?delay=cache:1ms /metrics '/metrics?format=json' \
-               '/metrics?format=prometheus' /dashboard /debug/requests / /no-such-path; do
+               '/first-success?delay=cache-2:1ms' /aggregate-with-fallback /aggregate-old /cache?delay=cache:1ms \
+               /metrics '/metrics?format=json' '/metrics?format=prometheus' /dashboard /debug/requests / /no-such-path; do
         curl -s -o /dev/null --max-time 5 "$url$p" || true
       done
     done
+    # Enough calls for the JIT's profiles of the paths a gateway lives on (one connection each):
+    # the proxy, an HTTP fan-out, a composed route, and the proxy over h2c.
+    curl -s --max-time 30 "$url/api/health?i=[1-1500]" >/dev/null 2>&1 || true
+    curl -s --max-time 30 "$url/http-aggregate?i=[1-400]" >/dev/null 2>&1 || true
+    curl -s --max-time 30 "$url/composed/[1-400]" >/dev/null 2>&1 || true
+    curl -s --max-time 30 --http2-prior-knowledge "$url/api/file?i=[1-300]" >/dev/null 2>&1 || true
   fi
   kill -TERM "$pid" 2>/dev/null || true
   for i in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done

@@ -13,6 +13,7 @@ import io.loomgate.demo.SimulatedKind;
 import io.loomgate.tls.PemFiles;
 import io.loomgate.json.JsonWriter;
 import io.loomgate.plan.PlanReader;
+import io.loomgate.plan.RouteKind;
 import io.loomgate.testing.Background;
 import io.loomgate.testing.TestCertificates;
 import io.loomgate.testing.RedisServer;
@@ -87,6 +88,26 @@ class EdgeExamplesTest {
                 Files.copy(dir.resolve("certs/ca.pem"), copy.getParent().resolveSibling("certs/ca.pem"));
                 PlanReader.read(copy, Modules.of(simulated, http), Endpoints.OPERATOR_PATHS);
             }
+        }
+    }
+
+    /**
+     * The AOT cache's training routes (scripts/lib/aot.sh) read, with their origin given as the script
+     * gives it, and hold what the training is there for: a proxy, an HTTP fan-out and a composed route
+     * calling the process itself. A file that stopped reading would leave scripts/run without a cache,
+     * silently, as the script means it to when a cache cannot be made.
+     */
+    @Test
+    void theAotTrainingRoutesReadAndCoverTheProxyTheClientAndComposition() throws Exception {
+        try (SimulatedKind simulated = new SimulatedKind(); HttpKind http = new HttpKind(AddressRanges.NONE)) {
+            var plan = PlanReader.read(MainIT.HOME.resolve("scripts/lib/aot-training.json"), Modules.of(simulated, http),
+                    Endpoints.OPERATOR_PATHS, name -> name.equals("LOOMGATE_TRAIN_ORIGIN") ? "127.0.0.1:18555" : null);
+            assertEquals(1, plan.routes().stream().filter(r -> r.kind() instanceof RouteKind.Proxy).count());
+            assertEquals(1, plan.routes().stream().filter(r -> r.kind() instanceof RouteKind.Compose).count());
+            assertTrue(plan.routes().stream().anyMatch(r -> r.kind() instanceof RouteKind.FanOut f
+                    && f.upstreams().stream().allMatch(u -> u.value().startsWith("self"))), "an HTTP fan-out");
+            assertTrue(plan.upstreams().stream().filter(u -> u.id().value().startsWith("self"))
+                    .allMatch(u -> u.settings().toString().contains("127.0.0.1:18555")), plan.upstreams().toString());
         }
     }
 
