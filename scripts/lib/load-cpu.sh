@@ -12,7 +12,7 @@ if [ "$(nproc)" -lt 2 ]; then echo "loomgate: --scenario cpu needs 2 cores (fron
 command -v nginx >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs nginx: sudo apt-get install nginx-light" >&2; exit 2; }
 command -v taskset >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs taskset: sudo apt-get install util-linux" >&2; exit 2; }
 
-cpu_warm=10; cpu_warm_window=5; cpu_warm_max=60; cpu_run=10
+cpu_warm=10; cpu_warm_window=5; cpu_warm_max=120; cpu_run=10
 [ "$quick" = 1 ] && { cpu_warm=3; cpu_warm_window=3; cpu_warm_max=6; cpu_run=3; }
 cpu_conns=(256 2000)
 
@@ -89,19 +89,26 @@ if command -v go >/dev/null 2>&1 && ( cd "$root/load/bff" && GOFLAGS=-p=1 go bui
 else
   echo "loomgate: the Go BFF (load/bff) could not be built: install Go (https://go.dev/dl/; it fetches golang.org/x/sync from the module proxy); its row and ratio are SKIPPED"
 fi
-LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start agg-backend taskset -c 1 "$root/scripts/run" backend --port 0
-agg_backend=${url[agg-backend]##*:}
-sed "s/127\.0\.0\.1:9090/127.0.0.1:$agg_backend/g" "$root/examples/http-aggregate.json" >"$work/http-aggregate.json"
-LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start agg-loomgate taskset -c 0 "$root/scripts/run" --port 0 \
-  --routes "$work/http-aggregate.json"
-measure agg-loomgate loomgate-aggregate "$agg_c" /aggregate
-stop agg-loomgate
+# Each front end gets a bundled backend of its own, started fresh: after loomgate's run a shared one
+# once timed out every call of the Go BFF's (791 answers, each a 502), and then there is no reference.
+# aggregate_with NAME LABEL COMMAND...: a fresh backend on core 1, COMMAND on core 0 (its routes or
+# its -backend flag given the backend's port through {backend}), measured, both stopped.
+aggregate_with() {
+  local name=$1 label=$2 port
+  shift 2
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "$name-backend" taskset -c 1 "$root/scripts/run" backend --port 0
+  port=${url[$name-backend]##*:}
+  sed "s/127\.0\.0\.1:9090/127.0.0.1:$port/g" "$root/examples/http-aggregate.json" >"$work/http-aggregate.json"
+  start "$name" taskset -c 0 "${@//\{backend\}/$port}"
+  measure "$name" "$label" "$agg_c" /aggregate
+  stop "$name"
+  stop "$name-backend"
+}
+LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" aggregate_with agg-loomgate loomgate-aggregate \
+  "$root/scripts/run" --port 0 --routes "$work/http-aggregate.json"
 if [ "$go_built" = 1 ]; then
-  start agg-go taskset -c 0 "$work/bff" -listen 127.0.0.1:0 -backend "http://127.0.0.1:$agg_backend"
-  measure agg-go go-errgroup "$agg_c" /aggregate
-  stop agg-go
+  aggregate_with agg-go go-errgroup "$work/bff" -listen 127.0.0.1:0 -backend "http://127.0.0.1:{backend}"
 fi
-stop agg-backend
 
 write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\","
 {
@@ -109,8 +116,9 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo
   echo "Machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%M:%SZ), $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p). Each front end on core 0"
   echo "(\`taskset -c 0\`), wrk (2 threads) and the backend (nginx's \`return 200\`, one worker) on core 1;"
-  echo "a warm-up in ${cpu_warm_window} s windows until one's CPU per request is within 5% of the one before"
-  echo "(${cpu_warm} to ${cpu_warm_max} s), then ${cpu_run} s measured. Command: \`scripts/load $args_given\`"
+  echo "a warm-up in ${cpu_warm_window} s windows until one's CPU per request is within 5% of the one before and"
+  echo "the JVM's JIT compilers used at most 2% of it (${cpu_warm} to ${cpu_warm_max} s; \"not steady\" when the limit"
+  echo "stopped it), then ${cpu_run} s measured. Command: \`scripts/load $args_given\`"
   echo
   cat "$dir/table.md"
   echo
