@@ -5,8 +5,9 @@
 # the jar or the JDK: a training run of the jar on a free port serving scripts/lib/aot-training.json
 # (the demo's routes beside a proxy route, an HTTP fan-out and a composed route that call the
 # process itself, so the HTTP client and the proxy are in the cache too), a few thousand requests,
-# then SIGTERM, and the JVM writes the cache as it exits (several seconds, once per build). Anything
-# that goes wrong leaves the flags empty: loomgate then starts without the cache, as before.
+# then SIGTERM, and the JVM writes the cache as it exits (about 13 s on a 2-core machine, once per
+# build). Anything that goes wrong leaves the flags empty: loomgate then starts without the cache,
+# as before.
 # LOOMGATE_AOT=off skips it all, and LOOMGATE_AOT_CACHE puts the cache elsewhere (the tests do).
 
 LOOMGATE_AOT_FLAGS=()
@@ -25,7 +26,8 @@ loomgate_aot_flags() {
   LOOMGATE_AOT_FLAGS=("-XX:AOTCache=$cache" "-Xlog:aot=off" "-Xlog:cds=off")
 }
 
-# loomgate_aot_train JAR CACHE: the training run; bounded to about 90 s, quiet but for one line.
+# loomgate_aot_train JAR CACHE: the training run, quiet but for one line; each step is bounded (the
+# start by 30 s, each curl by its --max-time, the exit by 60 s and then SIGKILL).
 loomgate_aot_train() {
   local jar=$1 cache=$2 out pid url="" i port
   local routes
