@@ -103,10 +103,17 @@ public final class ChildProcess implements AutoCloseable {
         return List.copyOf(stderr);
     }
 
+    /**
+     * Kills the process, then the processes it had started. In that order: an nginx master whose
+     * worker was killed first starts another, which outlived the test when the master went next
+     * (an orphaned {@code nginx: worker process} was found after a run). The children are listed
+     * before the parent dies, since afterwards they are no longer its descendants.
+     */
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> children = process.descendants().toList();
         process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
     }
 
     private static Thread pump(InputStream in, List<String> sink) {
