@@ -257,21 +257,28 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
             throw new SocketTimeoutException("the exchange's time ran out");
         }
         reads.reading();
+        int n;
         try {
-            int n = in.read(b, off, len);
-            if (n > 0) {
-                received += n;
-            }
-            return n;
+            n = in.read(b, off, len);
         } catch (IOException e) {
+            reads.done();
             if (!reads.timedOut()) {
                 throw e;
             }
-            throw deadlineNanos - System.nanoTime() <= 0 ? new SocketTimeoutException("the exchange's time ran out")
-                    : new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
-        } finally {
-            reads.done();
+            throw timedOut();
         }
+        if (!reads.done()) {   // bytes that came as the watchdog closed the connection: it timed out all the same
+            throw timedOut();
+        }
+        if (n > 0) {
+            received += n;
+        }
+        return n;
+    }
+
+    private IOException timedOut() {
+        return deadlineNanos - System.nanoTime() <= 0 ? new SocketTimeoutException("the exchange's time ran out")
+                : new IdleTimeout(Duration.ofNanos(idleNanos), "no byte came");
     }
 
     /**

@@ -79,4 +79,22 @@ class ReadClockTest {
         assertInstanceOf(SocketTimeoutException.class, failure);
         assertSame(closed, failure.getSuppressed()[0]);
     }
+
+    @Test
+    void aReadTheTickTookHasTimedOutEvenIfItReturnedBytes() {
+        ReadClock clock = new ReadClock();
+        clock.reading();
+        assertTrue(clock.expired(System.nanoTime() + 200 * MS, 100 * MS, ReadClock.NO_DEADLINE));
+        assertFalse(clock.expired(System.nanoTime() + 300 * MS, 100 * MS, ReadClock.NO_DEADLINE), "taken once");
+        assertFalse(clock.done(), "the tick took it: its bytes came too late");
+    }
+
+    @Test
+    void aReadThatEndedBeforeTheTickIsNotTaken() {
+        ReadClock clock = new ReadClock();
+        clock.reading();
+        assertTrue(clock.done());
+        assertFalse(clock.expired(System.nanoTime() + 3_600_000 * MS, 100 * MS, ReadClock.NO_DEADLINE));
+        assertFalse(clock.timedOut());
+    }
 }

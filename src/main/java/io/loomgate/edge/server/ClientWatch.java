@@ -111,22 +111,26 @@ final class ClientWatch {
         }
     }
 
+    /**
+     * One read, never a loop: a read that fails leaves the socket closed, and reading a closed socket
+     * again fails at once without parking, so a loop would hold its carrier for as long as the
+     * exchange runs (it did: see {@link io.loomgate.net.ReadClock}). A timeout is the idle timeout
+     * after the exchange ended (the read is held while it runs); should one come while it still runs,
+     * its connection is gone all the same and the exchange is cancelled like a hang-up's.
+     */
     private void readUntilNextOrGone() {
-        while (true) {
-            try {
-                if (!connection.input.awaitByte()) {
-                    connection.clientGone();
-                }
-                return;
-            } catch (SocketTimeoutException idle) {
-                if (watchedEnded()) {
-                    connection.close();
-                    return;
-                }
-            } catch (IOException e) {
+        try {
+            if (!connection.input.awaitByte()) {
                 connection.clientGone();
-                return;
             }
+        } catch (SocketTimeoutException idle) {
+            if (watchedEnded()) {
+                connection.close();
+            } else {
+                connection.clientGone();
+            }
+        } catch (IOException e) {
+            connection.clientGone();
         }
     }
 

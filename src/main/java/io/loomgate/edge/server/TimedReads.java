@@ -18,6 +18,7 @@ final class TimedReads {
 
     /** No deadline for the reads together: only the per-read time. */
     static final long NO_DEADLINE = ReadClock.NO_DEADLINE;
+    private static final String WAITED_TOO_LONG = "the read waited past its timeout";
 
     private final ReadClock clock = new ReadClock();
     private volatile long deadlineNanos = NO_DEADLINE;
@@ -40,13 +41,17 @@ final class TimedReads {
             throw new SocketTimeoutException("the read timeout passed");
         }
         clock.reading();
+        int n;
         try {
-            return in.read(b, off, len);
+            n = in.read(b, off, len);
         } catch (IOException e) {
-            throw clock.failure(e, "the read waited past its timeout");
-        } finally {
             clock.done();
+            throw clock.failure(e, WAITED_TOO_LONG);
         }
+        if (!clock.done()) {   // bytes that came as the tick closed the connection: too late to serve
+            throw new SocketTimeoutException(WAITED_TOO_LONG);
+        }
+        return n;
     }
 
     /** For the watchdog's tick: the read in progress has waited too long (the connection is to close). */
