@@ -21,6 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The load harness, run for real but briefly: the Lua reporter, and scripts/load end to end. */
 class LoadHarnessIT {
 
+    /**
+     * How long a scenario may take (about a minute on a 2-core machine): under JUnit's own limit of
+     * 5 minutes, so a scenario that hangs fails here, with what scripts/load printed up to then.
+     */
+    private static final Duration SCENARIO_LIMIT = Duration.ofMinutes(4);
+
     private static Path wrk() {
         Path found = Stream.of(System.getenv("PATH").split(":")).map(d -> Path.of(d, "wrk"))
                 .filter(Files::isExecutable).findFirst().orElse(null);
@@ -57,7 +63,7 @@ class LoadHarnessIT {
         Set<Path> before = listing(results);
         try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--quick", "--endpoints", "/health",
                 "--connections", "10"), Map.of(), MainIT.HOME)) {
-            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertEquals(0, p.awaitExit(SCENARIO_LIMIT), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
             assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| `/health` | virtual | 10 |")), p.stdout().toString());
         }
         Set<Path> created = listing(results);
@@ -112,7 +118,7 @@ class LoadHarnessIT {
         }
         try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", "proxy", "--quick",
                 "--out", out.toString()), Map.of(), MainIT.HOME)) {
-            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertEquals(0, p.awaitExit(SCENARIO_LIMIT), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
             assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| proxy-virtual | `/api/data` | 2000 |")), p.stdout().toString());
         }
         try (Stream<Path> runs = Files.list(out)) {
@@ -133,7 +139,7 @@ class LoadHarnessIT {
         wrk();
         try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", "compose", "--quick",
                 "--out", out.toString()), Map.of(), MainIT.HOME)) {
-            assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+            assertEquals(0, p.awaitExit(SCENARIO_LIMIT), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
             assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("| `/chain/7` | chain (220 ms) | 1 |")), p.stdout().toString());
         }
         try (Stream<Path> files = Files.list(out)) {
@@ -155,7 +161,7 @@ class LoadHarnessIT {
             Path dir = out.resolve(scenario);
             try (ChildProcess p = ChildProcess.start(List.of("scripts/load", "--scenario", scenario, "--quick",
                     "--out", dir.toString()), Map.of(), MainIT.HOME)) {
-                assertEquals(0, p.awaitExit(Duration.ofMinutes(5)), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
+                assertEquals(0, p.awaitExit(SCENARIO_LIMIT), String.join("\n", p.stdout()) + String.join("\n", p.stderr()));
             }
             String report = Files.readString(dir.resolve("report.md"));
             assertTrue(report.contains("## Targets"), report);

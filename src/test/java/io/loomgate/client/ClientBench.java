@@ -50,16 +50,19 @@ public final class ClientBench {
     private static Client client(String name, URI uri) {
         if (name.equals("jdk-httpclient")) {
             ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor).build();
-            HttpRequest request = HttpRequest.newBuilder(uri).build();
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+            // Bounded like the other client's calls: a request the JDK's client never completes would
+            // otherwise hold its thread, the join below, and the load run, for ever.
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build();
             return new Client() {
                 public int get() throws Exception {
                     return http.send(request, HttpResponse.BodyHandlers.ofByteArray()).statusCode();
                 }
 
                 public void close() {
-                    http.close();
-                    executor.close();
+                    http.shutdownNow();
+                    executor.shutdownNow();
                 }
             };
         }
@@ -107,8 +110,14 @@ public final class ClientBench {
                 mine[0] = n;
             }));
         }
+        // Each call is bounded (30 s), so each thread ends within that of the run's end; the join is
+        // bounded too, and a thread still running after it is interrupted and counted as an error.
+        long joinBy = end + Duration.ofSeconds(60).toNanos();
         for (Thread t : threads) {
-            t.join();
+            if (!t.join(Duration.ofNanos(Math.max(1, joinBy - System.nanoTime())))) {
+                t.interrupt();
+                errors.incrementAndGet();
+            }
         }
         long elapsed = System.nanoTime() - t0;
         long cpu = os.getProcessCpuTime() - cpu0;
