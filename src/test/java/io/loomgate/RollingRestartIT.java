@@ -89,8 +89,11 @@ class RollingRestartIT {
      * @param errors       wrk's error counts
      * @param perServer    2xx answers HAProxy counted per server slot, restarts included
      * @param perRestarted /block requests each restarted process answered
+     * @param balancer     what HAProxy counted per server, for a failure's message: its failed checks,
+     *                     the times it took the server down, and the 5xx it answered or passed on
      */
-    record Result(long requests, double rps, Map<String, Object> errors, List<Long> perServer, List<Long> perRestarted) {
+    record Result(long requests, double rps, Map<String, Object> errors, List<Long> perServer, List<Long> perRestarted,
+                  List<String> balancer) {
     }
 
     @SuppressWarnings("unchecked")
@@ -149,9 +152,15 @@ class RollingRestartIT {
                 String line = load.stdout().stream().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
                 Map<String, Object> report = JsonParser.parseObject(line);
                 List<Long> perServer = new ArrayList<>();
+                List<String> balancer = new ArrayList<>();
                 for (int i = 0; i < INSTANCES; i++) {
-                    perServer.add(Long.parseLong(statsRow(statsClient, "loomgate" + (i + 1)).get("hrsp_2xx")));
+                    Map<String, String> row = statsRow(statsClient, "loomgate" + (i + 1));
+                    perServer.add(Long.parseLong(row.get("hrsp_2xx")));
+                    balancer.add("loomgate" + (i + 1) + ": failed checks " + row.get("chkfail") + ", taken down "
+                            + row.get("chkdown") + " times, 5xx " + row.get("hrsp_5xx"));
                 }
+                balancer.add("the backend's 5xx, the servers' and HAProxy's own (a 503 when none is up): "
+                        + statsRow(statsClient, "BACKEND").get("hrsp_5xx"));
                 List<Long> perRestarted = new ArrayList<>();
                 for (int port : ports) {
                     try (TestClient c = new TestClient(URI.create("http://127.0.0.1:" + port))) {
@@ -160,7 +169,7 @@ class RollingRestartIT {
                     }
                 }
                 return new Result((Long) report.get("requests"), ((Number) report.get("rps")).doubleValue(),
-                        (Map<String, Object>) report.get("errors"), perServer, perRestarted);
+                        (Map<String, Object>) report.get("errors"), perServer, perRestarted, balancer);
             }
         } finally {
             gates.forEach(ChildProcess::close);
