@@ -262,17 +262,12 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
             n = in.read(b, off, len);
         } catch (IOException e) {
             reads.done();
-            if (!reads.timedOut()) {
-                throw e;
-            }
-            throw timedOut();
+            throw reads.timedOut() ? timedOut() : e;
         }
         if (!reads.done()) {   // bytes that came as the watchdog closed the connection: it timed out all the same
             throw timedOut();
         }
-        if (n > 0) {
-            received += n;
-        }
+        received += Math.max(0, n);
         return n;
     }
 
