@@ -87,6 +87,6 @@ final class ProxiedTimeline {
 
     /** Its tries: those its upstream's retries and replicas noted, else the one. */
     private int tries() {
-        return (int) Math.max(1, ctx.attempts().all().stream().filter(a -> a.upstream().equals(route.upstream())).count());
+        return Math.max(1, ctx.attempts().count(route.upstream()));
     }
 }

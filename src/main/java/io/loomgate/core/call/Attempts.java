@@ -48,6 +48,20 @@ public final class Attempts {
         return q == null ? List.of() : List.copyOf(q);
     }
 
+    /** How many attempts of calls to {@code upstream} were recorded, without a copy: 0 for most requests. */
+    public int count(UpstreamId upstream) {
+        ConcurrentLinkedQueue<Attempt> q = list.get();
+        int n = 0;
+        if (q != null) {
+            for (Attempt a : q) {
+                if (a.upstream().equals(upstream)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     /** The attempts of calls to {@code upstream}. */
     public List<Attempt> of(UpstreamId upstream) {
         return all().stream().filter(a -> a.upstream().equals(upstream)).toList();

@@ -85,21 +85,18 @@ public record TraceParent(String traceId, String parentId, String flags) {
         return "00-" + traceId + "-" + parentId + "-" + flags;
     }
 
-    private static String randomHex(int bytes) {
-        byte[] b = new byte[bytes];
-        do {
-            ThreadLocalRandom.current().nextBytes(b);
-        } while (allZero(b));
-        return HexFormat.of().formatHex(b);
-    }
+    private static final HexFormat HEX = HexFormat.of();
 
-    private static boolean allZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
+    /** {@code bytes} (8 or 16) random bytes in lower-case hex, never all zero (an invalid id). */
+    private static String randomHex(int bytes) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high;
+        long low;
+        do {
+            high = bytes == 16 ? random.nextLong() : 0;
+            low = random.nextLong();
+        } while (high == 0 && low == 0);
+        return bytes == 16 ? HEX.toHexDigits(high) + HEX.toHexDigits(low) : HEX.toHexDigits(low);
     }
 
     private static boolean isHex(String s, int length) {

@@ -166,7 +166,24 @@ public final class PathPattern {
 
     /** A decoded path as segments: {@code /a/b/} is {@code [a, b, ""]}. */
     static String[] split(String path) {
-        return path.length() <= 1 ? new String[] {""} : path.substring(1).split("/", -1);
+        if (path.length() <= 1) {
+            return new String[] {""};
+        }
+        int slashes = 0;
+        for (int i = 1; i < path.length(); i++) {
+            if (path.charAt(i) == '/') {
+                slashes++;
+            }
+        }
+        String[] segments = new String[slashes + 1];
+        int from = 1;
+        for (int k = 0; k < slashes; k++) {
+            int slash = path.indexOf('/', from);
+            segments[k] = path.substring(from, slash);
+            from = slash + 1;
+        }
+        segments[slashes] = path.substring(from);
+        return segments;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.loomgate.core.call.RequestContext;
 import io.loomgate.core.call.TraceParent;
 import io.loomgate.config.AddressRanges;
 import io.loomgate.http.ClientAddress;
+import io.loomgate.http.FieldNames;
 import io.loomgate.http.Headers;
 import io.loomgate.http.Request;
 import io.loomgate.rewrite.Redirects;
@@ -31,8 +32,8 @@ import java.util.Set;
  */
 final class ForwardedHeaders {
 
-    private static final Set<String> SET_HERE = Set.of("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port",
-            "x-forwarded-prefix", "forwarded", "via", "grpc-timeout");
+    private static final FieldNames SET_HERE = FieldNames.of("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host",
+            "x-forwarded-port", "x-forwarded-prefix", "forwarded", "via", "grpc-timeout");
 
     private ForwardedHeaders() {
     }
@@ -54,10 +55,11 @@ final class ForwardedHeaders {
         Set<String> named = HopByHop.named(in.all("Connection"));
         Headers.Builder out = Headers.builder();
         in.forEach((name, value) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (!HopByHop.notForwardable(lower) && !named.contains(lower) && !SET_HERE.contains(lower)
-                    && Propagation.passesOn(ctx, lower)) {
-                out.add(name, value);
+            if (!HopByHop.notForwardable(name) && !SET_HERE.contains(name)) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                if (!named.contains(lower) && Propagation.passesOn(ctx, lower)) {
+                    out.add(name, value);
+                }
             }
         });
         if (in.contains("grpc-timeout") || io.loomgate.grpc.GrpcContent.is(in.first("Content-Type"))) {

@@ -1,5 +1,6 @@
 package io.loomgate.upstream.http;
 
+import io.loomgate.http.FieldNames;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -11,22 +12,21 @@ import java.util.Set;
  */
 final class HopByHop {
 
-    private static final Set<String> ALWAYS = Set.of("connection", "keep-alive", "proxy-authenticate",
+    private static final FieldNames ALWAYS = FieldNames.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "te", "trailer", "trailers", "transfer-encoding", "upgrade");
-    private static final Set<String> CLIENT_SETS = Set.of("content-length", "expect", "host");
+    private static final FieldNames CLIENT_SETS = FieldNames.of("content-length", "expect", "host");
 
     private HopByHop() {
     }
 
-    /** True for a header that must not be forwarded, in any direction. */
+    /** True for a header that must not be forwarded, in any direction (its name in any case). */
     static boolean isHopByHop(String name) {
-        return ALWAYS.contains(name.toLowerCase(Locale.ROOT));
+        return ALWAYS.contains(name);
     }
 
-    /** True for a header loomgate may not set on an outgoing request. */
+    /** True for a header loomgate may not set on an outgoing request (its name in any case). */
     static boolean notForwardable(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return ALWAYS.contains(lower) || CLIENT_SETS.contains(lower);
+        return ALWAYS.contains(name) || CLIENT_SETS.contains(name);
     }
 
     /**

@@ -28,8 +28,8 @@ final class ProxiedBody {
         Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
         response.head().headers().forEach((name, value) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (!HopByHop.isHopByHop(lower) && !named.contains(lower) && !lower.equals("content-length")) {
+            if (!HopByHop.isHopByHop(name) && !name.equalsIgnoreCase("content-length")
+                    && (named.isEmpty() || !named.contains(name.toLowerCase(Locale.ROOT)))) {
                 headers.add(name, value);
             }
         });
@@ -46,7 +46,7 @@ final class ProxiedBody {
         return (status, fields) -> {
             Set<String> named = HopByHop.named(fields.all("connection"));
             try {
-                client.send(status, fields.without(n -> HopByHop.isHopByHop(n.toLowerCase(Locale.ROOT))
+                client.send(status, fields.without(n -> HopByHop.isHopByHop(n)
                         || named.contains(n.toLowerCase(Locale.ROOT)) || n.equalsIgnoreCase("content-length")));
             } catch (java.io.IOException e) {
                 // the client went away: what is left of the exchange notices
