@@ -1,5 +1,6 @@
 package io.loomgate.observe.timeline;
 
+import io.loomgate.core.call.Status;
 import io.loomgate.observe.event.Answer;
 import io.loomgate.observe.event.Events;
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.function.LongSupplier;
  * {@value #RECENT} of all, the last {@value #FAILED} that were not {@code ok}, and the
  * {@value #SLOWEST} slowest of the last {@value #SLOW_WINDOW_MINUTES} minutes, so the requests worth
  * a look outlive the flood of ordinary ones. Recording an ordinary request is an atomic increment and
- * an array store, with no lock; only a request slower than the slowest set's fastest takes a lock.
+ * an array store, with no lock; only a request slower than the slowest set's fastest takes a lock. An
+ * answer is kept as it came and made into its timeline only when someone reads it: most are never read.
  *
  * <pre>{@code
  * RecentRequests recent = new RecentRequests();
@@ -33,7 +35,7 @@ public final class RecentRequests implements Events {
 
     private final Ring recent = new Ring(RECENT);
     private final Ring failed = new Ring(FAILED);
-    private final Timeline[] slowest = new Timeline[SLOWEST];
+    private final Entry[] slowest = new Entry[SLOWEST];
     private final LongSupplier clockMs;
     /** A request must be slower than this to enter the slowest set; 0 while it has room. */
     private volatile double slowThreshold;
@@ -52,48 +54,52 @@ public final class RecentRequests implements Events {
     /** Keeps the answer's timeline. */
     @Override
     public void answered(Answer answer) {
-        record(Timeline.of(answer));
+        record(new Entry(answer, clockMs.getAsLong()));
     }
 
     public void record(Timeline t) {
-        recent.add(t);
-        if (t.failed()) {
-            failed.add(t);
+        record(new Entry(t));
+    }
+
+    private void record(Entry e) {
+        recent.add(e);
+        if (e.failed) {
+            failed.add(e);
         }
-        if (t.answeredMs() > slowThreshold || clockMs.getAsLong() >= nextExpiryMs) {
-            offerSlow(t);
+        if (e.answeredMs > slowThreshold || clockMs.getAsLong() >= nextExpiryMs) {
+            offerSlow(e);
         }
     }
 
     /** The request's timeline, while any of the three sets still holds it. */
     public Optional<Timeline> find(String id) {
-        for (List<Timeline> set : List.of(recent.newestFirst(), failed.newestFirst(), slowest())) {
-            for (Timeline t : set) {
-                if (t.id().equals(id)) {
-                    return Optional.of(t);
+        for (Ring ring : List.of(recent, failed)) {
+            for (Entry e : ring.newestFirst()) {
+                if (e.id.equals(id)) {
+                    return Optional.of(e.timeline());
                 }
             }
         }
-        return Optional.empty();
+        return slowest().stream().filter(t -> t.id().equals(id)).findFirst();
     }
 
     /** The last requests, newest first. */
     public List<Timeline> recent() {
-        return recent.newestFirst();
+        return timelines(recent.newestFirst());
     }
 
     /** The last requests that were not {@code ok}, newest first. */
     public List<Timeline> failed() {
-        return failed.newestFirst();
+        return timelines(failed.newestFirst());
     }
 
     /** The slowest requests of the last {@value #SLOW_WINDOW_MINUTES} minutes, slowest first. */
     public synchronized List<Timeline> slowest() {
         expire(clockMs.getAsLong());
         List<Timeline> result = new ArrayList<>(SLOWEST);
-        for (Timeline t : slowest) {
-            if (t != null) {
-                result.add(t);
+        for (Entry e : slowest) {
+            if (e != null) {
+                result.add(e.timeline());
             }
         }
         result.sort(Comparator.comparingDouble(Timeline::answeredMs).reversed());
@@ -102,10 +108,17 @@ public final class RecentRequests implements Events {
 
     /** How many timelines the three sets hold now, counting one held twice twice; never above their sum. */
     public int held() {
-        return recent.newestFirst().size() + failed.newestFirst().size() + slowest().size();
+        int slow = 0;
+        synchronized (this) {
+            expire(clockMs.getAsLong());
+            for (Entry e : slowest) {
+                slow += e == null ? 0 : 1;
+            }
+        }
+        return recent.newestFirst().size() + failed.newestFirst().size() + slow;
     }
 
-    private synchronized void offerSlow(Timeline t) {
+    private synchronized void offerSlow(Entry t) {
         expire(clockMs.getAsLong());
         int slot = -1;
         for (int i = 0; i < SLOWEST; i++) {
@@ -113,11 +126,11 @@ public final class RecentRequests implements Events {
                 slot = i;
                 break;
             }
-            if (slot < 0 || slowest[i].answeredMs() < slowest[slot].answeredMs()) {
+            if (slot < 0 || slowest[i].answeredMs < slowest[slot].answeredMs) {
                 slot = i;
             }
         }
-        if (slowest[slot] == null || slowest[slot].answeredMs() < t.answeredMs()) {
+        if (slowest[slot] == null || slowest[slot].answeredMs < t.answeredMs) {
             slowest[slot] = t;
         }
         refresh();
@@ -129,7 +142,7 @@ public final class RecentRequests implements Events {
             return;
         }
         for (int i = 0; i < SLOWEST; i++) {
-            if (slowest[i] != null && nowMs - slowest[i].arrivedAtMs() >= SLOW_WINDOW_MS) {
+            if (slowest[i] != null && nowMs - slowest[i].arrivedAtMs >= SLOW_WINDOW_MS) {
                 slowest[i] = null;
             }
         }
@@ -140,37 +153,85 @@ public final class RecentRequests implements Events {
     private void refresh() {
         double threshold = Double.MAX_VALUE;
         long oldest = Long.MAX_VALUE;
-        for (Timeline t : slowest) {
-            if (t == null) {
+        for (Entry e : slowest) {
+            if (e == null) {
                 threshold = 0;
             } else {
-                threshold = Math.min(threshold, t.answeredMs());
-                oldest = Math.min(oldest, t.arrivedAtMs());
+                threshold = Math.min(threshold, e.answeredMs);
+                oldest = Math.min(oldest, e.arrivedAtMs);
             }
         }
         slowThreshold = threshold;
         nextExpiryMs = oldest == Long.MAX_VALUE ? Long.MAX_VALUE : oldest + SLOW_WINDOW_MS;
     }
 
-    /** A fixed ring of the last {@code size} timelines: one atomic increment and one store per add. */
+    private static List<Timeline> timelines(List<Entry> entries) {
+        List<Timeline> result = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            result.add(e.timeline());
+        }
+        return result;
+    }
+
+    /**
+     * A request kept: its answer and when it was ready, made into its {@link Timeline} the first time
+     * it is read (then the answer is let go), or a timeline given ready-made.
+     */
+    private static final class Entry {
+        final String id;
+        final boolean failed;
+        final double answeredMs;
+        final long arrivedAtMs;
+        private final long answeredAtMs;
+        private Answer answer;
+        private Timeline timeline;
+
+        Entry(Answer answer, long answeredAtMs) {
+            this.id = answer.requestId();
+            this.failed = answer.status() != Status.OK;
+            this.answeredMs = Timeline.answeredAfter(answer);
+            this.arrivedAtMs = Timeline.arrivalOf(answer, answeredAtMs);
+            this.answeredAtMs = answeredAtMs;
+            this.answer = answer;
+        }
+
+        Entry(Timeline timeline) {
+            this.id = timeline.id();
+            this.failed = timeline.failed();
+            this.answeredMs = timeline.answeredMs();
+            this.arrivedAtMs = timeline.arrivedAtMs();
+            this.answeredAtMs = 0;
+            this.timeline = timeline;
+        }
+
+        synchronized Timeline timeline() {
+            if (timeline == null) {
+                timeline = Timeline.of(answer, answeredAtMs);
+                answer = null;
+            }
+            return timeline;
+        }
+    }
+
+    /** A fixed ring of the last {@code size} entries: one atomic increment and one store per add. */
     private static final class Ring {
-        private final AtomicReferenceArray<Timeline> slots;
+        private final AtomicReferenceArray<Entry> slots;
         private final AtomicLong next = new AtomicLong();
 
         Ring(int size) {
             slots = new AtomicReferenceArray<>(size);
         }
 
-        void add(Timeline t) {
+        void add(Entry t) {
             slots.set((int) (next.getAndIncrement() % slots.length()), t);
         }
 
-        List<Timeline> newestFirst() {
+        List<Entry> newestFirst() {
             long end = next.get();
             int n = (int) Math.min(end, slots.length());
-            List<Timeline> result = new ArrayList<>(n);
+            List<Entry> result = new ArrayList<>(n);
             for (long i = end - 1; i >= end - n; i--) {
-                Timeline t = slots.get((int) (i % slots.length()));
+                Entry t = slots.get((int) (i % slots.length()));
                 if (t != null) {
                     result.add(t);
                 }

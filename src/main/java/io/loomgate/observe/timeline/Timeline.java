@@ -72,18 +72,32 @@ public record Timeline(String id, String route, String policy, String status, in
 
     /** The timeline of {@code answer}. */
     public static Timeline of(Answer answer) {
+        return of(answer, System.currentTimeMillis());
+    }
+
+    /** The timeline of {@code answer}, which was ready at {@code answeredAtMs} (milliseconds since the epoch). */
+    static Timeline of(Answer answer, long answeredAtMs) {
         double fork = millis(answer.forkNanos() - answer.arrivalNanos());
-        long wallNow = System.currentTimeMillis();
-        long arrivedAt = wallNow - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
+        long arrivedAt = arrivalOf(answer, answeredAtMs);
         List<TimelineAttempt> tries = answer.attempts().stream().map(a -> new TimelineAttempt(a.upstream().value(), a.number(),
                 millis(a.startNanos() - answer.arrivalNanos()), millis(a.endNanos() - a.startNanos()), a.outcome().wire(),
                 a.reason(), a.endpoint())).toList();
         return new Timeline(answer.requestId(), answer.route(), answer.label(), answer.status().wire(), answer.httpStatus(),
                 arrivedAt, fork, fork + millis(answer.decided().toNanos()), millis(answer.timeout().toNanos()),
-                millis(answer.answerNanos() - answer.arrivalNanos()), answer.error().orElse(""), spans(answer), tries,
+                answeredAfter(answer), answer.error().orElse(""), spans(answer), tries,
                 answer.clientId(), answer.cache(), answer.transfer().map(t -> new TransferSpan(t.bytesIn(), t.bytesOut(),
                         millis(t.firstByteNanos() - answer.arrivalNanos()), millis(t.lastByteNanos() - answer.arrivalNanos()),
                         t.endpoint())));
+    }
+
+    /** When {@code answer}'s request arrived, in milliseconds since the epoch, its answer ready at {@code answeredAtMs}. */
+    static long arrivalOf(Answer answer, long answeredAtMs) {
+        return answeredAtMs - (answer.answerNanos() - answer.arrivalNanos()) / 1_000_000;
+    }
+
+    /** When {@code answer} was ready, in milliseconds from its request's arrival. */
+    static double answeredAfter(Answer answer) {
+        return millis(answer.answerNanos() - answer.arrivalNanos());
     }
 
     /** One span per call of {@code answer}, in milliseconds from its arrival. */

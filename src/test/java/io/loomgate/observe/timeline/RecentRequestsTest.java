@@ -3,9 +3,13 @@ package io.loomgate.observe.timeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loomgate.core.call.Status;
+import io.loomgate.observe.event.Answer;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.lang.management.MemoryMXBean;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,30 @@ class RecentRequestsTest {
         String id = "r-" + next++;
         return new Timeline(id, "/aggregate", "all", status, status.equals("ok") ? 200 : 502, clock.get(), 0.1, ms,
                 2000, ms, "", List.of(new TimelineSpan("db", "", "success", OptionalDouble.of(0.2), ms - 0.2, "")));
+    }
+
+    private static Answer answer(String id, Status status, long tookMs) {
+        long arrival = 5_000_000_000L;
+        return new Answer(id, "", "/aggregate", "all", false, status, status.httpStatus(), List.of(), false,
+                status == Status.OK ? Optional.empty() : Optional.of("db: refused"), Duration.ofMillis(1), Duration.ofSeconds(2),
+                arrival, arrival + 100_000, arrival + tookMs * 1_000_000, List.of());
+    }
+
+    @Test
+    void anAnswerIsKeptAsItCameAndReadAsTheTimelineItMakes() {
+        Answer slow = answer("a-slow", Status.OK, 900);
+        Answer failed = answer("a-failed", Status.FAILED, 3);
+        recent.answered(slow);
+        recent.answered(failed);
+        for (int i = 0; i < 2 * RecentRequests.RECENT; i++) {
+            recent.answered(answer("a-" + i, Status.OK, 2));
+        }
+        assertEquals(Timeline.of(slow, clock.get()), recent.find("a-slow").orElseThrow(), "read from the slowest set");
+        assertEquals(Timeline.of(failed, clock.get()), recent.find("a-failed").orElseThrow(), "read from the failed set");
+        assertEquals(List.of("a-failed"), recent.failed().stream().map(Timeline::id).toList());
+        assertEquals("a-slow", recent.slowest().getFirst().id());
+        assertEquals(clock.get() - 900, recent.slowest().getFirst().arrivedAtMs());
+        assertEquals("a-" + (2 * RecentRequests.RECENT - 1), recent.recent().getFirst().id());
     }
 
     @Test
