@@ -52,7 +52,7 @@ final class H2Dial {
             throw e;
         } catch (SocketTimeoutException e) {
             channel.close();
-            throw new Http1Connection.ConnectTimeout();
+            throw new ConnectTimeout();
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

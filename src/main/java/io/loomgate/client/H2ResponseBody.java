@@ -59,9 +59,10 @@ final class H2ResponseBody extends UpstreamBody {
         return !ended && call.body.hasData();
     }
 
+    /** Never called: an HTTP/2 {@code 101} is refused as malformed ({@link H2Answers}), so no stream's answer switches protocols. */
     @Override
     public OutputStream tunnel() {
-        throw new UnsupportedOperationException("no tunnel over an HTTP/2 stream to an upstream");
+        throw new IllegalStateException("a tunnel asked of an HTTP/2 stream, whose answer cannot be a 101");
     }
 
     @Override

@@ -105,7 +105,7 @@ public final class Http1Client implements AutoCloseable {
         for (int attempt = 0; ; attempt++) {
             Http1Connection c = attempt == 0 ? (chosen != null ? chosen : take(origin.key(), request.replayable())) : null;
             if (c == null) {
-                c = Http1Connection.open(origin, connectTimeoutMs, watchdog);
+                c = Http1Dial.open(origin, connectTimeoutMs, watchdog);
                 counts(origin.key()).http1Opened.increment();
             }
             c.begin(deadlineNanos, idle);

@@ -1,6 +1,5 @@
 package io.loomgate.client;
 
-import io.loomgate.config.Durations;
 import io.loomgate.http1.Http1Exception;
 import io.loomgate.http1.LineInput;
 import io.loomgate.net.IoWatchdog;
@@ -10,7 +9,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
@@ -72,31 +70,6 @@ public final class Http1Connection implements AutoCloseable, IoWatchdog.Watched 
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
         socket.setSoTimeout(0);   // the handshake's; from here the watchdog's tick times its reads
         watchdog.watch(this);
-    }
-
-    /** The upstream did not accept a connection in time. */
-    public static final class ConnectTimeout extends IOException {
-        ConnectTimeout() {
-            super("connect timed out", null);
-        }
-    }
-
-    /** Connects, and for an {@code https://} origin runs the TLS handshake, each within {@code connectTimeoutMs}. */
-    static Http1Connection open(Origin origin, int connectTimeoutMs, IoWatchdog watchdog) throws IOException {
-        SocketChannel ch = SocketChannel.open();
-        try {
-            ch.socket().setTcpNoDelay(true);
-            ch.socket().connect(origin.socketAddress(), connectTimeoutMs);
-            SSLSocket tls = origin.tls().isEmpty() ? null
-                    : origin.tls().get().handshake(ch.socket(), origin.host(), origin.port(), connectTimeoutMs);
-            return new Http1Connection(ch, tls, origin.key(), watchdog);
-        } catch (SocketTimeoutException e) {
-            ch.close();
-            throw new ConnectTimeout();
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
     }
 
     /** Starts an exchange: reads end by {@code deadlineNanos} ({@link System#nanoTime()}), and no read or write waits longer than {@code idle}. */

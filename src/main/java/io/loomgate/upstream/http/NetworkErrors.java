@@ -1,6 +1,6 @@
 package io.loomgate.upstream.http;
 
-import io.loomgate.client.Http1Connection;
+import io.loomgate.client.ConnectTimeout;
 import io.loomgate.client.Origin;
 import io.loomgate.config.Durations;
 import java.net.ConnectException;
@@ -34,7 +34,7 @@ final class NetworkErrors {
 
     private static String words(Throwable e, Origin origin) {
         String at = origin == null ? "" : " " + origin.host() + ":" + origin.port();
-        if (e instanceof Http1Connection.ConnectTimeout) {
+        if (e instanceof ConnectTimeout) {
             return "could not connect" + (origin == null ? "" : " to" + at) + " within " + Durations.format(HttpKind.CONNECT_TIMEOUT);
         }
         if (causedBy(e, UnknownHostException.class)) {

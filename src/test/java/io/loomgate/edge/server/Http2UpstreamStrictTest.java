@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An h2c upstream that breaks HTTP/2, written frame by frame: an answer shorter than its
- * content-length never reaches the client as a whole one, a bad {@code :status} is a 502, and a
+ * content-length never reaches the client as a whole one, a bad {@code :status} or a {@code 101} is a 502, and a
  * stream the upstream refused unprocessed is sent once more (a GET), the connection going on.
  */
 class Http2UpstreamStrictTest {
@@ -89,6 +89,8 @@ class Http2UpstreamStrictTest {
                                     new HeaderField("content-length", "10"))), false, true, null)));
                             out.write(FrameWriter.encode(new Frame.Data(id, "12345".getBytes(StandardCharsets.US_ASCII), true, 5)));
                         }
+                        case "/switch" -> out.write(FrameWriter.encode(new Frame.Headers(id,
+                                encoder.encode(List.of(new HeaderField(":status", "101"))), false, true, null)));
                         case "/bad-status" -> out.write(FrameWriter.encode(new Frame.Headers(id,
                                 encoder.encode(List.of(new HeaderField(":status", "2x0"))), true, true, null)));
                         case "/refused-once" -> {
@@ -131,11 +133,15 @@ class Http2UpstreamStrictTest {
     }
 
     @Test
-    void aBadStatusIsABadGatewayAndARefusedGetIsSentOnceMore(@TempDir Path dir) throws Exception {
+    void aBadStatusOrA101IsABadGatewayAndARefusedGetIsSentOnceMore(@TempDir Path dir) throws Exception {
         try (Loomgate gate = gateway(dir); HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             HttpResponse<String> bad = client.send(HttpRequest.newBuilder(gate.uri("/up/bad-status")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(502, bad.statusCode(), bad.body());
             assertTrue(bad.body().contains("malformed"), bad.body());
+
+            HttpResponse<String> switched = client.send(HttpRequest.newBuilder(gate.uri("/up/switch")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(502, switched.statusCode(), "HTTP/2 has no 101 (RFC 9113 section 8.6): " + switched.body());
+            assertTrue(switched.body().contains("malformed"), switched.body());
 
             HttpResponse<String> refused = client.send(HttpRequest.newBuilder(gate.uri("/up/refused-once")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, refused.statusCode(), refused.body());
