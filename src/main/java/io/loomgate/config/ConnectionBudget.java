@@ -1,8 +1,5 @@
 package io.loomgate.config;
 
-import com.sun.management.UnixOperatingSystemMXBean;
-import java.lang.management.ManagementFactory;
-
 /**
  * How many connections loomgate holds at once unless {@code --max-connections} says: what a third
  * of the heap holds when every connection costs what the worst one does on the server that holds
@@ -69,11 +66,7 @@ public final class ConnectionBudget {
 
     /** The default for this JVM's heap and descriptor limit, on {@code server}. */
     public static int forThisJvm(ServerKind server, boolean tls) {
-        long descriptors = Long.MAX_VALUE;
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
-            descriptors = unix.getMaxFileDescriptorCount();
-        }
-        return of(Runtime.getRuntime().maxMemory(), descriptors, server, tls);
+        return of(Runtime.getRuntime().maxMemory(), DescriptorLimit.ofThisProcess().orElse(Long.MAX_VALUE), server, tls);
     }
 
     /** What one connection is priced at on {@code server}. */

@@ -8,13 +8,16 @@ import java.nio.ByteOrder;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 
 /**
@@ -41,7 +44,7 @@ final class SampleFile implements AutoCloseable {
     }
 
     static SampleFile create() throws IOException {
-        Path dir = Files.createTempDirectory("loomgate-");
+        Path dir = freshDirectory();
         Path file = dir.resolve("lines.txt");
         // "line 00001: the quick brown fox jumps over the lazy dog\n" and so on, written as bytes:
         // String.format ten thousand times cost a cold JVM about 140 ms of its startup.
@@ -56,6 +59,29 @@ final class SampleFile implements AutoCloseable {
         }
         Files.write(file, all);
         return new SampleFile(dir, file);
+    }
+
+    /**
+     * A new directory of the owner's only ({@code 0700} where permissions exist) under
+     * {@code java.io.tmpdir}, as {@link Files#createTempDirectory} makes; its random name comes from
+     * {@link ThreadLocalRandom}, not the {@code SecureRandom} that method starts, which cost 20 to 30 ms
+     * of every start. Creating the directory fails when anything is at its path, so a name guessed
+     * and taken first (a symbolic link planted there) is never used: another name is tried.
+     */
+    static Path freshDirectory() throws IOException {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        boolean posix = tmp.getFileSystem().supportedFileAttributeViews().contains("posix");
+        for (int attempt = 0; ; attempt++) {
+            Path dir = tmp.resolve("loomgate-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+            try {
+                return posix ? Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                        : Files.createDirectory(dir);
+            } catch (FileAlreadyExistsException taken) {
+                if (attempt == 9) {
+                    throw taken;
+                }
+            }
+        }
     }
 
     Path path() {

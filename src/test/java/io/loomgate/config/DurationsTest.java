@@ -13,7 +13,8 @@ class DurationsTest {
 
     @ParameterizedTest
     @CsvSource({"300ms,300", "2s,2000", "1m,60000", "2h,7200000", "0,0", "0ms,0", "0s,0", "007s,7000",
-            "1.5s,1500", "0.25s,250", "0.5m,30000", "1.5h,5400000", "2.0ms,2"})
+            "1.5s,1500", "0.25s,250", "0.5m,30000", "1.5h,5400000", "2.0ms,2",
+            "1.00000000s,1000", "0.001h,3600", "999999999h,3599999996400000", "999999999.5s,999999999500", "0.00000000h,0"})
     void parsesTheUnitsAndDecimals(String text, long millis) {
         assertEquals(Duration.ofMillis(millis), Durations.parse(text));
     }
@@ -32,6 +33,8 @@ class DurationsTest {
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("1.5ms")).getMessage());
         assertEquals(Durations.ACCEPTED + ", in whole milliseconds",
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("0.0001s")).getMessage());
+        assertEquals(Durations.ACCEPTED + ", in whole milliseconds",
+                assertThrows(IllegalArgumentException.class, () -> Durations.parse("0.12345678h")).getMessage());
     }
 
     @Test

@@ -1,9 +1,16 @@
 package io.loomgate.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +22,25 @@ class SampleFileTest {
             n += bytes[i] == '\n' ? 1 : 0;
         }
         return n;
+    }
+
+    @Test
+    void itsDirectoryIsNewTheOwnersOnlyAndGoneAfterClose() throws Exception {
+        Path other = SampleFile.freshDirectory();
+        try (SampleFile file = SampleFile.create()) {
+            Path dir = file.path().getParent();
+            assertNotEquals(other, dir);
+            assertEquals(Path.of(System.getProperty("java.io.tmpdir")), dir.getParent());
+            assertTrue(Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS));
+            if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+            }
+            assertEquals(560_000, Files.size(file.path()));
+            file.close();
+            assertFalse(Files.exists(dir));
+        } finally {
+            Files.delete(other);
+        }
     }
 
     @Test

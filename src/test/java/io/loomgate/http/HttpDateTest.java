@@ -37,4 +37,21 @@ class HttpDateTest {
         assertEquals(Optional.of(NOV_6_1994), HttpDate.only(List.of("Sun, 06 Nov 1994 08:49:37 GMT")));
         assertTrue(HttpDate.only(List.of()).isEmpty());
     }
+
+    @Test
+    void itWritesTheImfFixdateTheJdksFormatterWritesAndReadsItBack() {
+        java.time.format.DateTimeFormatter jdk = java.time.format.DateTimeFormatter
+                .ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
+        assertEquals("Sun, 06 Nov 1994 08:49:37 GMT", HttpDate.format(NOV_6_1994 / 1000));
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        List<Long> seconds = new java.util.ArrayList<>(List.of(0L, 951_782_400L, 4_107_542_399L, 253_402_300_799L));  // 1970, 29 Feb 2000, 2100, 9999
+        for (int i = 0; i < 2_000; i++) {
+            seconds.add(random.nextLong(0, 253_402_300_800L));
+        }
+        for (long s : seconds) {
+            String written = HttpDate.format(s);
+            assertEquals(jdk.format(java.time.Instant.ofEpochSecond(s)), written, "second " + s);
+            assertEquals(Optional.of(s * 1000), HttpDate.parse(written), written);
+        }
+    }
 }

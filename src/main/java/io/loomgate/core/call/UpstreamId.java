@@ -49,6 +49,18 @@ public record UpstreamId(String value) implements Comparable<UpstreamId> {
         return value.compareTo(other.value);
     }
 
+    // Written out, not the record's generated ones: those are bootstrapped through method handles on
+    // first use, which cost a start 30 to 40 ms (docs/performance.md, startup); these say the same.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof UpstreamId other && value.equals(other.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return value.hashCode();
+    }
+
     @Override
     public String toString() {
         return value;

@@ -1,11 +1,11 @@
 package io.loomgate.edge.listener;
 
-import com.sun.management.UnixOperatingSystemMXBean;
+import io.loomgate.config.DescriptorLimit;
 import io.loomgate.config.ServerOptions;
 import java.lang.System.Logger.Level;
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Sets the JDK HttpServer's system properties before the first server is created. The defaults
@@ -74,9 +74,7 @@ final class ServerTuning {
      * only one, and wrk at c=4000 keeps every connection.
      */
     private static long idleConnectionLimit() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
-            return Math.max(10_000, Math.min(unix.getMaxFileDescriptorCount(), Integer.MAX_VALUE));
-        }
-        return 100_000;
+        OptionalLong descriptors = DescriptorLimit.ofThisProcess();
+        return descriptors.isEmpty() ? 100_000 : Math.max(10_000, Math.min(descriptors.getAsLong(), Integer.MAX_VALUE));
     }
 }

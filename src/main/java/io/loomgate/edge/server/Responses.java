@@ -1,18 +1,14 @@
 package io.loomgate.edge.server;
 
 import io.loomgate.http.Headers;
+import io.loomgate.http.HttpDate;
 import io.loomgate.json.JsonWriter;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.Map;
 
 /** The bytes of an answer's head, and of the server's own refusals. */
 final class Responses {
 
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
     private static final Map<Integer, String> REASONS = Map.ofEntries(
             Map.entry(100, "Continue"), Map.entry(101, "Switching Protocols"), Map.entry(200, "OK"),
             Map.entry(201, "Created"), Map.entry(202, "Accepted"), Map.entry(204, "No Content"),
@@ -109,7 +105,7 @@ final class Responses {
     static String date() {
         long second = System.currentTimeMillis() / 1000;
         if (second != dateSecond) {
-            date = DATE.format(ZonedDateTime.now(ZoneOffset.UTC));
+            date = HttpDate.format(second);
             dateSecond = second;
         }
         return date;

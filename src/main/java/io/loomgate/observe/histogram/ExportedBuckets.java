@@ -1,6 +1,5 @@
 package io.loomgate.observe.histogram;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,8 +55,26 @@ public final class ExportedBuckets {
     private static String[] labels() {
         String[] labels = new String[BOUNDS.length];
         for (int i = 0; i < labels.length; i++) {
-            labels[i] = BigDecimal.valueOf(BOUNDS[i], 9).stripTrailingZeros().toPlainString();
+            labels[i] = seconds(BOUNDS[i]);
         }
         return labels;
+    }
+
+    /**
+     * {@code nanos} as seconds in the fewest decimals that show it exactly: {@code 0.105}, {@code 2.5},
+     * {@code 60}. (BigDecimal printed these once; its class initialisation cost 20 to 40 ms of every start.)
+     */
+    static String seconds(long nanos) {
+        String whole = Long.toString(nanos / 1_000_000_000);
+        long fraction = nanos % 1_000_000_000;
+        if (fraction == 0) {
+            return whole;
+        }
+        String digits = Long.toString(1_000_000_000 + fraction).substring(1);
+        int end = digits.length();
+        while (digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        return whole + "." + digits.substring(0, end);
     }
 }
