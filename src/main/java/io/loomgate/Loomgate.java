@@ -148,13 +148,15 @@ public final class Loomgate implements AutoCloseable {
                         return sets;
                     });
             live.first(plan, source);
-            LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
 
             if (admin != null) {
                 admin.start(Router.of(live.current().admin()), events, config.edge().trustedProxies());
             }
             server.start(Router.of(live.current().main()), events, config.edge().trustedProxies(), tracing);
             live.serving(server, admin);
+            // Logged once serving: the first log line formats a time in the local zone, which loads the
+            // zone rules and the locale data (40 to 50 ms), and the first request need not wait for it.
+            LOG.log(Level.INFO, OperatorPages.of(admin != null, plan.plan().authenticates()).describe());
             MetricsLogger logger = o.metricsLog().isZero() ? null : MetricsLogger.start(source, o.metricsLog());
             ConfigWatch watch = config.watch() ? ConfigWatch.start(live::files, live::reload) : null;
             return new Loomgate(server, admin, live, modules, virtualThreads, logger, watch, accessLog, traces);

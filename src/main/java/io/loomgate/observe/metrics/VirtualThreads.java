@@ -13,12 +13,10 @@ import jdk.management.VirtualThreadSchedulerMXBean;
 public final class VirtualThreads implements AutoCloseable {
 
     private final LongAdder started;
-    private final VirtualThreadSchedulerMXBean scheduler;
     private final PinningMonitor pins;
 
     private VirtualThreads(LongAdder started, PinningMonitor pins) {
         this.started = started;
-        this.scheduler = ManagementFactory.getPlatformMXBean(VirtualThreadSchedulerMXBean.class);
         this.pins = pins;
     }
 
@@ -30,9 +28,15 @@ public final class VirtualThreads implements AutoCloseable {
     }
 
     Snapshot snapshot() {
+        VirtualThreadSchedulerMXBean scheduler = Scheduler.BEAN;
         return new Snapshot(started.sum(), scheduler.getParallelism(), scheduler.getPoolSize(),
                 scheduler.getMountedVirtualThreadCount(), scheduler.getQueuedVirtualThreadCount(),
                 pins.events(), pins.state(), pins.recent());
+    }
+
+    /** The scheduler's bean, looked up when first read: the platform beans' start costs a start 5 to 10 ms. */
+    private static final class Scheduler {
+        static final VirtualThreadSchedulerMXBean BEAN = ManagementFactory.getPlatformMXBean(VirtualThreadSchedulerMXBean.class);
     }
 
     /** Stops the JFR stream. */
