@@ -30,7 +30,7 @@ public final class FrameOutput {
     private final OutputStream out;
     private final long stallNanos;
     private final PeerSettings peer = new PeerSettings();
-    private final HpackEncoder hpack = new HpackEncoder(4_096, true);
+    private final HpackEncoder hpack = new HpackEncoder(4_096, true, HpackEncoder.Indexing.REUSED_ONLY);
     private final FlowWindow connection = new FlowWindow(0, 65_535);
     private final Map<Integer, FlowWindow> streams = new HashMap<>();
     /** Frames gathered for one write: a HEADERS waits here for the DATA that follows it. */

@@ -33,7 +33,7 @@ final class H2Wire implements AutoCloseable {
     private final Socket socket;
     private final OutputStream out;
     private final FrameReader reader;
-    private final HpackEncoder encoder = new HpackEncoder(4_096, true);
+    private final HpackEncoder encoder = new HpackEncoder(4_096, true, HpackEncoder.Indexing.ALL);
     private final HpackDecoder decoder = new HpackDecoder(4_096, 1 << 20);
     /** The server's SETTINGS, as it sent them first. */
     final Frame.Settings serverSettings;

@@ -73,7 +73,7 @@ class Http2UpstreamStrictTest {
             OutputStream out = s.getOutputStream();
             FrameReader reader = new FrameReader(s.getInputStream());
             HpackDecoder decoder = new HpackDecoder(4_096, 1 << 20);
-            HpackEncoder encoder = new HpackEncoder(4_096, false);
+            HpackEncoder encoder = new HpackEncoder(4_096, false, HpackEncoder.Indexing.ALL);
             out.write(FrameWriter.encode(new Frame.Settings(false, List.of())));
             for (Frame f = reader.read(); f != null; f = reader.read()) {
                 if (f instanceof Frame.Settings st && !st.ack()) {

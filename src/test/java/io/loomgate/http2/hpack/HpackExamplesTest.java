@@ -69,7 +69,7 @@ class HpackExamplesTest {
     private static void sequence(long tableSize, boolean huffman, List<List<HeaderField>> blocks, List<String> hex,
                                  List<Long> tableSizes) throws Exception {
         HpackDecoder decoder = new HpackDecoder(tableSize, 16_384);
-        HpackEncoder encoder = new HpackEncoder(tableSize, huffman);
+        HpackEncoder encoder = new HpackEncoder(tableSize, huffman, HpackEncoder.Indexing.ALL);
         for (int i = 0; i < blocks.size(); i++) {
             byte[] wire = HexFormat.of().parseHex(hex.get(i));
             HpackDecoder.Block block = decoder.decode(wire, 0, wire.length);

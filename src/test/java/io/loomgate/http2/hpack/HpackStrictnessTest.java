@@ -64,7 +64,7 @@ class HpackStrictnessTest {
 
     @Test
     void aBlockPastTheListSizeIsReadToItsEndSoTheTableStaysInStep() throws Exception {
-        HpackEncoder encoder = new HpackEncoder(4096, true);
+        HpackEncoder encoder = new HpackEncoder(4096, true, HpackEncoder.Indexing.ALL);
         HpackDecoder decoder = new HpackDecoder(4096, 100);
         List<HeaderField> big = List.of(new HeaderField("x-one", "1".repeat(30)), new HeaderField("x-two", "2".repeat(30)),
                 new HeaderField("x-three", "3".repeat(30)));
@@ -80,7 +80,7 @@ class HpackStrictnessTest {
 
     @Test
     void aSensitiveFieldIsNeverIndexedAndComesOutSensitive() throws Exception {
-        HpackEncoder encoder = new HpackEncoder(4096, false);
+        HpackEncoder encoder = new HpackEncoder(4096, false, HpackEncoder.Indexing.ALL);
         HeaderField secret = new HeaderField("authorization", "Bearer x", true);
         byte[] wire = encoder.encode(List.of(secret));
         assertEquals(0x10 | 0x0f, wire[0] & 0xff, "never indexed, name index 23 past the 4-bit prefix");
@@ -92,7 +92,7 @@ class HpackStrictnessTest {
 
     @Test
     void thePeersSmallerTableIsAnnouncedAtTheNextBlocksStart() throws Exception {
-        HpackEncoder encoder = new HpackEncoder(4096, false);
+        HpackEncoder encoder = new HpackEncoder(4096, false, HpackEncoder.Indexing.ALL);
         HpackDecoder decoder = new HpackDecoder(4096, 16_384);
         byte[] first = encoder.encode(List.of(new HeaderField("x-a", "1")));
         decoder.decode(first, 0, first.length);
