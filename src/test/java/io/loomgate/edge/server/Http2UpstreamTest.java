@@ -44,7 +44,7 @@ class Http2UpstreamTest {
     record Seen(String protocol, String method, String path, String body, String te, int remotePort, String grpcTimeout) {
     }
 
-    private static HttpServer upstream(BlockingQueue<Seen> seen, CountDownLatch slowStarted, AtomicReference<String> slowEnded)
+    static HttpServer upstream(BlockingQueue<Seen> seen, CountDownLatch slowStarted, AtomicReference<String> slowEnded)
             throws IOException {
         HttpServer server = new LoomgateServers(ServerLimits.DEFAULTS).createHttpServer(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
@@ -90,7 +90,7 @@ class Http2UpstreamTest {
         ((Trailers) exchange).trailers(Headers.of("grpc-status", "0", "grpc-message", "fine"));
     }
 
-    private static Loomgate gateway(Path dir, HttpServer upstream) throws Exception {
+    static Loomgate gateway(Path dir, HttpServer upstream) throws Exception {
         Path routes = dir.resolve("routes.json");
         Files.writeString(routes, """
                 {"upstreams": [{"id": "h2", "kind": "http", "url": "http://127.0.0.1:%d/", "protocol": "h2c"}],
