@@ -224,7 +224,8 @@ class ArchitectureTest {
         Set<String> serverMay = Set.of("io.loomgate.http1", "io.loomgate.http2", "io.loomgate.net", "io.loomgate.edge.server",
                 "io.loomgate.config.AddressRanges", "io.loomgate.core.engine.ConnectionScope",
                 "io.loomgate.http.FieldText", "io.loomgate.json.JsonWriter", "io.loomgate.http.Exchange", "io.loomgate.http.Headers",
-                "io.loomgate.http.Response", "io.loomgate.http.AnswerWriter", "io.loomgate.http.Trailers");
+                "io.loomgate.http.Response", "io.loomgate.http.AnswerWriter", "io.loomgate.http.Trailers",
+                "io.loomgate.http.HttpDate");   // RFC 9110 dates, written and read: the Date header
         List<String> wrong = new ArrayList<>();
         Pattern imports = Pattern.compile("^import (io\\.loomgate\\.[\\w.]+);", Pattern.MULTILINE);
         for (String pkg : List.of("http1", "edge/server")) {
