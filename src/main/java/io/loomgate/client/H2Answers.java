@@ -2,14 +2,16 @@ package io.loomgate.client;
 
 import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.Frame;
+import io.loomgate.http2.FrameReader;
 import io.loomgate.http2.HeaderBlocks;
 import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.hpack.HpackDecoder;
 import io.loomgate.http2.hpack.HpackException;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
- * What an upstream's HTTP/2 frames do to the calls of an {@link H2Session}, on its reader's thread:
+ * What an upstream's HTTP/2 frames do to the calls of an {@link H2Session}, read on its reader's thread:
  * a header block is an answer's head (interim {@code 1xx} ones skipped) or its trailers; DATA goes
  * to the call's body within the receive windows; RST_STREAM, SETTINGS, PING, GOAWAY and
  * WINDOW_UPDATE as RFC 9113 says. An answer that breaks the protocol fails its call as a
@@ -18,6 +20,42 @@ import java.io.IOException;
 final class H2Answers {
 
     private H2Answers() {
+    }
+
+    /**
+     * Reads the upstream's frames until its connection ends, and hands each to its call: its
+     * SETTINGS first, as its preface; then header blocks, DATA and the connection's frames. Returns
+     * why it ended: the upstream's close, a connection error (answered with GOAWAY), or the read's.
+     */
+    static IOException readAll(H2Session s, FrameReader reader, HeaderBlocks blocks, HpackDecoder hpack, int maxList) {
+        try {
+            Frame first = reader.read();
+            if (!(first instanceof Frame.Settings settings) || settings.ack()) {
+                throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "the upstream's preface must be SETTINGS");
+            }
+            s.out().settings(settings);
+            for (Frame f = reader.read(); f != null; f = reader.read()) {
+                try {
+                    HeaderBlocks.Block block = f instanceof Frame.Headers h ? blocks.headers(h) : blocks.next(f);
+                    if (block != null) {
+                        block(s, block, decode(hpack, block, maxList));
+                    } else if (!(f instanceof Frame.Headers || f instanceof Frame.Continuation)) {
+                        frame(s, f);
+                    }
+                } catch (Http2Exception e) {
+                    if (e.connectionError()) {
+                        throw e;
+                    }
+                    s.streamError(e.streamId(), e.code(), new MalformedResponse(e.getMessage()));
+                }
+            }
+            return new EOFException("the upstream closed its HTTP/2 connection");
+        } catch (Http2Exception e) {
+            s.out().goAway(0, e.code(), e.getMessage());
+            return new MalformedResponse(e.getMessage());
+        } catch (IOException e) {
+            return e;
+        }
     }
 
     /** A header block decoded; one past {@code maxList} octets is a stream error, HPACK that cannot be decoded a connection error. */

@@ -6,7 +6,6 @@ import io.loomgate.http2.FrameOutput;
 import io.loomgate.http2.FrameReader;
 import io.loomgate.http2.HeaderBlocks;
 import io.loomgate.http2.ReceiveWindows;
-import io.loomgate.http2.Http2Exception;
 import io.loomgate.http2.StreamBody;
 import io.loomgate.http2.hpack.HeaderField;
 import io.loomgate.http2.hpack.HpackDecoder;
@@ -198,36 +197,7 @@ final class H2Session implements IoWatchdog.Watched {
     }
 
     private void readAll() {
-        IOException why;
-        try {
-            Frame first = reader.read();
-            if (!(first instanceof Frame.Settings s) || s.ack()) {
-                throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "the upstream's preface must be SETTINGS");
-            }
-            out.settings(s);
-            for (Frame f = reader.read(); f != null; f = reader.read()) {
-                try {
-                    HeaderBlocks.Block block = f instanceof Frame.Headers h ? blocks.headers(h) : blocks.next(f);
-                    if (block != null) {
-                        H2Answers.block(this, block, H2Answers.decode(hpack, block, MAX_HEADER_LIST));
-                    } else if (!(f instanceof Frame.Headers || f instanceof Frame.Continuation)) {
-                        H2Answers.frame(this, f);
-                    }
-                } catch (Http2Exception e) {
-                    if (e.connectionError()) {
-                        throw e;
-                    }
-                    streamError(e.streamId(), e.code(), new MalformedResponse(e.getMessage()));
-                }
-            }
-            why = new EOFException("the upstream closed its HTTP/2 connection");
-        } catch (Http2Exception e) {
-            out.goAway(0, e.code(), e.getMessage());
-            why = new MalformedResponse(e.getMessage());
-        } catch (IOException e) {
-            why = e;
-        }
-        shut(why);
+        shut(H2Answers.readAll(this, reader, blocks, hpack, MAX_HEADER_LIST));
     }
 
     /** The upstream broke the protocol on one stream: it is reset, and its call fails with {@code why}. */
