@@ -7,7 +7,9 @@ import java.io.OutputStream;
 /**
  * An HTTP/2 answer's body as DATA frames: written bytes gathered up to one frame (16 KiB, the
  * smallest frame size a client may allow), sent as the windows allow ({@link FrameOutput#data}), and
- * ended by {@link #close} with END_STREAM. A body longer or shorter than the {@code content-length}
+ * ended by {@link #close} with END_STREAM. The buffer is taken on the first write that needs one, no
+ * larger than the declared length: a small answer written whole goes out without one (a 16 KiB array
+ * for each stream was more than half of what the proxy over HTTP/2 allocated). A body longer or shorter than the {@code content-length}
  * the head declared is refused: the stream is then reset, never ended as if whole.
  */
 final class H2DataOutput extends OutputStream {
@@ -16,7 +18,9 @@ final class H2DataOutput extends OutputStream {
     private final H2Stream stream;
     private final int id;
     private final long declared;
-    private final byte[] buffer = new byte[16_384];
+    static final int FRAME = 16_384;
+
+    private byte[] buffer;
     private int count;
     private long sent;
     private boolean closed;
@@ -44,7 +48,15 @@ final class H2DataOutput extends OutputStream {
         if (declared > 0 && sent + count + len > declared) {
             throw new IOException("more body than the " + declared + " octets declared");
         }
-        if (count + len <= buffer.length) {
+        if (count == 0 && len > 0 && declared > 0 && sent + len == declared) {
+            send(b, off, len, true);   // the rest of the body, whole: no copy to gather it
+            ended = true;
+            return;
+        }
+        if (count + len <= FRAME) {
+            if (buffer == null) {
+                buffer = new byte[declared > 0 ? (int) Math.min(FRAME, declared - sent) : FRAME];
+            }
             System.arraycopy(b, off, buffer, count, len);
             count += len;
             return;

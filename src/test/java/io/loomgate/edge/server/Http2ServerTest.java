@@ -67,6 +67,15 @@ class Http2ServerTest {
                 x.close();
                 return;
             }
+            if (path.equals("/pieces")) {   // a declared length written in three pieces
+                io.loomgate.http.AnswerWriter.Wire wire = (io.loomgate.http.AnswerWriter.Wire) x;
+                wire.head(200, 9, Headers.of("content-type", "text/plain"));
+                for (String piece : List.of("abc", "def", "ghi")) {
+                    wire.output().write(piece.getBytes());
+                }
+                x.close();
+                return;
+            }
             if (path.equals("/stream")) {
                 x.write(Response.streamed(200, new Response.Stream(Headers.of("content-type", "text/plain"), -1, new Response.Writer() {
                     @Override
@@ -169,6 +178,22 @@ class Http2ServerTest {
             assertFalse(head.endStream());
             released.release();
             assertEquals("late body", new String(w.answer(1).body()));
+        }
+    }
+
+    @Test
+    void aDeclaredBodyGoesInOneDataFrameThatEndsTheStreamWrittenWholeOrInPieces() throws Exception {
+        try (H2Wire w = new H2Wire(start())) {
+            for (int id = 1; id <= 3; id += 2) {
+                String path = id == 1 ? "/hello" : "/pieces";
+                w.request(id, "GET", path, true);
+                Frame.Headers head = assertInstanceOf(Frame.Headers.class, w.next());
+                assertFalse(head.endStream(), path);
+                Frame.Data data = assertInstanceOf(Frame.Data.class, w.next(), path);
+                assertTrue(data.endStream(), path + ": the last octet of the declared length ends the stream");
+                assertEquals(id == 1 ? "hello HTTP/2.0 example.test" : "abcdefghi", new String(data.data()));
+                assertEquals(String.valueOf(data.data().length), w.fields(id).get("content-length"));
+            }
         }
     }
 
