@@ -21,11 +21,11 @@ RUN groupadd --system --gid 10001 loomgate \
 COPY --from=build /src/target/loomgate.jar /app/loomgate.jar
 USER 10001:10001
 EXPOSE 8080
-# A heap capped whatever the host, as scripts/run caps it (docs/operations.md#memory); exit on
+# A heap capped whatever the host and started at 32 MB, as scripts/run does (docs/operations.md#memory); exit on
 # OutOfMemoryError so the runtime restarts it. Raise it with -e JDK_JAVA_OPTIONS=-Xmx1g (read after
-# this, so it wins), or size it from a memory limit with -e JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75
+# this, so it wins; a ceiling below 32 MB needs -Xms with it), or size it from a memory limit with -e JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75
 # -XX:+ExitOnOutOfMemoryError", as deploy/k8s does.
-ENV JAVA_TOOL_OPTIONS="-Xmx256m -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_TOOL_OPTIONS="-Xmx256m -Xms32m -XX:+ExitOnOutOfMemoryError"
 # /livez on the admin port, with bash's /dev/tcp: the JRE image has no curl, and needs none.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/9091 && printf 'GET /livez HTTP/1.1\\r\\nHost: localhost:9091\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]

@@ -8,4 +8,13 @@
 # proxy at c=2000). 256 MB keeps that run's RSS under 400 MB (docs/operations.md#memory). An
 # operator raises it with LOOMGATE_JAVA_OPTS=-Xmx1g: scripts/run gives those options after these,
 # and the last -Xmx wins.
-LOOMGATE_JVM_FLAGS=(-Xmx256m)
+#
+# It starts at 32 MB and grows as the load asks: started at its ceiling, the collector let the young
+# generation take up to 60% of it, and a burst of 10,000 first requests on new connections touched
+# 124 to 152 MB of heap that stayed resident while the connections idled (80 to 84 MB with -Xms32m;
+# docs/performance.md#idle-connections-and-the-initial-heap). An operator's own heap size (-Xmx,
+# -Xms, -XX:MaxHeapSize, -XX:InitialHeapSize) drops the 32 MB start, so a ceiling below it still starts.
+LOOMGATE_JVM_FLAGS=(-Xmx256m -Xms32m)
+case " ${LOOMGATE_JAVA_OPTS:-} " in
+  *" -Xmx"* | *" -Xms"* | *"HeapSize="*) LOOMGATE_JVM_FLAGS=(-Xmx256m) ;;
+esac

@@ -93,8 +93,8 @@ class DeployIT {
                 "multi-stage: Maven on a JDK 25, then a JRE 25");
         assertTrue(dockerfile.contains("USER 10001"), "runs as a non-root user");
         assertTrue(dockerfile.contains("\"--enable-preview\"") && dockerfile.contains("\"0.0.0.0\""));
-        Matcher jvm = Pattern.compile("LOOMGATE_JVM_FLAGS=\\((-Xmx\\w+)\\)").matcher(Files.readString(MainIT.HOME.resolve("scripts/lib/jvm.sh")));
-        assertTrue(jvm.find(), "scripts/run caps the heap");
+        Matcher jvm = Pattern.compile("LOOMGATE_JVM_FLAGS=\\((-Xmx\\w+ -Xms\\w+)\\)").matcher(Files.readString(MainIT.HOME.resolve("scripts/lib/jvm.sh")));
+        assertTrue(jvm.find(), "scripts/run caps the heap and starts it small");
         assertTrue(dockerfile.contains("ENV JAVA_TOOL_OPTIONS=\"" + jvm.group(1) + " "), "the image caps it as scripts/run does: " + jvm.group(1));
         Matcher m = Pattern.compile("HEALTHCHECK [^\\n]*\\\\\\n\\s*CMD (\\[.*])").matcher(dockerfile);
         assertTrue(m.find(), "a HEALTHCHECK in exec form");

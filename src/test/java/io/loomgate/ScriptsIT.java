@@ -55,18 +55,30 @@ class ScriptsIT {
      * and an operator's {@code LOOMGATE_JAVA_OPTS} raises it: it comes after the defaults, so it wins.
      */
     @Test
-    void scriptsRunCapsTheHeapAndAnOperatorMayRaiseIt() throws Exception {
-        assertEquals(256L * 1024 * 1024, maxHeap("-XX:+PrintFlagsFinal"), "the default heap, on any host");
-        assertEquals(1024L * 1024 * 1024, maxHeap("-Xmx1g -XX:+PrintFlagsFinal"), "the operator's own");
+    void scriptsRunCapsTheHeapStartsItSmallAndAnOperatorMaySizeIt() throws Exception {
+        Map<String, Long> defaults = heapFlags("-XX:+PrintFlagsFinal");
+        assertEquals(256L * 1024 * 1024, defaults.get("MaxHeapSize"), "the default heap, on any host");
+        assertEquals(32L * 1024 * 1024, defaults.get("InitialHeapSize"), "started small, grown as the load asks");
+        assertEquals(1024L * 1024 * 1024, heapFlags("-Xmx1g -XX:+PrintFlagsFinal").get("MaxHeapSize"), "the operator's own");
+        Map<String, Long> small = heapFlags("-Xmx16m -XX:+PrintFlagsFinal");
+        assertEquals(16L * 1024 * 1024, small.get("MaxHeapSize"), "a ceiling below the 32 MB start still starts");
+        assertTrue(small.get("InitialHeapSize") <= small.get("MaxHeapSize"), small.toString());
     }
 
-    private static long maxHeap(String javaOpts) throws Exception {
+    private static Map<String, Long> heapFlags(String javaOpts) throws Exception {
         Map<String, String> env = Map.of("LOOMGATE_JAVA_OPTS", javaOpts, "LOOMGATE_AOT", "off");
         try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
             assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
-            String line = p.stdout().stream().filter(l -> l.matches("\\s*size_t MaxHeapSize\\s+=.*")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no MaxHeapSize in " + p.stdout().size() + " lines"));
-            return Long.parseLong(line.replaceAll(".*=\\s*(\\d+).*", "$1"));
+            Map<String, Long> flags = new java.util.HashMap<>();
+            java.util.regex.Pattern flag = java.util.regex.Pattern.compile("\\s*size_t (MaxHeapSize|InitialHeapSize)\\s+=\\s*(\\d+).*");
+            for (String line : p.stdout()) {
+                Matcher m = flag.matcher(line);
+                if (m.matches()) {
+                    flags.put(m.group(1), Long.parseLong(m.group(2)));
+                }
+            }
+            assertEquals(2, flags.size(), "MaxHeapSize and InitialHeapSize in " + p.stdout().size() + " lines");
+            return flags;
         }
     }
 
