@@ -11,7 +11,7 @@
 #
 # It starts at 32 MB and grows as the load asks: started at its ceiling, the collector let the young
 # generation take up to 60% of it, and a burst of 10,000 first requests on new connections touched
-# 124 to 152 MB of heap that stayed resident while the connections idled (80 to 84 MB with -Xms32m;
+# 124 to 152 MB of heap that stayed resident while the connections idled (72 to 95 MB in 7 runs with -Xms32m;
 # docs/performance.md#idle-connections-and-the-initial-heap). An operator's own heap size (-Xmx,
 # -Xms, -XX:MaxHeapSize, -XX:InitialHeapSize) drops the 32 MB start, so a ceiling below it still starts.
 LOOMGATE_JVM_FLAGS=(-Xmx256m -Xms32m)

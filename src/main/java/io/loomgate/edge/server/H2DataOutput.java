@@ -9,17 +9,19 @@ import java.io.OutputStream;
  * smallest frame size a client may allow), sent as the windows allow ({@link FrameOutput#data}), and
  * ended by {@link #close} with END_STREAM. The buffer is taken on the first write that needs one, no
  * larger than the declared length: a small answer written whole goes out without one (a 16 KiB array
- * for each stream was more than half of what the proxy over HTTP/2 allocated). A body longer or shorter than the {@code content-length}
- * the head declared is refused: the stream is then reset, never ended as if whole.
+ * for each stream was more than half of what the proxy over HTTP/2 allocated). A body longer or
+ * shorter than the {@code content-length} the head declared is refused: the stream is then reset,
+ * never ended as if whole.
  */
 final class H2DataOutput extends OutputStream {
+
+    /** The most gathered before it goes as one DATA frame. */
+    private static final int FRAME = 16_384;
 
     private final H2Connection connection;
     private final H2Stream stream;
     private final int id;
     private final long declared;
-    static final int FRAME = 16_384;
-
     private byte[] buffer;
     private int count;
     private long sent;
