@@ -51,8 +51,9 @@ class ScriptsIT {
     }
 
     /**
-     * scripts/run caps the heap whatever the host (the JVM alone would take a quarter of its RAM),
-     * and an operator's {@code LOOMGATE_JAVA_OPTS} raises it: it comes after the defaults, so it wins.
+     * scripts/run caps the heap whatever the host (the JVM alone would take a quarter of its RAM) and
+     * starts it at 32 MB; an operator's {@code LOOMGATE_JAVA_OPTS} raises it (it comes after the
+     * defaults, so it wins), and one that sizes the heap drops the 32 MB start, so a smaller ceiling starts.
      */
     @Test
     void scriptsRunCapsTheHeapStartsItSmallAndAnOperatorMaySizeIt() throws Exception {

@@ -50,12 +50,8 @@ final class H2DataOutput extends OutputStream {
         if (declared > 0 && sent + count + len > declared) {
             throw new IOException("more body than the " + declared + " octets declared");
         }
-        if (count == 0 && len > 0 && declared > 0 && sent + len == declared) {
-            send(b, off, len, true);   // the rest of the body, whole: no copy to gather it
-            ended = true;
-            return;
-        }
-        if (count + len <= FRAME) {
+        boolean restWhole = count == 0 && len > 0 && declared > 0 && sent + len == declared;
+        if (count + len <= FRAME && !restWhole) {
             if (buffer == null) {
                 buffer = new byte[declared > 0 ? (int) Math.min(FRAME, declared - sent) : FRAME];
             }
@@ -63,7 +59,7 @@ final class H2DataOutput extends OutputStream {
             count += len;
             return;
         }
-        drain(false);
+        drain(false);   // too much to gather, or the rest of the body whole: it goes as written, without a copy
         boolean end = declared > 0 && sent + len == declared;
         send(b, off, len, end);
         ended = end;
