@@ -4,8 +4,9 @@
 #   bare-KIND       load/Bare.java on that server (-Dcom.sun.net.httpserver.HttpServerProvider):
 #                   /hello at c=100, the server's own CPU per request
 #   proxy-KIND      examples/proxy.json over the bundled backend's 100 ms /api/data at c=2000,
-#                   after a 2 s warm-up, then again after the long one; then restarted and
-#                   loaded at once, for 5 s
+#                   after a 2 s warm-up, then again after the long one
+#   restart-KIND    the same, restarted and loaded at once for 5 s (its CPU by thread kind
+#                   recorded), then in 2 s windows while it warms
 #   aggregate-KIND  examples/http-aggregate.json's /aggregate at c=1000
 #   compose-KIND    load/compose.json's /critical-path/7 (a 120 ms critical path) at c=1000
 #   demo-KIND       the built-in /block (300 ms) at c=10,000
@@ -25,17 +26,33 @@ for f in proxy http-aggregate; do
 done
 sed "s/127\.0\.0\.1:9090/127.0.0.1:$backend_port/g" "$root/load/compose.json" >"$work/compose.json"
 
-# measured NAME ENDPOINT C WARMED [SECONDS]: one run, with the server's CPU time over it.
+# measured NAME ENDPOINT C WARMED [SECONDS [nosettle]]: one run, with the server's CPU time over it.
 measured() {
   local name=$1 endpoint=$2 c=$3 warmed=$4 seconds=${5:-$srv_seconds} c0
-  [ "$warmed" -gt 0 ] && settle "$name"
+  [ "$warmed" -gt 0 ] && [ "${6:-}" != nosettle ] && settle "$name"
   c0=$(cpu_ms "${pid[$name]}")
-  run "$name" "$endpoint" "$c" "$seconds"
+  run "$name" "$endpoint" "$c" "$seconds" ${6:-}
   printf '{"name":"%s","cpuMs":%d,"warmSeconds":%d}\n' "$name" $(( $(cpu_ms "${pid[$name]}") - c0 )) "$warmed" \
     >"$dir/cpu-$(printf %03d "$runs").json"
 }
 
 warm() { wrk -t"$threads" -c"$2" -d"$3s" --timeout 10s "$1" >/dev/null 2>&1 || true; }
+
+# thread_cpu PID SERVER: the process's CPU so far by kind of thread, as JSON (from /proc, in ms).
+thread_cpu() {
+  local t comm ticks jit=0 gc=0 all=0
+  for t in /proc/"$1"/task/*; do
+    comm=$(cat "$t/comm" 2>/dev/null) || continue
+    ticks=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null) || continue
+    all=$((all + ticks))
+    case $comm in
+      C1\ Compiler* | C2\ Compiler*) jit=$((jit + ticks)) ;;
+      GC\ Thread* | G1\ *) gc=$((gc + ticks)) ;;
+    esac
+  done
+  local hz; hz=$(getconf CLK_TCK)
+  printf '{"server":"%s","jitMs":%d,"gcMs":%d,"totalMs":%d}\n' "$2" $((jit * 1000 / hz)) $((gc * 1000 / hz)) $((all * 1000 / hz))
+}
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
@@ -56,11 +73,18 @@ for kind in loomgate jdk; do
   warm "${url[proxy-$kind]}/api/data" 2000 $((long_warm - 2))
   measured "proxy-$kind" /api/data 2000 "$long_warm"
   stop "proxy-$kind"
-  # A restart: loaded from its first moment, for 5 s (with the AOT cache scripts/run makes).
-  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "proxy-$kind" "$root/scripts/run" --port 0 --server "$kind" \
+  # A restart: loaded from its first moment, for 5 s (with the AOT cache scripts/run makes); where
+  # its CPU went in them (the JIT's compiler threads, the collector's, the rest); then 2 s windows
+  # back to back while it warms, each labelled with the seconds since it said it was listening.
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "restart-$kind" "$root/scripts/run" --port 0 --server "$kind" \
     --routes "$work/proxy.json"
-  measured "proxy-$kind" /api/data 2000 0 5
-  stop "proxy-$kind"
+  listened=$SECONDS
+  measured "restart-$kind" /api/data 2000 0 5
+  thread_cpu "${pid[restart-$kind]}" "$kind" >"$dir/restart-$kind.json"
+  for _ in 1 2 3 4 5; do
+    measured "restart-$kind" /api/data 2000 $((SECONDS - listened)) 2 nosettle
+  done
+  stop "restart-$kind"
 
   LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "aggregate-$kind" "$root/scripts/run" --port 0 --server "$kind" \
     --routes "$work/http-aggregate.json"

@@ -56,7 +56,7 @@ public final class ReportMain {
         if (args.length == 2 && args[0].equals("--server")) {
             Path dir = Path.of(args[1]);
             ServerReport report = new ServerReport(runs(dir), jsonFiles(dir, "cpu-.*\\.json"), jsonFiles(dir, "idle-.*\\.json"),
-                    machine(dir));
+                    jsonFiles(dir, "restart-.*\\.json"), machine(dir));
             Files.writeString(dir.resolve("report.md"), report.markdown());
             System.out.print(report.table());
             System.out.println();

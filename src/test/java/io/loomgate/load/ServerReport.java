@@ -16,9 +16,13 @@ import java.util.Optional;
  *                the run) and {@code warmSeconds} (its load before the run)
  * @param idle    per server: {@code server}, {@code connections}, {@code answered}, {@code rssBeforeKb}
  *                and {@code rssHeldKb} (the process's RSS at rest and with them held idle)
+ * @param restart per server: {@code server}, {@code jitMs}, {@code gcMs} and {@code totalMs}, the
+ *                restarted process's CPU by kind of thread up to the end of its first 5 s under load.
+ *                Its later runs ({@code restart-KIND}, 2 s each) carry the seconds since it said it
+ *                was listening as their warm-up.
  */
 public record ServerReport(List<RunResult> runs, List<Map<String, Object>> cpu, List<Map<String, Object>> idle,
-                           Map<String, Object> machine) {
+                           List<Map<String, Object>> restart, Map<String, Object> machine) {
 
     /** One run with the CPU beside it. */
     record Row(RunResult run, double cpuMicrosPerRequest, int warmSeconds) {
@@ -65,12 +69,13 @@ public record ServerReport(List<RunResult> runs, List<Map<String, Object>> cpu, 
         for (String server : List.of("loomgate", "jdk")) {
             Optional<Row> warm = last("proxy-" + server, "/api/data");
             Optional<Row> cold = warmedFor("proxy-" + server, 2);
-            Optional<Row> restart = warmedFor("proxy-" + server, 0);
+            Optional<Row> restart = warmedFor("restart-" + server, 0);
             t.add(ratio("the proxy on " + server + "'s server ≥ 1.0× nginx (1 worker), warmed", warm, nginx, 1.0,
                     server.equals("loomgate")));
             t.add(ratio("the proxy on " + server + "'s server against nginx after a short warm-up", cold, nginx, -1, false));
             t.add(ratio("the proxy on " + server + "'s server restarted, its first 5 s ≥ 0.8 of its warmed rps", restart, warm,
                     0.8, server.equals("loomgate")));
+            t.add(warming(server, warm));
             cpuTarget(t, "CPU per proxied request on " + server + "'s server ≤ 80 µs", "proxy-" + server, "/api/data",
                     server.equals("loomgate") ? 80 : -1);
             cpuTarget(t, "CPU per HTTP /aggregate on " + server + "'s server ≤ 170 µs", "aggregate-" + server, "/aggregate",
@@ -112,10 +117,35 @@ public record ServerReport(List<RunResult> runs, List<Map<String, Object>> cpu, 
         if (a.isEmpty() || b.isEmpty()) {
             return new LoadReport.Target(what, "not measured in this run", Optional.empty());
         }
-        double ratio = a.get().run().okRps() / Math.max(b.get().run().okRps(), 0.001);
+        if (b.get().run().okRps() == 0) {
+            return new LoadReport.Target(what, String.format(Locale.ROOT, "%.0f/s against none: the reference answered nothing in its run",
+                    a.get().run().okRps()), judged && least > 0 ? Optional.of(a.get().run().okRps() > 0) : Optional.empty());
+        }
+        double ratio = a.get().run().okRps() / b.get().run().okRps();
         return new LoadReport.Target(what, String.format(Locale.ROOT, "%.2f× (%.0f/s against %.0f/s; p99 %.1f ms against %.1f ms)",
                 ratio, a.get().run().okRps(), b.get().run().okRps(), a.get().run().p99Ms(), b.get().run().p99Ms()),
                 judged && least > 0 ? Optional.of(ratio >= least) : Optional.empty());
+    }
+
+    /** When the restarted proxy first answered 0.8 of its warmed rate, and where its first seconds' CPU went. */
+    private LoadReport.Target warming(String server, Optional<Row> warm) {
+        String what = "the proxy on " + server + "'s server restarted: when it reached 0.8 of its warmed rps, and its CPU in the first 5 s";
+        List<Row> windows = rows().stream().filter(r -> r.run().mode().equals("restart-" + server) && r.warmSeconds() > 0).toList();
+        if (warm.isEmpty() || windows.isEmpty()) {
+            return new LoadReport.Target(what, "not measured in this run", Optional.empty());
+        }
+        double warmed = warm.get().run().okRps();
+        String reached = windows.stream().filter(r -> r.run().okRps() >= 0.8 * warmed).findFirst()
+                .map(r -> String.format(Locale.ROOT, "in the 2 s window that began %d s after it listened (%.0f/s)",
+                        r.warmSeconds(), r.run().okRps()))
+                .orElse(String.format(Locale.ROOT, "not within the window that began %d s after it listened (%.0f/s)",
+                        windows.getLast().warmSeconds(), windows.getLast().run().okRps()));
+        String split = restart.stream().filter(m -> server.equals(m.get("server"))).findFirst()
+                .filter(m -> num(m, "totalMs") > 0)
+                .map(m -> String.format(Locale.ROOT, "; of its %.1f s of CPU by then, the JIT's compiler threads %.0f%%, the collector's %.0f%%",
+                        num(m, "totalMs") / 1000, 100 * num(m, "jitMs") / num(m, "totalMs"), 100 * num(m, "gcMs") / num(m, "totalMs")))
+                .orElse("");
+        return new LoadReport.Target(what, reached + split, Optional.empty());
     }
 
     private Optional<Row> warmedFor(String name, int seconds) {
