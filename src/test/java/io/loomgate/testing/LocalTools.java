@@ -12,10 +12,25 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
-/** What the process tests need from this machine: an outside program, a free port, a scratch tree removed. */
+/** What the process tests need from this machine: an outside program (nginx's configuration too), a free port, a scratch tree removed. */
 public final class LocalTools {
 
     private LocalTools() {
+    }
+
+    /**
+     * Writes {@code dir/nginx.conf} for an nginx a test starts with {@code -p dir}: one worker, its pid,
+     * error log and temporary files in {@code dir}, no access log, and {@code http}'s directives (its
+     * {@code server} blocks, say) inside the {@code http} block. Returns the file.
+     */
+    public static Path nginxConfig(Path dir, String http) throws IOException {
+        return Files.writeString(dir.resolve("nginx.conf"), """
+                worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
+                events {}
+                http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
+                  uwsgi_temp_path %1$s; scgi_temp_path %1$s;
+                  %2$s }
+                """.formatted(dir, http));
     }
 
     /** The program {@code name} on the PATH, or in the sbin directories Debian puts servers in. */

@@ -239,14 +239,8 @@ class Http2GatewayTest {
                 "nginx is not installed, and this test puts it in front of loomgate (install it: sudo apt-get install nginx-light)"));
         try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"))) {
             int port = LocalTools.freePort();
-            Path conf = dir.resolve("nginx.conf");
-            Files.writeString(conf, """
-                    worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
-                    events {}
-                    http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
-                      uwsgi_temp_path %1$s; scgi_temp_path %1$s;
-                      server { listen 127.0.0.1:%2$d; location / { grpc_pass grpc://127.0.0.1:%3$d; } } }
-                    """.formatted(dir, port, gate.baseUri().getPort()));
+            Path conf = LocalTools.nginxConfig(dir, "server { listen 127.0.0.1:%d; location / { grpc_pass grpc://127.0.0.1:%d; } }"
+                    .formatted(port, gate.baseUri().getPort()));
             aggregateThrough("nginx", List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()),
                     dir, port, gate);
         }

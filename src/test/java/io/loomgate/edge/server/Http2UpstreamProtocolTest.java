@@ -84,14 +84,8 @@ class Http2UpstreamProtocolTest {
         Path nginx = io.loomgate.testing.LocalTools.installed("nginx").orElseThrow(() -> new AssertionError(
                 "nginx is not installed, and this test puts it behind loomgate (install it: sudo apt-get install nginx-light)"));
         int port = io.loomgate.testing.LocalTools.freePort();
-        Path conf = dir.resolve("nginx.conf");
-        Files.writeString(conf, """
-                worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
-                events {}
-                http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
-                  uwsgi_temp_path %1$s; scgi_temp_path %1$s;
-                  server { listen 127.0.0.1:%2$d http2; location / { return 200 "nginx saw $server_protocol $request_uri"; } } }
-                """.formatted(dir, port));
+        Path conf = io.loomgate.testing.LocalTools.nginxConfig(dir,
+                "server { listen 127.0.0.1:%d http2; location / { return 200 \"nginx saw $server_protocol $request_uri\"; } }".formatted(port));
         Path routes = dir.resolve("routes.json");
         Files.writeString(routes, """
                 {"upstreams": [{"id": "nginx", "kind": "http", "url": "http://127.0.0.1:%d/", "protocol": "h2c"}],

@@ -111,17 +111,12 @@ class CacheNginxSideBySideTest {
                 "nginx is not installed, and this test runs it beside loomgate (install it: sudo apt-get install nginx-light)"));
         int port = LocalTools.freePort();
         try (Upstream forNginx = new Upstream(); Upstream forLoomgate = new Upstream(); HttpClient client = HttpClient.newHttpClient()) {
-            Path conf = dir.resolve("nginx.conf");
             Files.createDirectories(dir.resolve("cache"));
-            Files.writeString(conf, """
-                    worker_processes 1; pid %1$s/nginx.pid; error_log %1$s/error.log warn;
-                    events {}
-                    http { access_log off; client_body_temp_path %1$s; proxy_temp_path %1$s; fastcgi_temp_path %1$s;
-                      uwsgi_temp_path %1$s; scgi_temp_path %1$s;
-                      proxy_cache_path %1$s/cache levels=1:2 keys_zone=z:1m;
-                      server { listen 127.0.0.1:%2$d;
-                        location / { proxy_pass http://127.0.0.1:%3$d; proxy_cache z; proxy_cache_revalidate on; } } }
-                    """.formatted(dir, port, forNginx.port()));
+            Path conf = LocalTools.nginxConfig(dir, """
+                    proxy_cache_path %s/cache levels=1:2 keys_zone=z:1m;
+                      server { listen 127.0.0.1:%d;
+                        location / { proxy_pass http://127.0.0.1:%d; proxy_cache z; proxy_cache_revalidate on; } }"""
+                    .formatted(dir, port, forNginx.port()));
             try (ChildProcess n = ChildProcess.start(List.of(nginx.toString(), "-g", "daemon off;", "-p", dir.toString(), "-c", conf.toString()),
                          Map.of(), dir);
                  FileGate g = FileGate.start(dir, "{\"id\": \"api\", \"kind\": \"http\", \"url\": \"http://127.0.0.1:" + forLoomgate.port()
