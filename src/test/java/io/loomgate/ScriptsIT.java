@@ -19,10 +19,12 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Assumptions;
@@ -70,8 +72,8 @@ class ScriptsIT {
         Map<String, String> env = Map.of("LOOMGATE_JAVA_OPTS", javaOpts, "LOOMGATE_AOT", "off");
         try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
             assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
-            Map<String, Long> flags = new java.util.HashMap<>();
-            java.util.regex.Pattern flag = java.util.regex.Pattern.compile("\\s*size_t (MaxHeapSize|InitialHeapSize)\\s+=\\s*(\\d+).*");
+            Map<String, Long> flags = new HashMap<>();
+            Pattern flag = Pattern.compile("\\s*size_t (MaxHeapSize|InitialHeapSize)\\s+=\\s*(\\d+).*");
             for (String line : p.stdout()) {
                 Matcher m = flag.matcher(line);
                 if (m.matches()) {
