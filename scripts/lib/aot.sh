@@ -7,7 +7,8 @@
 # process itself, so the HTTP client and the proxy are in the cache too), a few thousand requests,
 # then SIGTERM, and the JVM writes the cache as it exits (about 13 s on a 2-core machine, once per
 # build). Anything that goes wrong leaves the flags empty: loomgate then starts without the cache,
-# as before.
+# as before, and says so in one line on stderr, keeping the training run's output in
+# target/loomgate.aot.log (removed when a training succeeds).
 # LOOMGATE_AOT=off skips it all, and LOOMGATE_AOT_CACHE puts the cache elsewhere (the tests do).
 
 LOOMGATE_AOT_FLAGS=()
@@ -25,8 +26,16 @@ loomgate_aot_flags() {
   fi
   jdk="$java $release"
   [ -r "$stamp" ] && { IFS= read -r was <"$stamp" || true; }
-  if [ ! -s "$cache" ] || [ "$jar" -nt "$cache" ] || [ "$was" != "$jdk" ]; then
-    loomgate_aot_train "$jar" "$cache" || { rm -f "$cache" "$stamp"; return 0; }
+  if [ ! -f "$cache" ] || [ ! -s "$cache" ] || [ "$jar" -nt "$cache" ] || [ "$was" != "$jdk" ]; then
+    if ! loomgate_aot_train "$jar" "$cache"; then
+      rm -f "$cache" "$stamp" 2>/dev/null || true
+      if [ -s "$cache.log" ]; then
+        echo "loomgate: the AOT cache could not be made (the training run's output: ${cache#"$PWD/"}.log); starting without it" >&2
+      else
+        echo "loomgate: the AOT cache could not be made (cannot write beside ${cache#"$PWD/"}); starting without it" >&2
+      fi
+      return 0
+    fi
     echo "$jdk" >"$stamp"
   fi
   # -Xlog off for aot and cds: a cache the JVM cannot use is skipped without a word on stdout.
@@ -36,12 +45,12 @@ loomgate_aot_flags() {
 # loomgate_aot_train JAR CACHE: the training run, quiet but for one line; each step is bounded (the
 # start by 30 s, each curl by its --max-time, the exit by 60 s and then SIGKILL).
 loomgate_aot_train() {
-  local jar=$1 cache=$2 out pid url="" i port
+  local jar=$1 cache=$2 out="$2.log" pid url="" i port
   local routes
   routes="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/aot-training.json"
   echo "loomgate: making the AOT cache ${cache#"$PWD/"} (once per build; LOOMGATE_AOT=off skips it)" >&2
-  out=$(mktemp)
-  rm -f "$cache"
+  rm -f "$cache" 2>/dev/null || true
+  : >"$out" 2>/dev/null || return 1
   # Its routes call the process itself, so it needs its port before it starts: a free one, by asking.
   for i in $(seq 20); do
     port=$((20000 + RANDOM % 30000))
@@ -49,7 +58,7 @@ loomgate_aot_train() {
   done
   LOOMGATE_TRAIN_ORIGIN="127.0.0.1:$port" "$JAVA_HOME/bin/java" --enable-preview \
     ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} -XX:AOTCacheOutput="$cache" -Xlog:aot=off -Xlog:cds=off \
-    -jar "$jar" --port "$port" --routes "$routes" >"$out" 2>/dev/null &
+    -jar "$jar" --port "$port" --routes "$routes" >"$out" 2>&1 &
   pid=$!
   for i in $(seq 300); do
     url=$(grep -o 'listening on http://[^ ]*' "$out" 2>/dev/null | cut -d' ' -f3 || true)
@@ -74,8 +83,12 @@ loomgate_aot_train() {
   fi
   kill -TERM "$pid" 2>/dev/null || true
   for i in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "loomgate: the training run had not exited 60 s after SIGTERM, so it was killed" >>"$out"
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
   wait "$pid" 2>/dev/null || true
-  rm -f "$out"
-  [ -n "$url" ] && [ -s "$cache" ]
+  [ -n "$url" ] || echo "loomgate: the training run did not say it was listening within 30 s" >>"$out"
+  [ -f "$cache" ] && [ -s "$cache" ] || echo "loomgate: the training run left no cache at $cache" >>"$out"
+  [ -n "$url" ] && [ -f "$cache" ] && [ -s "$cache" ] && rm -f "$out"
 }

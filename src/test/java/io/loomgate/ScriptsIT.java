@@ -127,6 +127,25 @@ class ScriptsIT {
         }
     }
 
+    /** A cache that cannot be made is said in one line, with the training run's output kept, and loomgate still starts. */
+    @Test
+    void anAotCacheThatCannotBeMadeIsSaidAndItsTrainingOutputKept() throws Exception {
+        Path dir = Files.createTempDirectory("loomgate-aot");
+        Path cache = dir.resolve("loomgate.aot");
+        Files.createDirectories(cache.resolve("in-the-way"));   // a directory where the cache should go
+        Map<String, String> env = Map.of("LOOMGATE_AOT_CACHE", cache.toString());
+        try (ChildProcess p = ChildProcess.start(List.of("scripts/run", "--version"), env, MainIT.HOME)) {
+            assertEquals(0, p.awaitExit(Duration.ofSeconds(120)), p.stderr().toString());
+            assertTrue(p.stdout().stream().anyMatch(l -> l.startsWith("loomgate ")), "it still ran: " + p.stdout());
+            Path log = dir.resolve("loomgate.aot.log");
+            assertTrue(p.stderr().contains("loomgate: the AOT cache could not be made (the training run's output: "
+                    + log + "); starting without it"), p.stderr().toString());
+            assertTrue(Files.readString(log).contains("the training run left no cache at " + cache), Files.readString(log));
+        } finally {
+            LocalTools.deleteTree(dir);
+        }
+    }
+
     @Test
     void withoutAJdk25TheScriptsSayWhatTheyFound() throws Exception {
         Map<String, String> env = Map.of(
