@@ -88,7 +88,7 @@ loomgate_aot_train() {
     kill -KILL "$pid" 2>/dev/null || true
   fi
   wait "$pid" 2>/dev/null || true
-  [ -n "$url" ] || echo "loomgate: the training run did not say it was listening within 30 s" >>"$out"
+  [ -n "$url" ] || echo "loomgate: the training run never said it was listening (it waits 30 s)" >>"$out"
   [ -f "$cache" ] && [ -s "$cache" ] || echo "loomgate: the training run left no cache at $cache" >>"$out"
   [ -n "$url" ] && [ -f "$cache" ] && [ -s "$cache" ] && rm -f "$out"
 }
