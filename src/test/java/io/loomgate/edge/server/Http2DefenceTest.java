@@ -50,13 +50,7 @@ class Http2DefenceTest {
     @Test
     void streamsOpenedAndResetFasterThanTheBucketAllowsEndTheConnection() throws Exception {
         try (H2Wire w = new H2Wire(fixture.start())) {
-            java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
-            for (int i = 0; i < 3_000; i++) {
-                int id = 1 + 2 * i;
-                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.Headers(id, w.block("GET", "/block-r"), true, true, null)));
-                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.RstStream(id, ErrorCode.CANCEL)));
-            }
-            w.sendRaw(burst.toByteArray());
+            w.sendRapidResets(3_000, "/block-r");
             Frame.GoAway g = w.goAway();
             assertNotNull(g);
             assertEquals(ErrorCode.ENHANCE_YOUR_CALM, g.code());

@@ -138,13 +138,7 @@ class Http2GatewayTest {
     void aRapidResetEndsTheConnectionWithEnhanceYourCalmAndIsCounted() throws Exception {
         try (Loomgate gate = Loomgate.start(CommandLine.config("--server", "loomgate", "--port", "0"));
              H2Wire w = new H2Wire(new InetSocketAddress("127.0.0.1", gate.baseUri().getPort()))) {
-            java.io.ByteArrayOutputStream burst = new java.io.ByteArrayOutputStream();
-            for (int i = 0; i < 3_000; i++) {
-                int id = 1 + 2 * i;
-                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.Headers(id, w.block("GET", "/block"), true, true, null)));
-                burst.writeBytes(io.loomgate.http2.FrameWriter.encode(new Frame.RstStream(id, ErrorCode.CANCEL)));
-            }
-            w.sendRaw(burst.toByteArray());
+            w.sendRapidResets(3_000, "/block");
             assertEquals(ErrorCode.ENHANCE_YOUR_CALM, w.goAway().code());
             try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
                 String text = client.send(HttpRequest.newBuilder(gate.uri("/metrics?format=prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
