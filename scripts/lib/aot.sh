@@ -51,20 +51,32 @@ loomgate_aot_train() {
   echo "loomgate: making the AOT cache ${cache#"$PWD/"} (once per build; LOOMGATE_AOT=off skips it)" >&2
   rm -f "$cache" 2>/dev/null || true
   : >"$out" 2>/dev/null || return 1
-  # Its routes call the process itself, so it needs its port before it starts: a free one, by asking.
-  for i in $(seq 20); do
-    port=$((20000 + RANDOM % 30000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
-  done
-  LOOMGATE_TRAIN_ORIGIN="127.0.0.1:$port" "$JAVA_HOME/bin/java" --enable-preview \
-    ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} -XX:AOTCacheOutput="$cache" -Xlog:aot=off -Xlog:cds=off \
-    -jar "$jar" --port "$port" --routes "$routes" >"$out" 2>&1 &
-  pid=$!
-  for i in $(seq 300); do
-    url=$(grep -o 'listening on http://[^ ]*' "$out" 2>/dev/null | cut -d' ' -f3 || true)
+  # Its routes call the process itself, so it needs its port before it starts: a free one, by asking,
+  # below the kernel's ephemeral range (so no outgoing connection takes it meanwhile); if the port
+  # is taken all the same before the JVM binds it, one more try on another.
+  local low=32768 try
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] && read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+  [ "$low" -gt 11024 ] 2>/dev/null || low=32768
+  for try in 1 2; do
+    for i in $(seq 20); do
+      port=$((10000 + RANDOM % (low - 10000)))
+      (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+    done
+    LOOMGATE_TRAIN_ORIGIN="127.0.0.1:$port" "$JAVA_HOME/bin/java" --enable-preview \
+      ${LOOMGATE_JVM_FLAGS[@]+"${LOOMGATE_JVM_FLAGS[@]}"} -XX:AOTCacheOutput="$cache" -Xlog:aot=off -Xlog:cds=off \
+      -jar "$jar" --port "$port" --routes "$routes" >>"$out" 2>&1 &
+    pid=$!
+    for i in $(seq 300); do
+      url=$(grep -o 'listening on http://[^ ]*' "$out" 2>/dev/null | cut -d' ' -f3 || true)
+      [ -n "$url" ] && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
     [ -n "$url" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
+    kill -0 "$pid" 2>/dev/null && break   # alive but silent: ended below
+    wait "$pid" 2>/dev/null || true
+    grep -qi 'address already in use' "$out" 2>/dev/null || break
+    echo "loomgate: port $port was taken before the training run could listen on it; trying another" >>"$out"
   done
   if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
     for i in 1 2 3; do
