@@ -5,10 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import io.loomgate.http.FieldNames;
 import io.loomgate.http.FieldText;
 import io.loomgate.http.Headers;
 import io.loomgate.http1.ChunkedOutput;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -45,7 +45,7 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
             throw new IllegalArgumentException("not a Host that may be sent: " + FieldText.printable(host.get()));
         }
         headers.forEach((name, value) -> {
-            if (!FieldText.isToken(name) || !FieldText.isValue(value) || FRAMING.contains(name.toLowerCase(Locale.ROOT))) {
+            if (!FieldText.isToken(name) || !FieldText.isValue(value) || FRAMING.contains(name)) {
                 throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(name));
             }
         });
@@ -63,7 +63,7 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
     }
 
     /** Headers the codec writes itself: one given by anyone else would let it choose how the upstream frames the stream. */
-    private static final Set<String> FRAMING = Set.of("host", "connection", "content-length", "transfer-encoding");
+    private static final FieldNames FRAMING = FieldNames.of("host", "connection", "content-length", "transfer-encoding");
 
     /** A {@code GET} without a body. */
     public static OutgoingRequest get(Origin origin, String target, Headers headers) {
@@ -76,11 +76,6 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
     }
 
     /**
-     * True when the connection must not carry another exchange after this one: a body on a method
-     * whose body means nothing ({@code GET} with a body) may be ignored by the upstream and then
-     * read as a second request, whose answer would go to the next client.
-     */
-    /**
      * Whether this asks the upstream to switch protocols, as a WebSocket handshake does: a {@code GET}
      * without a body that carries {@code Upgrade}. The head then says {@code Connection: Upgrade}.
      */
@@ -88,6 +83,11 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
         return body == null && method.equals("GET") && headers.contains("Upgrade");
     }
 
+    /**
+     * True when the connection must not carry another exchange after this one: a body on a method
+     * whose body means nothing ({@code GET} with a body) may be ignored by the upstream and then
+     * read as a second request, whose answer would go to the next client.
+     */
     boolean closesConnection() {
         return body != null && BODY_UNDEFINED.contains(method);
     }
