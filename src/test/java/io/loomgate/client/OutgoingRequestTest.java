@@ -41,4 +41,12 @@ final class OutgoingRequestTest {
         assertEquals("PUT /p HTTP/1.1\r\nHost: 127.0.0.1:8081\r\nTransfer-Encoding: chunked\r\n\r\n",
                 new String(chunked.head(false), StandardCharsets.ISO_8859_1));
     }
+
+    @Test
+    void aCharacterIso88591CannotEncodeGoesAsAQuestionMarkNeverAsItsLowByte() {
+        // U+010A's low byte is 0x0A, a line feed: sent as that byte it would end the request line early
+        OutgoingRequest request = OutgoingRequest.get(ORIGIN, "/a\u010Ab", Headers.of("X-Dish", "cr\u00e8me"));
+        assertEquals("GET /a?b HTTP/1.1\r\nHost: 127.0.0.1:8081\r\nX-Dish: cr\u00e8me\r\n\r\n",
+                new String(request.head(false), StandardCharsets.ISO_8859_1));
+    }
 }
