@@ -75,7 +75,7 @@ loomgate_aot_train() {
     [ -n "$url" ] && break
     kill -0 "$pid" 2>/dev/null && break   # alive but silent: ended below
     wait "$pid" 2>/dev/null || true
-    grep -qi 'address already in use' "$out" 2>/dev/null || break
+    [ "$try" = 1 ] && grep -qi 'address already in use' "$out" 2>/dev/null || break
     echo "loomgate: port $port was taken before the training run could listen on it; trying another" >>"$out"
   done
   if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
