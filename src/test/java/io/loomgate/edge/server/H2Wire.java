@@ -1,5 +1,6 @@
 package io.loomgate.edge.server;
 
+import io.loomgate.http2.ErrorCode;
 import io.loomgate.http2.Frame;
 import io.loomgate.http2.FrameReader;
 import io.loomgate.http2.FrameWriter;
@@ -75,7 +76,7 @@ final class H2Wire implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             int id = 1 + 2 * i;
             burst.writeBytes(FrameWriter.encode(new Frame.Headers(id, block("GET", path), true, true, null)));
-            burst.writeBytes(FrameWriter.encode(new Frame.RstStream(id, io.loomgate.http2.ErrorCode.CANCEL)));
+            burst.writeBytes(FrameWriter.encode(new Frame.RstStream(id, ErrorCode.CANCEL)));
         }
         sendRaw(burst.toByteArray());
     }
@@ -143,7 +144,7 @@ final class H2Wire implements AutoCloseable {
             if (f == null) {
                 throw new IOException("the connection closed before stream " + id + " ended");
             }
-            if (f instanceof Frame.GoAway g && g.code() != io.loomgate.http2.ErrorCode.NO_ERROR) {
+            if (f instanceof Frame.GoAway g && g.code() != ErrorCode.NO_ERROR) {
                 throw new IOException("GOAWAY " + g.code() + ": " + new String(g.debug()));
             }
             int at = f.streamId();
