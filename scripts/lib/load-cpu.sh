@@ -2,18 +2,23 @@
 # $root). What one proxied request costs the front end in CPU, side by side with nginx, the way
 # issue #44 measures it on 2 cores: every front end pinned to core 0 (taskset; nginx with one
 # worker, the JVM seeing one CPU), and wrk and a backend that answers at once (nginx's `return 200`)
-# pinned to core 1. For each front end (nginx, loomgate's server, the JDK's) at c=256 and c=2000: a
-# warm-up, then a measured run; the front end's user + system CPU over the run divided by the
-# answers it gave is its CPU per request. On a machine with other cores than 0 and 1 the same pins
-# hold; on one core it says so and stops. Then the HTTP /aggregate against a Go errgroup BFF the
-# same way, over the bundled backend (5 to 10 minutes in all).
+# pinned to core 1. The three front ends (nginx, loomgate's server, the JDK's) run at once, each idle
+# while another is measured; at c=256 and then c=2000 each is warmed, then measured in rounds, one
+# window each in turn (nginx, loomgate, the JDK's), so that a slow spell of the machine falls on
+# neighbouring windows of each rather than on one front end's only run (one JVM measured in four
+# windows in a row once cost 31.0, 27.7, 29.6 and 23.2 µs a request). A window's CPU per request is
+# the front end's user + system CPU over it divided by the answers it gave; a front end's figure is
+# the median of its rounds, and a ratio the median of the rounds' ratios, each round's shown too.
+# On a machine with other cores than 0 and 1 the same pins hold; on one core it says so and stops.
+# Then the HTTP /aggregate against a Go errgroup BFF, each warmed and measured once, over the
+# bundled backend (7 to 12 minutes in all).
 
 if [ "$(nproc)" -lt 2 ]; then echo "loomgate: --scenario cpu needs 2 cores (front end on one, wrk and the backend on the other)" >&2; exit 2; fi
 command -v nginx >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs nginx: sudo apt-get install nginx-light" >&2; exit 2; }
 command -v taskset >/dev/null 2>&1 || { echo "loomgate: --scenario cpu needs taskset: sudo apt-get install util-linux" >&2; exit 2; }
 
-cpu_warm=10; cpu_warm_window=5; cpu_warm_max=120; cpu_run=10
-[ "$quick" = 1 ] && { cpu_warm=3; cpu_warm_window=3; cpu_warm_max=6; cpu_run=3; }
+cpu_warm=10; cpu_warm_window=5; cpu_warm_max=120; cpu_run=10; cpu_rounds=3
+[ "$quick" = 1 ] && { cpu_warm=3; cpu_warm_window=3; cpu_warm_max=6; cpu_run=3; cpu_rounds=1; }
 cpu_conns=(256 2000)
 
 . "$root/scripts/lib/load-nginx.sh"
@@ -32,9 +37,9 @@ wrk_count() {
 }
 declare -A warm_s
 
-# measure NAME LABEL C ENDPOINT: a warm-up, then a measured run of wrk (core 1) against NAME at c=C;
-# appends LABEL's row to table.md and sets cpu_us[LABEL-C] and cpu_rps[LABEL-C].
-declare -A cpu_us cpu_rps cpu_errors cpu_n
+# cpu_us, cpu_rps, cpu_p99, cpu_errors, cpu_n: keyed LABEL-C-ROUND for one window, LABEL-C for the
+# front end's median (cpu_errors and cpu_n summed over its rounds).
+declare -A cpu_us cpu_rps cpu_p99 cpu_errors cpu_n
 # verdict LABEL-C REF-C RATIO-OK: met or missed, or "not valid" when either run had errors on more
 # than 1% of its requests (a reference that failed is no reference: a Go BFF whose calls timed out
 # once gave 791 answers, every one a 502, at 12.5 ms of CPU each).
@@ -45,40 +50,73 @@ verdict() {
   if ! valid "$1" || ! valid "$2"; then echo "not valid (errors: ${cpu_errors[$1]:-?} of ${cpu_n[$1]:-?}, ${cpu_errors[$2]:-?} of ${cpu_n[$2]:-?})"
   elif [ "$3" = 1 ]; then echo met; else echo missed; fi
 }
-measure() {
-  local name=$1 label=$2 c=$3 endpoint=$4 c0 c1 json n rps us p99 errors
-  warm_s[$name-$c]=$(warm_until_steady "${pid[$name]}" "$cpu_warm" "$cpu_warm_max" "$cpu_warm_window" wrk_count "$c" "${url[$name]}$endpoint")
+# median VALUES...: the middle one (the lower middle of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# warm NAME C ENDPOINT: NAME's warm-up at c=C, its seconds in warm_s[NAME-C].
+warm() {
+  warm_s[$1-$2]=$(warm_until_steady "${pid[$1]}" "$cpu_warm" "$cpu_warm_max" "$cpu_warm_window" wrk_count "$2" "${url[$1]}$3")
+}
+# window NAME LABEL C ENDPOINT ROUND: one measured run of wrk (core 1) against NAME at c=C, kept as
+# cpu-LABEL-cC-rROUND.json; sets the LABEL-C-ROUND figures.
+window() {
+  local name=$1 label=$2 c=$3 endpoint=$4 r=$5 c0 c1 json n
   sleep 1
   c0=$(cpu_ms "${pid[$name]}")
   taskset -c 1 wrk -t2 -c"$c" -d"${cpu_run}s" --timeout 10s -s "$root/load/report.lua" "${url[$name]}$endpoint" >"$work/wrk.out" 2>&1 || true
   c1=$(cpu_ms "${pid[$name]}")
   json=$(grep '^{"requests"' "$work/wrk.out" | tail -1)
   [ -n "$json" ] || { echo "loomgate: wrk gave no report for $label c=$c:" >&2; cat "$work/wrk.out" >&2; exit 1; }
-  echo "{\"front\":\"$label\",\"connections\":$c,\"cpuMs\":$((c1 - c0)),\"wrk\":$json}" >"$dir/cpu-$label-c$c.json"
+  echo "{\"front\":\"$label\",\"connections\":$c,\"round\":$r,\"cpuMs\":$((c1 - c0)),\"wrk\":$json}" >"$dir/cpu-$label-c$c-r$r.json"
   n=$(echo "$json" | grep -o '"requests":[0-9]*' | cut -d: -f2)
-  rps=$(echo "$json" | grep -o '"rps":[0-9.]*' | cut -d: -f2 | awk '{ printf "%.0f", $1 }')
-  us=$(awk -v c="$((c1 - c0))" -v n="$n" 'BEGIN { if (n > 0) printf "%.1f", c * 1000 / n; else print 0 }')
-  p99=$(echo "$json" | grep -o '"p99":[0-9]*' | head -1 | cut -d: -f2 | awk '{ printf "%.1f", $1 / 1000 }')
-  errors=$(echo "$json" | grep -o '"errors":{[^}]*}' | grep -o '[0-9]\+' | awk '{ s += $1 } END { print s + 0 }')
-  cpu_us[$label-$c]=$us; cpu_rps[$label-$c]=$rps; cpu_errors[$label-$c]=$errors; cpu_n[$label-$c]=$n
-  echo "| $label | \`$endpoint\` | $c | ${warm_s[$name-$c]} | $rps | $us | $p99 | $errors |" >>"$dir/table.md"
-  echo "  $label $endpoint c=$c: $rps answers/s, $us µs of CPU each, p99 $p99 ms"
+  cpu_n[$label-$c-$r]=$n
+  cpu_us[$label-$c-$r]=$(awk -v t="$((c1 - c0))" -v n="$n" 'BEGIN { if (n > 0) printf "%.1f", t * 1000 / n; else print 0 }')
+  cpu_rps[$label-$c-$r]=$(echo "$json" | grep -o '"rps":[0-9.]*' | cut -d: -f2 | awk '{ printf "%.0f", $1 }')
+  cpu_p99[$label-$c-$r]=$(echo "$json" | grep -o '"p99":[0-9]*' | head -1 | cut -d: -f2 | awk '{ printf "%.1f", $1 / 1000 }')
+  cpu_errors[$label-$c-$r]=$(echo "$json" | grep -o '"errors":{[^}]*}' | grep -o '[0-9]\+' | awk '{ s += $1 } END { print s + 0 }')
+  echo "  $label $endpoint c=$c round $r: ${cpu_rps[$label-$c-$r]} answers/s, ${cpu_us[$label-$c-$r]} µs of CPU each, p99 ${cpu_p99[$label-$c-$r]} ms"
+}
+# summarise NAME LABEL C ENDPOINT ROUNDS: LABEL-C's medians over rounds 1..ROUNDS, and its row in table.md.
+summarise() {
+  local name=$1 label=$2 c=$3 endpoint=$4 rounds=$5 r us=() rps=() p99=() errors=0 n=0
+  for r in $(seq "$rounds"); do
+    us+=("${cpu_us[$label-$c-$r]}"); rps+=("${cpu_rps[$label-$c-$r]}"); p99+=("${cpu_p99[$label-$c-$r]}")
+    errors=$((errors + ${cpu_errors[$label-$c-$r]})); n=$((n + ${cpu_n[$label-$c-$r]}))
+  done
+  cpu_us[$label-$c]=$(median "${us[@]}"); cpu_rps[$label-$c]=$(median "${rps[@]}"); cpu_p99[$label-$c]=$(median "${p99[@]}")
+  cpu_errors[$label-$c]=$errors; cpu_n[$label-$c]=$n
+  echo "| $label | \`$endpoint\` | $c | ${warm_s[$name-$c]} | ${cpu_rps[$label-$c]} | ${cpu_us[$label-$c]} | $(IFS=/; echo "${us[*]}") | ${cpu_p99[$label-$c]} | $errors |" >>"$dir/table.md"
+}
+# ratios A B C WHAT: the rounds' ratios of cpu_WHAT[A-C-r] to cpu_WHAT[B-C-r], as "median r1, r2, ...".
+ratios() {
+  local a=$1 b=$2 c=$3 what=$4 r x y all=()
+  for r in $(seq "$cpu_rounds"); do
+    if [ "$what" = us ]; then x=${cpu_us[$a-$c-$r]}; y=${cpu_us[$b-$c-$r]}; else x=${cpu_rps[$a-$c-$r]}; y=${cpu_rps[$b-$c-$r]}; fi
+    all+=("$(awk -v a="$x" -v b="$y" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')")
+  done
+  echo "$(median "${all[@]}") $(IFS=,; echo "${all[*]}" | sed 's/,/, /g')"
 }
 
-echo "| front end (core 0) | endpoint | connections | warm-up s | answers/s | CPU per answer µs | p99 ms | errors |" >"$dir/table.md"
-echo "|---|---|---:|---:|---:|---:|---:|---:|" >>"$dir/table.md"
-for front in nginx loomgate jdk; do
-  if [ "$front" = nginx ]; then
-    nginx_on front-nginx "$front_port" 0 "upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
+echo "| front end (core 0) | endpoint | connections | warm-up s | answers/s | CPU per answer µs | each round µs | p99 ms | errors |" >"$dir/table.md"
+echo "|---|---|---:|---:|---:|---:|---|---:|---:|" >>"$dir/table.md"
+fronts=(nginx loomgate jdk)
+nginx_on front-nginx "$front_port" 0 "upstream backend { server 127.0.0.1:$backend_port; keepalive 1024; }
   server { listen 127.0.0.1:$front_port backlog=4096; keepalive_requests 100000;
     location /api/ { proxy_pass http://backend/api/; proxy_http_version 1.1; proxy_set_header Connection \"\"; } }"
-  else
-    LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "front-$front" taskset -c 0 "$root/scripts/run" --port 0 \
-      --server "$front" --routes "$work/proxy.json"
-  fi
-  for c in "${cpu_conns[@]}"; do measure "front-$front" "$front" "$c" /api/data; done
-  if [ "$front" = nginx ]; then kill "${server_pids[-1]}" 2>/dev/null; wait "${server_pids[-1]}" 2>/dev/null || true; else stop "front-$front"; fi
+nginx_front_pid=${server_pids[-1]}
+for front in loomgate jdk; do
+  LOOMGATE_JAVA_OPTS="-Dloomgate.harness=$run_id" start "front-$front" taskset -c 0 "$root/scripts/run" --port 0 \
+    --server "$front" --routes "$work/proxy.json"
 done
+for c in "${cpu_conns[@]}"; do
+  for front in "${fronts[@]}"; do warm "front-$front" "$c" /api/data; done
+  for r in $(seq "$cpu_rounds"); do
+    for front in "${fronts[@]}"; do window "front-$front" "$front" "$c" /api/data "$r"; done
+  done
+  for front in "${fronts[@]}"; do summarise "front-$front" "$front" "$c" /api/data "$cpu_rounds"; done
+done
+kill "$nginx_front_pid" 2>/dev/null; wait "$nginx_front_pid" 2>/dev/null || true
+for front in loomgate jdk; do stop "front-$front"; done
 
 # The HTTP /aggregate (examples/http-aggregate.json) against a Go errgroup BFF doing the same two
 # calls (load/bff), each on core 0, over the bundled backend on core 1.
@@ -100,7 +138,9 @@ aggregate_with() {
   port=${url[$name-backend]##*:}
   sed "s/127\.0\.0\.1:9090/127.0.0.1:$port/g" "$root/examples/http-aggregate.json" >"$work/http-aggregate.json"
   start "$name" taskset -c 0 "${@//\{backend\}/$port}"
-  measure "$name" "$label" "$agg_c" /aggregate
+  warm "$name" "$agg_c" /aggregate
+  window "$name" "$label" "$agg_c" /aggregate 1
+  summarise "$name" "$label" "$agg_c" /aggregate 1
   stop "$name"
   stop "$name-backend"
 }
@@ -118,7 +158,10 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo "(\`taskset -c 0\`), wrk (2 threads) and the backend (nginx's \`return 200\`, one worker) on core 1;"
   echo "a warm-up in ${cpu_warm_window} s windows until one's CPU per request is within 5% of the one before and"
   echo "the JVM's JIT compilers used at most 2% of it (${cpu_warm} to ${cpu_warm_max} s; \"not steady\" when the limit"
-  echo "stopped it), then ${cpu_run} s measured. Command: \`scripts/load $args_given\`"
+  echo "stopped it), then ${cpu_rounds} round(s) of ${cpu_run} s measured, one window per front end in turn (nginx,"
+  echo "loomgate, the JDK's; the three running at once, each idle while another is measured); a figure is"
+  echo "the median of the rounds, a ratio the median of the rounds' ratios. The Go BFF and loomgate's"
+  echo "\`/aggregate\`: one window each. Command: \`scripts/load $args_given\`"
   echo
   cat "$dir/table.md"
   echo
@@ -126,12 +169,11 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo
   for c in "${cpu_conns[@]}"; do
     for front in loomgate jdk; do
-      ratio=$(awk -v a="${cpu_us[$front-$c]}" -v b="${cpu_us[nginx-$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-      share=$(awk -v a="${cpu_rps[$front-$c]}" -v b="${cpu_rps[nginx-$c]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-      verdict=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 2.0 && r != "n/a") ? 1 : 0 }')")
-      verdict1=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="$share" 'BEGIN { print (r + 0 >= 0.4 && r != "n/a") ? 1 : 0 }')")
-      echo "- **$verdict**: $front's server c=$c: CPU per request ≤ 2.0x nginx's: ${ratio}x (${cpu_us[$front-$c]} against ${cpu_us[nginx-$c]} µs)"
-      echo "- **$verdict1**: $front's server c=$c on one core: ≥ 0.4x nginx's answers/s: ${share}x (${cpu_rps[$front-$c]} against ${cpu_rps[nginx-$c]})"
+      ratio=$(ratios "$front" nginx "$c" us); share=$(ratios "$front" nginx "$c" rps)
+      verdict=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="${ratio%% *}" 'BEGIN { print (r != "n/a" && r + 0 <= 2.0) ? 1 : 0 }')")
+      verdict1=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="${share%% *}" 'BEGIN { print (r != "n/a" && r + 0 >= 0.4) ? 1 : 0 }')")
+      echo "- **$verdict**: $front's server c=$c: CPU per request ≤ 2.0x nginx's: ${ratio%% *}x (rounds ${ratio#* }; medians ${cpu_us[$front-$c]} against ${cpu_us[nginx-$c]} µs)"
+      echo "- **$verdict1**: $front's server c=$c on one core: ≥ 0.4x nginx's answers/s: ${share%% *}x (rounds ${share#* }; medians ${cpu_rps[$front-$c]} against ${cpu_rps[nginx-$c]})"
     done
   done
   if [ "$go_built" = 1 ]; then
