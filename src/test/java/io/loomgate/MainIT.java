@@ -224,6 +224,27 @@ class MainIT {
     }
 
     @Test
+    void oneProcessorGetsTwoCarriersUnlessTheOperatorSaysOtherwise() throws Exception {
+        assertEquals(2L, carriers("-XX:ActiveProcessorCount=1"));
+        assertEquals(1L, carriers("-XX:ActiveProcessorCount=1", "-D" + CarrierDefaults.PARALLELISM + "=1"));
+        assertEquals(3L, carriers("-XX:ActiveProcessorCount=3"));
+    }
+
+    /** The scheduler's parallelism /metrics reports, in a jar started with {@code jvmOptions}. */
+    private static Object carriers(String... jvmOptions) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(jvmOptions));
+        cmd.addAll(List.of("-jar", JAR, "--port", "0"));
+        try (ChildProcess p = ChildProcess.start(ChildProcess.java(cmd.toArray(String[]::new)), Map.of(), HOME)) {
+            Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
+            assertTrue(m.matches());
+            try (TestClient client = new TestClient(URI.create(m.group(1)))) {
+                Map<?, ?> threads = (Map<?, ?>) client.getJson("/metrics?format=json").get("virtualThreads");
+                return ((Number) threads.get("parallelism")).longValue();
+            }
+        }
+    }
+
+    @Test
     void sigtermDrainsAndExitsZero() throws Exception {
         try (ChildProcess p = jar("--port", "0")) {
             Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));

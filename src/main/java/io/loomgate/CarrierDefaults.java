@@ -1,0 +1,38 @@
+package io.loomgate;
+
+import java.util.Properties;
+
+/**
+ * Two carrier threads for virtual threads where the JVM sees one processor (a container limited to
+ * one CPU, a process pinned with {@code taskset}), unless the operator chose a number.
+ *
+ * <p>Why: the JDK's scheduler is a {@code ForkJoinPool}, and a carrier runs the tasks of its own
+ * queue until that queue is empty before it looks at what was submitted from outside it. On JDK 25
+ * the poller that wakes a virtual thread whose socket became readable is itself a virtual thread,
+ * woken from outside by a platform thread when it had nothing to poll. Under steady load on one
+ * carrier the threads already running keep its queue full, and the poller, with every connection
+ * waiting on it, waits too: measured on loomgate's proxy at c=256 on one core, the slowest answer of
+ * a 10 s window took 62 ms to 1.73 s (five of six windows above 130 ms), where with a second carrier
+ * it took at most 50 ms in ten windows, at the same CPU per request (docs/performance.md, "One
+ * carrier's slow answers"). The operating system gives the second carrier the core while the first
+ * is busy, and it runs the poller.
+ */
+final class CarrierDefaults {
+
+    static final String PARALLELISM = "jdk.virtualThreadScheduler.parallelism";
+
+    private CarrierDefaults() {
+    }
+
+    /**
+     * Sets {@value #PARALLELISM} to 2 in {@code properties} when {@code processors} is 1 and it is not
+     * set; must run before the first virtual thread is made, which reads it. True when it set it.
+     */
+    static boolean apply(int processors, Properties properties) {
+        if (processors != 1 || properties.getProperty(PARALLELISM) != null) {
+            return false;
+        }
+        properties.setProperty(PARALLELISM, "2");
+        return true;
+    }
+}
