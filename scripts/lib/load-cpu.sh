@@ -50,9 +50,6 @@ verdict() {
   if ! valid "$1" || ! valid "$2"; then echo "not valid (errors: ${cpu_errors[$1]:-?} of ${cpu_n[$1]:-?}, ${cpu_errors[$2]:-?} of ${cpu_n[$2]:-?})"
   elif [ "$3" = 1 ]; then echo met; else echo missed; fi
 }
-# median VALUES...: the middle one (the lower middle of an even count).
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 # warm NAME C ENDPOINT: NAME's warm-up at c=C, its seconds in warm_s[NAME-C].
 warm() {
   warm_s[$1-$2]=$(warm_until_steady "${pid[$1]}" "$cpu_warm" "$cpu_warm_max" "$cpu_warm_window" wrk_count "$2" "${url[$1]}$3")

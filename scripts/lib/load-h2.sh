@@ -36,8 +36,6 @@ h2load_count() {
 
 # h2_us, h2_rps: keyed LABEL-ENDPOINT-ROUND for one window, LABEL-ENDPOINT for the median of the rounds.
 declare -A h2_us h2_rps h2_max h2_warm_s h2_failed
-# median VALUES...: the middle one (the lower middle of an even count).
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # window_h2 NAME LABEL ENDPOINT ROUND: one measured run of h2load (core 1) against NAME.
 window_h2() {
   local name=$1 label=$2 endpoint=$3 r=$4 c0 c1 done_n ok file=${2//, /_}

@@ -1,5 +1,5 @@
 # Sourced by the scenarios that measure a front end's CPU per request (cpu, h2), after scripts/load's
-# set-up (cpu_ms). A JVM pinned to one core compiles on the core that serves, so how long it takes to
+# set-up (cpu_ms); they take medians of their rounds with median below. A JVM pinned to one core compiles on the core that serves, so how long it takes to
 # warm depends on the machine: 10 s were enough on one day's 2-core machine and half-way on
 # another's, whose first 18 s ran at three times the warmed cost.
 #
@@ -35,6 +35,9 @@ warm_until_steady() {
   done
   echo "$spent"
 }
+
+# median VALUES...: the middle one (the lower middle of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # jit_ms PID: the CPU milliseconds PID's JIT compiler threads have used (0 for a process without them).
 jit_ms() {
