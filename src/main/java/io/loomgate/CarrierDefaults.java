@@ -12,8 +12,8 @@ import java.util.Properties;
  * woken from outside by a platform thread when it had nothing to poll. Under steady load on one
  * carrier the threads already running keep its queue full, and the poller, with every connection
  * waiting on it, waits too: measured on loomgate's proxy at c=256 on one core, the slowest answer of
- * a 10 s window took 62 ms to 1.73 s (five of six windows above 130 ms), where with a second carrier
- * it took at most 50 ms in ten windows, at the same CPU per request (docs/performance.md, "One
+ * a 10 s window took 23 ms to 1.73 s (above 130 ms in 15 of 22 windows), where with a second carrier
+ * it took at most 60 ms in 18 windows, for about 4% more CPU a request (docs/performance.md, "One
  * carrier's slow answers"). The operating system gives the second carrier the core while the first
  * is busy, and it runs the poller.
  */
