@@ -1,5 +1,6 @@
 package io.loomgate.core.engine;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -9,20 +10,40 @@ import java.util.concurrent.atomic.LongAdder;
  * stream opens, and no stream outlives its connection: {@link #close}, on the owner's thread as
  * the connection ends, interrupts every stream still running and waits for them. The preview API
  * stays in {@link StructuredScope}.
+ *
+ * <p>One subtask more than the streams, a keeper, lives as long as the scope. When a scope's last
+ * subtask ends, the JDK unparks its owner (its {@code ThreadFlock} does, for a {@code join} that may
+ * be waiting), and this owner is not in {@code join}: it is parked in a socket read. The read wakes,
+ * retries, and the wake went onto the carrier's own queue, so with many connections the readers kept
+ * each other running from those queues while the JDK's poller, woken from outside the pool, waited:
+ * on one core under h2load, connections that did need the poller stalled for up to 1.5 s (see
+ * docs/performance.md). With the keeper the count never reaches zero while the connection lives, and
+ * only the poller wakes a read.
  */
 public final class ConnectionScope implements AutoCloseable {
 
     private final StructuredScope.Owned scope;
+    private final CountDownLatch closing = new CountDownLatch(1);
 
     private ConnectionScope(StructuredScope.Owned scope) {
         this.scope = scope;
+        scope.fork(this::keep);
+    }
+
+    /** The keeper's subtask: holds the scope's count of subtasks above zero until the scope closes. */
+    private void keep() {
+        try {
+            closing.await();
+        } catch (InterruptedException e) {
+            // the scope is closing
+        }
     }
 
     /**
      * Opens a scope owned by the calling thread.
      *
      * @param name    what thread dumps show for it
-     * @param started counts each virtual thread it starts
+     * @param started counts each virtual thread it starts (each stream's, and the keeper's)
      */
     public static ConnectionScope open(String name, LongAdder started) {
         ThreadFactory threads = task -> {
@@ -40,6 +61,7 @@ public final class ConnectionScope implements AutoCloseable {
     /** Interrupts every task still running, waits for each to end, and closes the scope. */
     @Override
     public void close() {
+        closing.countDown();
         scope.cancel();
         try {
             scope.join();   // returns at once: the scope is cancelled
