@@ -84,16 +84,6 @@ summarise() {
   cpu_errors[$label-$c]=$errors; cpu_n[$label-$c]=$n
   echo "| $label | \`$endpoint\` | $c | ${warm_s[$name-$c]} | ${cpu_rps[$label-$c]} | ${cpu_us[$label-$c]} | $(IFS=/; echo "${us[*]}") | ${cpu_p99[$label-$c]} | $errors |" >>"$dir/table.md"
 }
-# ratios A B C WHAT: the rounds' ratios of cpu_WHAT[A-C-r] to cpu_WHAT[B-C-r], as "median r1, r2, ...".
-ratios() {
-  local a=$1 b=$2 c=$3 what=$4 r x y all=()
-  for r in $(seq "$cpu_rounds"); do
-    if [ "$what" = us ]; then x=${cpu_us[$a-$c-$r]}; y=${cpu_us[$b-$c-$r]}; else x=${cpu_rps[$a-$c-$r]}; y=${cpu_rps[$b-$c-$r]}; fi
-    all+=("$(awk -v a="$x" -v b="$y" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')")
-  done
-  echo "$(median "${all[@]}") $(IFS=,; echo "${all[*]}" | sed 's/,/, /g')"
-}
-
 echo "| front end (core 0) | endpoint | connections | warm-up s | answers/s | CPU per answer µs | each round µs | p99 ms | errors |" >"$dir/table.md"
 echo "|---|---|---:|---:|---:|---:|---|---:|---:|" >>"$dir/table.md"
 fronts=(nginx loomgate jdk)
@@ -166,7 +156,7 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo
   for c in "${cpu_conns[@]}"; do
     for front in loomgate jdk; do
-      ratio=$(ratios "$front" nginx "$c" us); share=$(ratios "$front" nginx "$c" rps)
+      ratio=$(round_ratios cpu_us "$front" nginx "$c" "$cpu_rounds"); share=$(round_ratios cpu_rps "$front" nginx "$c" "$cpu_rounds")
       verdict=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="${ratio%% *}" 'BEGIN { print (r != "n/a" && r + 0 <= 2.0) ? 1 : 0 }')")
       verdict1=$(verdict "$front-$c" "nginx-$c" "$(awk -v r="${share%% *}" 'BEGIN { print (r != "n/a" && r + 0 >= 0.4) ? 1 : 0 }')")
       echo "- **$verdict**: $front's server c=$c: CPU per request ≤ 2.0x nginx's: ${ratio%% *}x (rounds ${ratio#* }; medians ${cpu_us[$front-$c]} against ${cpu_us[nginx-$c]} µs)"

@@ -73,15 +73,6 @@ compare_h2() {
     echo "| ${labels[$i]} | \`$endpoint\` | ${h2_warm_s[${labels[$i]}-$endpoint]} | ${h2_rps[${labels[$i]}-$endpoint]} | ${h2_us[${labels[$i]}-$endpoint]} | $(IFS=/; echo "${us[*]}") | $(IFS=/; echo "${max[*]}") | ${h2_failed[${labels[$i]}-$endpoint]} |" >>"$dir/table.md"
   done
 }
-# ratio_h2 A B ENDPOINT: the rounds' ratios of A's CPU per request to B's, as "median r1, r2, ...".
-ratio_h2() {
-  local r all=()
-  for r in $(seq "$h2_rounds"); do
-    all+=("$(awk -v a="${h2_us[$1-$3-$r]}" -v b="${h2_us[$2-$3-$r]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')")
-  done
-  echo "$(median "${all[@]}") $(IFS=,; echo "${all[*]}" | sed 's/,/, /g')"
-}
-
 echo "| front end (core 0) | endpoint | warm-up s | answers/s | CPU per answer µs | each round µs | slowest request, each round | not succeeded |" >"$dir/table.md"
 echo "|---|---|---:|---:|---:|---|---|---:|" >>"$dir/table.md"
 nginx_probe=(--http2-prior-knowledge)
@@ -131,11 +122,11 @@ write_machine_json "\"nginx\":\"$(nginx -v 2>&1 | sed 's/^nginx version: //')\",
   echo "## Target (issue #45)"
   echo
   for endpoint in /api/data /health; do
-    ratio=$(ratio_h2 loomgate nginx "$endpoint")
+    ratio=$(round_ratios h2_us loomgate nginx "$endpoint" "$h2_rounds")
     verdict=$(awk -v r="${ratio%% *}" 'BEGIN { print (r != "n/a" && r + 0 <= 2.0) ? "met" : "missed" }')
     echo "- **$verdict**: \`$endpoint\`: CPU per request ≤ 2.0x nginx's: ${ratio%% *}x (rounds ${ratio#* }; medians ${h2_us[loomgate-$endpoint]} against ${h2_us[nginx-$endpoint]} µs)"
   done
-  ratio=$(ratio_h2 "loomgate, h2c upstream" "nginx, h2c upstream" /api/data)
+  ratio=$(round_ratios h2_us "loomgate, h2c upstream" "nginx, h2c upstream" /api/data "$h2_rounds")
   verdict=$(awk -v r="${ratio%% *}" 'BEGIN { print (r != "n/a" && r + 0 <= 2.0) ? "met" : "missed" }')
   echo "- **$verdict**: \`/api/data\` with an h2c upstream on both: CPU per request ≤ 2.0x nginx's: ${ratio%% *}x (rounds ${ratio#* }; medians ${h2_us[loomgate, h2c upstream-/api/data]} against ${h2_us[nginx, h2c upstream-/api/data]} µs)"
 } >"$dir/report.md"

@@ -1,6 +1,7 @@
 # Sourced by the scenarios that measure a front end's CPU per request (cpu, h2), after scripts/load's
-# set-up (cpu_ms); they take medians of their rounds with median below. A JVM pinned to one core compiles on the core that serves, so how long it takes to
-# warm depends on the machine: 10 s were enough on one day's 2-core machine and half-way on
+# set-up (cpu_ms); they take their rounds' medians and ratios with median and round_ratios below.
+# A JVM pinned to one core compiles on the core that serves, so how long it takes to warm depends on
+# the machine: 10 s were enough on one day's 2-core machine and half-way on
 # another's, whose first 18 s ran at three times the warmed cost.
 #
 # Two windows alike are not enough: a JVM whose JIT compiler spent seconds of a window compiling ran
@@ -38,6 +39,17 @@ warm_until_steady() {
 
 # median VALUES...: the middle one (the lower middle of an even count).
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# round_ratios FIGURES A B KEY ROUNDS: each round's FIGURES[A-KEY-r] / FIGURES[B-KEY-r] (FIGURES the
+# name of an associative array), as "median r1, r2, ...".
+round_ratios() {
+  local -n figures=$1
+  local r all=()
+  for r in $(seq "$5"); do
+    all+=("$(awk -v a="${figures[$2-$4-$r]}" -v b="${figures[$3-$4-$r]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')")
+  done
+  echo "$(median "${all[@]}") $(IFS=,; echo "${all[*]}" | sed 's/,/, /g')"
+}
 
 # jit_ms PID: the CPU milliseconds PID's JIT compiler threads have used (0 for a process without them).
 jit_ms() {
