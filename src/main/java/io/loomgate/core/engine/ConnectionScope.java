@@ -25,13 +25,14 @@ public final class ConnectionScope implements AutoCloseable {
     private final StructuredScope.Owned scope;
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    private ConnectionScope(StructuredScope.Owned scope) {
+    private ConnectionScope(StructuredScope.Owned scope, String name) {
         this.scope = scope;
-        scope.fork(this::keep);
+        scope.fork(() -> keep(name + "-keeper"));
     }
 
     /** The keeper's subtask: holds the scope's count of subtasks above zero until the scope closes. */
-    private void keep() {
+    private void keep(String name) {
+        Thread.currentThread().setName(name);   // not a stream, in a thread dump
         try {
             closing.await();
         } catch (InterruptedException e) {
@@ -50,7 +51,7 @@ public final class ConnectionScope implements AutoCloseable {
             started.increment();
             return Thread.ofVirtual().name(name + "-stream").unstarted(task);
         };
-        return new ConnectionScope(new StructuredScope.Owned(name, threads));
+        return new ConnectionScope(new StructuredScope.Owned(name, threads), name);
     }
 
     /** Runs {@code task} as a subtask on a thread of its own. */
