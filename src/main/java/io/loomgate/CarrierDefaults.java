@@ -7,15 +7,14 @@ import java.util.Properties;
  * one CPU, a process pinned with {@code taskset}), unless the operator chose a number.
  *
  * <p>Why: the JDK's scheduler is a {@code ForkJoinPool}, and a carrier runs the tasks of its own
- * queue until that queue is empty before it looks at what was submitted from outside it. On JDK 25
- * the poller that wakes a virtual thread whose socket became readable is itself a virtual thread,
- * woken from outside by a platform thread when it had nothing to poll. Under steady load on one
- * carrier the threads already running keep its queue full, and the poller, with every connection
- * waiting on it, waits too: measured on loomgate's proxy at c=256 on one core, the slowest answer of
- * a 10 s window took 23 ms to 1.73 s (above 130 ms in 15 of 22 windows), where with a second carrier
- * it took at most 60 ms in 18 windows, for about 4% more CPU a request (docs/performance.md, "One
- * carrier's slow answers"). The operating system gives the second carrier the core while the first
- * is busy, and it runs the poller.
+ * queue until that queue is empty before it looks at what a platform thread submitted. Under steady
+ * load on one carrier the threads already running keep its queue full, and what came from outside
+ * waits: the late hang-up watch the watchdog starts for a request past 100 ms, which the connection
+ * then waits for (thread dumps showed it), and JDK 25's poller when it had nothing to poll. Measured
+ * on loomgate's proxy at c=256 on one core, the slowest answer of a 10 s window took 23 ms to 1.73 s
+ * (above 130 ms in 15 of 22 windows), where with a second carrier it took at most 60 ms in 18
+ * windows, for about 4% more CPU a request (docs/performance.md, "One carrier's slow answers"). The
+ * operating system gives the second carrier the core while the first is busy, and it runs them.
  */
 final class CarrierDefaults {
 

@@ -231,7 +231,7 @@ class MainIT {
     }
 
     /** The scheduler's parallelism /metrics reports, in a jar started with {@code jvmOptions}. */
-    private static Object carriers(String... jvmOptions) throws Exception {
+    private static long carriers(String... jvmOptions) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(jvmOptions));
         cmd.addAll(List.of("-jar", JAR, "--port", "0"));
         try (ChildProcess p = ChildProcess.start(ChildProcess.java(cmd.toArray(String[]::new)), Map.of(), HOME)) {
