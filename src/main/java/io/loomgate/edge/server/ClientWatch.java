@@ -3,7 +3,6 @@ package io.loomgate.edge.server;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -15,7 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
  * ({@link InlineExecutor}) cannot be, so a virtual thread of its own reads instead, but only once
  * the exchange has run for {@link #AFTER}: most end before that, and cost the watch nothing. The
  * write watchdog's tick (every 100 ms) starts it ({@link #tick}), so a client that hangs up is
- * noticed at most {@code AFTER} plus a tick after its request began, and at once after that.
+ * noticed at most {@code AFTER} plus a tick after its request began, and at once after that. A watch
+ * whose thread has not yet run when the exchange ends is called off ({@link LateWatch}).
  */
 final class ClientWatch {
 
@@ -30,8 +30,8 @@ final class ClientWatch {
     private final LongAdder threadsStarted;
     private final AtomicInteger state = new AtomicInteger(OFF);
     private volatile long armedAt;
-    /** Opens when the late watch that started ends; null while none has. */
-    private volatile CountDownLatch lateEnded;
+    /** The late watch handed to a thread for this exchange; null while none has been. */
+    private volatile LateWatch late;
 
     ClientWatch(Connection connection, LongAdder threadsStarted) {
         this.connection = connection;
@@ -40,7 +40,7 @@ final class ClientWatch {
 
     /** An exchange starts on the connection's thread. */
     void arm(long nowNanos) {
-        lateEnded = null;
+        late = null;
         armedAt = nowNanos;
         state.set(ARMED);
     }
@@ -50,28 +50,26 @@ final class ClientWatch {
         if (state.get() != ARMED || nowNanos - armedAt < AFTER.toNanos()) {
             return;
         }
-        CountDownLatch ended = new CountDownLatch(1);
-        lateEnded = ended;
+        LateWatch watch = new LateWatch(this::watchLate);
+        late = watch;   // before the state says STARTED, so disarm finds it
         if (state.compareAndSet(ARMED, STARTED)) {
-            Thread.ofVirtual().name("loomgate-client-watch").start(() -> {
-                try {
-                    watchLate();
-                } finally {
-                    ended.countDown();
-                }
-            });
+            Thread.ofVirtual().name("loomgate-client-watch").start(watch);
             threadsStarted.increment();
         }
     }
 
     /**
-     * The exchange on the connection's thread ended: no late watch starts from now on, and one that
-     * started is waited for. It ends at the next request's first byte (kept for the connection's
-     * thread), at the client's close, or after the idle timeout.
+     * The exchange on the connection's thread ended: no late watch starts from now on; one handed to
+     * a thread that has not yet run it is called off, and one that began is waited for. That one ends
+     * at the next request's first byte (kept for the connection's thread), at the client's close, or
+     * after the idle timeout.
      */
     void disarm() {
         if (!state.compareAndSet(ARMED, OFF)) {
-            Latches.awaitUninterruptibly(lateEnded);
+            LateWatch started = late;
+            if (started != null) {
+                started.callOffOrAwait();
+            }
             state.set(OFF);
         }
     }
