@@ -3,6 +3,7 @@ package io.loomgate.edge.server;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -26,16 +27,26 @@ final class ClientWatch {
     private static final int ARMED = 1;
     private static final int STARTED = 2;
 
+    /** How a late watch gets its thread: a virtual thread of its own. */
+    private static final Executor VIRTUAL = watch -> Thread.ofVirtual().name("loomgate-client-watch").start(watch);
+
     private final Connection connection;
     private final LongAdder threadsStarted;
+    private final Executor starter;
     private final AtomicInteger state = new AtomicInteger(OFF);
     private volatile long armedAt;
     /** The late watch handed to a thread for this exchange; null while none has been. */
     private volatile LateWatch late;
 
     ClientWatch(Connection connection, LongAdder threadsStarted) {
+        this(connection, threadsStarted, VIRTUAL);
+    }
+
+    /** With {@code starter} giving each late watch its thread (a test holds it back). */
+    ClientWatch(Connection connection, LongAdder threadsStarted, Executor starter) {
         this.connection = connection;
         this.threadsStarted = threadsStarted;
+        this.starter = starter;
     }
 
     /** An exchange starts on the connection's thread. */
@@ -53,7 +64,7 @@ final class ClientWatch {
         LateWatch watch = new LateWatch(this::watchLate);
         late = watch;   // before the state says STARTED, so disarm finds it
         if (state.compareAndSet(ARMED, STARTED)) {
-            Thread.ofVirtual().name("loomgate-client-watch").start(watch);
+            starter.execute(watch);
             threadsStarted.increment();
         }
     }

@@ -26,7 +26,10 @@ class LateWatchTest {
         AtomicBoolean ran = new AtomicBoolean();
         LateWatch watch = new LateWatch(() -> ran.set(true));
 
-        assertTrue(watch.callOffOrAwait(), "called off: its thread had not begun");
+        AtomicBoolean calledOff = new AtomicBoolean();
+        Thread connection = Thread.ofPlatform().daemon(true).start(() -> calledOff.set(watch.callOffOrAwait()));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !connection.isAlive());
+        assertTrue(calledOff.get(), "called off: its thread had not begun");
         watch.run();   // its thread, at last
 
         assertFalse(ran.get(), "a watch called off never touches the connection");
