@@ -10,7 +10,8 @@ import java.util.Properties;
  * queue until that queue is empty before it looks at what a platform thread submitted. Under steady
  * load on one carrier the threads already running keep its queue full, and what came from outside
  * waits: the late hang-up watch the watchdog starts for a request past 100 ms, which the connection
- * then waits for (thread dumps showed it), and JDK 25's poller when it had nothing to poll. Measured
+ * then waited for (thread dumps showed it; one not yet run is now called off, which alone did not end
+ * the slow answers), and JDK 25's poller when it had nothing to poll. Measured
  * on loomgate's proxy at c=256 on one core, the slowest answer of a 10 s window took 23 ms to 1.73 s
  * (above 130 ms in 15 of 22 windows), where with a second carrier it took at most 60 ms in 18
  * windows, for about 4% more CPU a request (docs/performance.md, "One carrier's slow answers"). The
