@@ -3,10 +3,7 @@ package io.loomgate.http;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * How a {@link Response} goes onto a connection, the same on either server: the fields it carries, its
@@ -92,30 +89,34 @@ public final class AnswerWriter {
 
     /** The fields {@code response} goes out with, framing aside. */
     static Headers fields(Response response) {
-        String requestId = response.headers().first("X-Request-Id");
-        Set<String> own = new HashSet<>();
-        for (String name : response.headers().names()) {
-            own.add(name.toLowerCase(Locale.ROOT));
-        }
+        Headers own = response.headers();
+        String requestId = own.first("X-Request-Id");
         Headers.Builder b = Headers.builder();
         if (response.stream() == null) {
-            if (response.contentType() != null && !own.contains("content-type")) {
+            if (response.contentType() != null && !own.contains("Content-Type")) {
                 b.add("Content-Type", response.contentType());
             }
         } else {
             response.stream().headers().forEach((name, value) -> {
-                if (!own.contains(name.toLowerCase(Locale.ROOT)) && sendable(name, List.of(value), requestId)) {
+                if (!own.contains(name) && sendable(name, value, requestId)) {
                     b.add(name, value);
                 }
             });
         }
-        for (String name : response.headers().names()) {
-            List<String> values = response.headers().all(name);
+        for (String name : own.distinctNames()) {
+            List<String> values = own.all(name);
             if (sendable(name, values, requestId)) {
                 values.forEach(value -> b.add(name, value));
             }
         }
         return b.build();
+    }
+
+    private static boolean sendable(String name, String value, String requestId) {
+        if (FieldText.isToken(name) && FieldText.isValue(value)) {
+            return true;
+        }
+        return sendable(name, List.of(value), requestId);   // logs why
     }
 
     private static boolean sendable(String name, List<String> values, String requestId) {

@@ -126,16 +126,22 @@ public final class Headers {
 
     /** The names, each once, as first spelt, in order. */
     public Set<String> names() {
-        Set<String> seen = new LinkedHashSet<>();
-        List<String> lower = new ArrayList<>();
+        return Collections.unmodifiableSet(new LinkedHashSet<>(distinctNames()));
+    }
+
+    /** {@link #names()} as a list: no set made, for the few fields of one answer. */
+    public List<String> distinctNames() {
+        List<String> seen = new ArrayList<>(names.length);
+        next:
         for (String n : names) {
-            String l = n.toLowerCase(Locale.ROOT);
-            if (!lower.contains(l)) {
-                lower.add(l);
-                seen.add(n);
+            for (String earlier : seen) {
+                if (earlier.equalsIgnoreCase(n)) {
+                    continue next;
+                }
             }
+            seen.add(n);
         }
-        return Collections.unmodifiableSet(seen);
+        return Collections.unmodifiableList(seen);
     }
 
     /** These fields with {@code name} set to {@code value} alone, in place of any it had. */

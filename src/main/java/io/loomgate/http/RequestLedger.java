@@ -60,19 +60,29 @@ public final class RequestLedger {
     }
 
     private volatile Proxied proxied;
-    private java.util.Map<String, String> lastTried;
+    /**
+     * The endpoint each try went to, the newest first: one entry for most requests, one a try for the
+     * rest (so bounded by the request's tries). Written under the lock, read without it: the access
+     * log's read comes once a request, after its tries.
+     */
+    private record Try(String upstream, String endpoint, Try earlier) {
+    }
+
+    private volatile Try lastTry;
 
     /** The request sent a try to {@code endpoint} of {@code upstream}: the last one is what the log names. */
     public synchronized void tried(String upstream, String endpoint) {
-        if (lastTried == null) {
-            lastTried = new java.util.HashMap<>(4);
-        }
-        lastTried.put(upstream, endpoint);
+        lastTry = new Try(upstream, endpoint, lastTry);
     }
 
     /** The endpoint of {@code upstream} the request's last try went to. */
-    public synchronized java.util.Optional<String> lastTried(String upstream) {
-        return java.util.Optional.ofNullable(lastTried == null ? null : lastTried.get(upstream));
+    public java.util.Optional<String> lastTried(String upstream) {
+        for (Try t = lastTry; t != null; t = t.earlier()) {
+            if (t.upstream().equals(upstream)) {
+                return java.util.Optional.of(t.endpoint());
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** The request was proxied, as {@code p} says. */

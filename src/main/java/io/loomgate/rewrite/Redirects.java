@@ -86,8 +86,17 @@ public final class Redirects {
 
     /** A {@code Host}-shaped value: a name or an address, perhaps with a port, nothing a header could not carry. */
     public static boolean isHost(String h) {
-        return h != null && !h.isBlank() && h.length() <= 255 && h.strip().chars()
-                .allMatch(c -> (c < 0x80 && Character.isLetterOrDigit(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']');
+        if (h == null || h.isBlank() || h.length() > 255) {
+            return false;
+        }
+        String s = h.strip();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!((c < 0x80 && Character.isLetterOrDigit(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String mapped(String url, List<String> bases, String clientBase) {

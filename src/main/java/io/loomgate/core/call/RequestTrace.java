@@ -38,7 +38,7 @@ public final class RequestTrace {
                 t = trace;
                 if (t == null) {
                     TraceRoot root = ledger.root();
-                    t = root == null ? TraceParent.fromHeader(header) : new TraceParent(root.traceId(), root.spanId(), root.flags());
+                    t = root == null ? TraceParent.fromHeader(header) : TraceParent.of(root.traceId(), root.spanId(), root.flags());
                     trace = t;
                     ledger.traceId(t.traceId());
                 }

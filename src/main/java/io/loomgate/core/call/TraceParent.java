@@ -16,16 +16,45 @@ import java.util.function.Consumer;
  * t.child().header();   // 00-4bf92f3577b34da6a3ce929d0e0e4736-<new parent id>-01
  * }</pre>
  */
-public record TraceParent(String traceId, String parentId, String flags) {
+public final class TraceParent {
 
     private static final String ZERO_TRACE = "0".repeat(32);
     private static final String ZERO_PARENT = "0".repeat(16);
 
-    public TraceParent {
-        if (!isHex(traceId, 32) || traceId.equals(ZERO_TRACE) || !isHex(parentId, 16) || parentId.equals(ZERO_PARENT)
-                || !isHex(flags, 2)) {
+    private final String traceId;
+    private final String parentId;
+    private final String flags;
+
+    /** Ids already checked, or made here: every public way in checks them once. */
+    private TraceParent(String traceId, String parentId, String flags) {
+        this.traceId = traceId;
+        this.parentId = parentId;
+        this.flags = flags;
+    }
+
+    /** A context from its parts, which must be well formed (lower-case hex of their lengths, ids not all zero). */
+    public static TraceParent of(String traceId, String parentId, String flags) {
+        if (!valid(traceId, parentId, flags)) {
             throw new IllegalArgumentException("not a valid trace context: " + traceId + "-" + parentId + "-" + flags);
         }
+        return new TraceParent(traceId, parentId, flags);
+    }
+
+    private static boolean valid(String traceId, String parentId, String flags) {
+        return isHex(traceId, 32) && !traceId.equals(ZERO_TRACE) && isHex(parentId, 16) && !parentId.equals(ZERO_PARENT)
+                && isHex(flags, 2);
+    }
+
+    public String traceId() {
+        return traceId;
+    }
+
+    public String parentId() {
+        return parentId;
+    }
+
+    public String flags() {
+        return flags;
     }
 
     /** The client's context if {@code header} is a valid version-00 {@code traceparent}, else a new, sampled one. */
@@ -35,8 +64,7 @@ public record TraceParent(String traceId, String parentId, String flags) {
             String trace = header.substring(3, 35);
             String parent = header.substring(36, 52);
             String flags = header.substring(53);
-            if (isHex(trace, 32) && !trace.equals(ZERO_TRACE) && isHex(parent, 16) && !parent.equals(ZERO_PARENT)
-                    && isHex(flags, 2)) {
+            if (valid(trace, parent, flags)) {
                 return new TraceParent(trace, parent, flags);
             }
         }
@@ -78,6 +106,21 @@ public record TraceParent(String traceId, String parentId, String flags) {
     /** The same trace, with a new parent id: the context for one outgoing call. */
     public TraceParent child() {
         return new TraceParent(traceId, randomHex(8), flags);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TraceParent t && t.traceId.equals(traceId) && t.parentId.equals(parentId) && t.flags.equals(flags);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(traceId, parentId, flags);
+    }
+
+    @Override
+    public String toString() {
+        return header();
     }
 
     /** The header value. */

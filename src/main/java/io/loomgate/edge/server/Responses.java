@@ -1,5 +1,6 @@
 package io.loomgate.edge.server;
 
+import io.loomgate.http.HeadBytes;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpDate;
 import io.loomgate.json.JsonWriter;
@@ -42,33 +43,33 @@ final class Responses {
      *                   value; null for none
      * @param connection {@code close} or {@code keep-alive}; null to leave the fields' own
      */
-    static byte[] head(int status, Headers fields, String[] framing, String connection) {
+    static HeadBytes head(int status, Headers fields, String[] framing, String connection) {
         String own = fields.first("Date");
-        StringBuilder sb = new StringBuilder(256).append("HTTP/1.1 ").append(status).append(' ')
-                .append(REASONS.getOrDefault(status, "")).append("\r\nDate: ").append(own != null ? own : date()).append("\r\n");
+        HeadBytes h = new HeadBytes(512).append("HTTP/1.1 ").append(status).append(' ')
+                .append(REASONS.getOrDefault(status, "")).crlf().field("Date", own != null ? own : date());
         fields.forEach((name, value) -> {
             boolean replaced = name.equalsIgnoreCase("Date")
                     || framing != null && (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
                     || connection != null && name.equalsIgnoreCase("Connection");
             if (!replaced) {
-                sb.append(canonical(name)).append(": ").append(value).append("\r\n");
+                h.appendCanonical(name).append(": ").append(value).crlf();
             }
         });
         if (framing != null) {
-            sb.append(framing[0]).append(": ").append(framing[1]).append("\r\n");
+            h.field(framing[0], framing[1]);
         }
         if (connection != null) {
-            sb.append("Connection: ").append(connection).append("\r\n");
+            h.field("Connection", connection);
         }
-        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        return h.crlf();
     }
 
     /** An interim answer ({@code 103 Early Hints}, ...) with {@code fields}: no {@code Date}, no framing. */
     static byte[] interim(int status, Headers fields) {
-        StringBuilder sb = new StringBuilder(128).append("HTTP/1.1 ").append(status).append(' ')
-                .append(status == 103 ? "Early Hints" : status == 102 ? "Processing" : "").append("\r\n");
-        fields.forEach((name, value) -> sb.append(canonical(name)).append(": ").append(value).append("\r\n"));
-        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        HeadBytes h = new HeadBytes(256).append("HTTP/1.1 ").append(status).append(' ')
+                .append(status == 103 ? "Early Hints" : status == 102 ? "Processing" : "").crlf();
+        fields.forEach((name, value) -> h.appendCanonical(name).append(": ").append(value).crlf());
+        return h.crlf().toByteArray();
     }
 
     /** The interim answer to {@code Expect: 100-continue}. */
@@ -88,17 +89,6 @@ final class Responses {
         System.arraycopy(h, 0, all, 0, h.length);
         System.arraycopy(body, 0, all, h.length, body.length);
         return all;
-    }
-
-    /** {@code content-type} and {@code Content-type} as {@code Content-Type}. */
-    static String canonical(String name) {
-        char[] c = name.toCharArray();
-        boolean start = true;
-        for (int i = 0; i < c.length; i++) {
-            c[i] = start ? Character.toUpperCase(c[i]) : c[i];
-            start = c[i] == '-';
-        }
-        return new String(c);
     }
 
     /** The HTTP date, formatted once a second. */

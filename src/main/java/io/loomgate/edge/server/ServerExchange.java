@@ -120,7 +120,7 @@ final class ServerExchange {
             keep = false;
         }
         String option = !keep && code != 101 ? "close" : !head.http11() && keep ? "keep-alive" : null;
-        wire.write(Responses.head(code, fields, responseBody.framing(), option));
+        Responses.head(code, fields, responseBody.framing(), option).writeTo(wire);
         if (framed < 0) {
             wire.flush();
             close();

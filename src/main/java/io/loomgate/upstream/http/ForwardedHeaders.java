@@ -153,7 +153,15 @@ final class ForwardedHeaders {
     }
 
     private static boolean printable(String v) {
-        return v.length() <= 1024 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+        if (v.length() > 1024) {
+            return false;
+        }
+        for (int i = 0; i < v.length(); i++) {
+            if (v.charAt(i) <= 0x20 || v.charAt(i) >= 0x7f) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** An RFC 7239 node: an IPv4 address as it is, an IPv6 one quoted in brackets. */

@@ -2,6 +2,7 @@ package io.loomgate.core.call;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
@@ -48,5 +49,23 @@ class TraceParentTest {
             traces.add(TraceParent.fromHeader(null).traceId());
         }
         assertEquals(1000, traces.size());
+    }
+
+    @Test
+    void partsAreCheckedWhenGivenAndAContextIsAValue() {
+        TraceParent t = TraceParent.of("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "01");
+        assertEquals(VALID, t.header());
+        assertEquals(TraceParent.fromHeader(VALID), t);
+        assertEquals(TraceParent.fromHeader(VALID).hashCode(), t.hashCode());
+        assertNotEquals(t, t.child());
+        for (String[] bad : new String[][] {
+                {"0".repeat(32), "00f067aa0ba902b7", "01"},
+                {"4bf92f3577b34da6a3ce929d0e0e4736", "0".repeat(16), "01"},
+                {"4BF92F3577B34DA6A3CE929D0E0E4736", "00f067aa0ba902b7", "01"},
+                {"4bf92f3577b34da6a3ce929d0e0e473", "00f067aa0ba902b7", "01"},
+                {"4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "1"},
+                {null, "00f067aa0ba902b7", "01"}}) {
+            assertThrows(IllegalArgumentException.class, () -> TraceParent.of(bad[0], bad[1], bad[2]), String.join("-", bad[0] == null ? "null" : bad[0], bad[1], bad[2]));
+        }
     }
 }
