@@ -4,9 +4,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import io.loomgate.http.FieldNames;
 import io.loomgate.http.FieldText;
-import io.loomgate.http.HeadBytes;
 import io.loomgate.http.Headers;
 import io.loomgate.http1.ChunkedOutput;
 import java.util.Objects;
@@ -104,24 +104,20 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
 
     /** The request line and headers, ending with the empty line; {@code close} asks the upstream to close afterwards. */
     public byte[] head(boolean close) {
-        return headBytes(close).toByteArray();
-    }
-
-    private HeadBytes headBytes(boolean close) {
-        HeadBytes head = new HeadBytes(512).append(method).append(' ').append(target)
-                .append(" HTTP/1.1").crlf().field("Host", host.orElse(origin.authority()));   // the client's, with preserveHost
-        headers.forEach(head::field);
+        StringBuilder head = new StringBuilder(512).append(method).append(' ').append(target)
+                .append(" HTTP/1.1\r\nHost: ").append(host.orElse(origin.authority())).append("\r\n");   // the client's, with preserveHost
+        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (upgrade()) {
-            head.field("Connection", "Upgrade");
+            head.append("Connection: Upgrade\r\n");
         } else if (close) {
-            head.field("Connection", "close");
+            head.append("Connection: close\r\n");
         }
         if (chunked()) {
-            head.field("Transfer-Encoding", "chunked");
+            head.append("Transfer-Encoding: chunked\r\n");
         } else if (body != null || needsLength(method)) {
-            head.append("Content-Length: ").append(body == null ? 0 : length).crlf();
+            head.append("Content-Length: ").append(body == null ? 0 : length).append("\r\n");
         }
-        return head.crlf();
+        return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -130,7 +126,7 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
      * @throws EOFException when a body of known length ends early
      */
     public void writeTo(OutputStream out, boolean close) throws IOException {
-        headBytes(close).writeTo(out);
+        out.write(head(close));
         if (body == null) {
             return;
         }

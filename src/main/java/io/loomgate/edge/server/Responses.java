@@ -1,6 +1,5 @@
 package io.loomgate.edge.server;
 
-import io.loomgate.http.HeadBytes;
 import io.loomgate.http.Headers;
 import io.loomgate.http.HttpDate;
 import io.loomgate.json.JsonWriter;
@@ -43,33 +42,33 @@ final class Responses {
      *                   value; null for none
      * @param connection {@code close} or {@code keep-alive}; null to leave the fields' own
      */
-    static HeadBytes head(int status, Headers fields, String[] framing, String connection) {
+    static byte[] head(int status, Headers fields, String[] framing, String connection) {
         String own = fields.first("Date");
-        HeadBytes h = new HeadBytes(512).append("HTTP/1.1 ").append(status).append(' ')
-                .append(REASONS.getOrDefault(status, "")).crlf().field("Date", own != null ? own : date());
+        StringBuilder sb = new StringBuilder(512).append("HTTP/1.1 ").append(status).append(' ')
+                .append(REASONS.getOrDefault(status, "")).append("\r\nDate: ").append(own != null ? own : date()).append("\r\n");
         fields.forEach((name, value) -> {
             boolean replaced = name.equalsIgnoreCase("Date")
                     || framing != null && (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding"))
                     || connection != null && name.equalsIgnoreCase("Connection");
             if (!replaced) {
-                h.appendCanonical(name).append(": ").append(value).crlf();
+                sb.append(canonical(name)).append(": ").append(value).append("\r\n");
             }
         });
         if (framing != null) {
-            h.field(framing[0], framing[1]);
+            sb.append(framing[0]).append(": ").append(framing[1]).append("\r\n");
         }
         if (connection != null) {
-            h.field("Connection", connection);
+            sb.append("Connection: ").append(connection).append("\r\n");
         }
-        return h.crlf();
+        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** An interim answer ({@code 103 Early Hints}, ...) with {@code fields}: no {@code Date}, no framing. */
     static byte[] interim(int status, Headers fields) {
-        HeadBytes h = new HeadBytes(256).append("HTTP/1.1 ").append(status).append(' ')
-                .append(status == 103 ? "Early Hints" : status == 102 ? "Processing" : "").crlf();
-        fields.forEach((name, value) -> h.appendCanonical(name).append(": ").append(value).crlf());
-        return h.crlf().toByteArray();
+        StringBuilder sb = new StringBuilder(128).append("HTTP/1.1 ").append(status).append(' ')
+                .append(status == 103 ? "Early Hints" : status == 102 ? "Processing" : "").append("\r\n");
+        fields.forEach((name, value) -> sb.append(canonical(name)).append(": ").append(value).append("\r\n"));
+        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The interim answer to {@code Expect: 100-continue}. */
@@ -89,6 +88,29 @@ final class Responses {
         System.arraycopy(h, 0, all, 0, h.length);
         System.arraycopy(body, 0, all, h.length, body.length);
         return all;
+    }
+
+    /** {@code content-type} and {@code Content-type} as {@code Content-Type}. */
+    static String canonical(String name) {
+        boolean start = true;
+        for (int i = 0; i < name.length(); i++) {   // most names come canonical: no copy for them
+            char c = name.charAt(i);
+            if (start && Character.toUpperCase(c) != c) {
+                return recased(name);
+            }
+            start = c == '-';
+        }
+        return name;
+    }
+
+    private static String recased(String name) {
+        char[] c = name.toCharArray();
+        boolean start = true;
+        for (int i = 0; i < c.length; i++) {
+            c[i] = start ? Character.toUpperCase(c[i]) : c[i];
+            start = c[i] == '-';
+        }
+        return new String(c);
     }
 
     /** The HTTP date, formatted once a second. */

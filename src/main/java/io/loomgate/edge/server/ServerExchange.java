@@ -120,7 +120,7 @@ final class ServerExchange {
             keep = false;
         }
         String option = !keep && code != 101 ? "close" : !head.http11() && keep ? "keep-alive" : null;
-        Responses.head(code, fields, responseBody.framing(), option).writeTo(wire);
+        wire.write(Responses.head(code, fields, responseBody.framing(), option));
         if (framed < 0) {
             wire.flush();
             close();
