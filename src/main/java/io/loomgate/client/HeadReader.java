@@ -33,7 +33,7 @@ public final class HeadReader {
             while (true) {
                 StartLines.StatusLine status = StartLines.status(c.readLine());
                 Headers.Builder fields = Headers.builder();
-                FieldLines.read(c.input(), limits, fields::add);
+                FieldLines.read(c.input(), limits, fields::addIfWellFormed);
                 if (status.status() >= 200 || (status.status() == 101 && upgrade)) {
                     return new ResponseHead(status.status(), status.http11(), fields.build());
                 }

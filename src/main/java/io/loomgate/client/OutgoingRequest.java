@@ -44,8 +44,9 @@ public record OutgoingRequest(String method, Origin origin, String target, Heade
         if (host.isPresent() && !FieldText.isValue(host.get())) {
             throw new IllegalArgumentException("not a Host that may be sent: " + FieldText.printable(host.get()));
         }
+        boolean wellFormed = headers.wellFormed();   // each field checked when it was added
         headers.forEach((name, value) -> {
-            if (!FieldText.isToken(name) || !FieldText.isValue(value) || FRAMING.contains(name)) {
+            if (FRAMING.contains(name) || !wellFormed && !FieldText.isField(name, value)) {
                 throw new IllegalArgumentException("not a header that may be sent: " + FieldText.printable(name));
             }
         });

@@ -41,6 +41,11 @@ public final class FieldText {
         return bits;
     }
 
+    /** A field line a head may carry: its name a token, its value a field value. */
+    public static boolean isField(String name, String value) {
+        return isToken(name) && isValue(value);
+    }
+
     /** A field value: no control character but HTAB, nothing beyond one byte. */
     public static boolean isValue(String s) {
         for (int i = 0; i < s.length(); i++) {

@@ -18,7 +18,9 @@ import java.util.function.Predicate;
  * Immutable: {@link #with} and {@link #plus} make a new one. A handful of fields is the common case,
  * so they are kept as two arrays and looked up by a scan, with no map or hashing per request; a
  * 64-bit summary of the names (a bit for each name's length and first letter) answers most lookups
- * of a name that is not there, the common case, without the scan.
+ * of a name that is not there, the common case, without the scan. Each field is checked against the
+ * grammar ({@link FieldText}) once, when it is added, and the set knows whether all of its fields
+ * passed ({@link #wellFormed}): fields read from the wire and passed on are not checked again.
  *
  * <pre>{@code
  * Headers h = Headers.of("Content-Type", "application/json", "Vary", "Accept-Encoding");
@@ -28,16 +30,19 @@ import java.util.function.Predicate;
  */
 public final class Headers {
 
-    public static final Headers EMPTY = new Headers(new String[0], new String[0]);
+    public static final Headers EMPTY = new Headers(new String[0], new String[0], true);
 
     private final String[] names;
     private final String[] values;
     /** A bit per name held, {@link #bit}: a name whose bit is clear is not here. */
     private final long summary;
+    /** Every name a token and every value a field value ({@link FieldText}), as each was checked when added. */
+    private final boolean wellFormed;
 
-    private Headers(String[] names, String[] values) {
+    private Headers(String[] names, String[] values, boolean wellFormed) {
         this.names = names;
         this.values = values;
+        this.wellFormed = wellFormed;
         long bits = 0;
         for (String n : names) {
             bits |= bit(n);
@@ -108,6 +113,15 @@ public final class Headers {
         return first(name) != null;
     }
 
+    /**
+     * Whether every name is a token and every value a field value ({@link FieldText}): what a head may
+     * carry. Known without a scan, from the checks each field had when it was added; a writer that
+     * finds it true has nothing to check field by field.
+     */
+    public boolean wellFormed() {
+        return wellFormed;
+    }
+
     /** Field lines held (a name with two values counts twice). */
     public int size() {
         return names.length;
@@ -144,6 +158,29 @@ public final class Headers {
         return Collections.unmodifiableList(seen);
     }
 
+    /**
+     * The same lines with each name's together, in the order the names first came, each spelt as it
+     * first was: how a head lists them. These fields themselves when no name comes twice.
+     */
+    public Headers grouped() {
+        List<String> distinct = distinctNames();
+        if (distinct.size() == names.length) {
+            return this;
+        }
+        String[] n = new String[names.length];
+        String[] v = new String[values.length];
+        int at = 0;
+        for (String name : distinct) {
+            for (int i = 0; i < names.length; i++) {
+                if (names[i].equalsIgnoreCase(name)) {
+                    n[at] = name;
+                    v[at++] = values[i];
+                }
+            }
+        }
+        return new Headers(n, v, wellFormed);
+    }
+
     /** These fields with {@code name} set to {@code value} alone, in place of any it had. */
     public Headers with(String name, String value) {
         return without(n -> n.equalsIgnoreCase(name)).plus(name, value);
@@ -157,7 +194,7 @@ public final class Headers {
         String[] v = Arrays.copyOf(values, values.length + 1);
         n[names.length] = name;
         v[values.length] = value;
-        return new Headers(n, v);
+        return new Headers(n, v, wellFormed && FieldText.isField(name, value));
     }
 
     /** These fields and then {@code more}'s. */
@@ -172,17 +209,12 @@ public final class Headers {
         String[] v = Arrays.copyOf(values, values.length + more.values.length);
         System.arraycopy(more.names, 0, n, names.length, more.names.length);
         System.arraycopy(more.values, 0, v, values.length, more.values.length);
-        return new Headers(n, v);
+        return new Headers(n, v, wellFormed && more.wellFormed);
     }
 
     /** These fields less every line whose lower-case name {@code dropped} accepts. */
     public Headers without(Predicate<String> dropped) {
-        Builder b = builder();
-        for (int i = 0; i < names.length; i++) {
-            if (!dropped.test(names[i].toLowerCase(Locale.ROOT))) {
-                b.add(names[i], values[i]);
-            }
-        }
+        Builder b = builder().addAll(this, n -> !dropped.test(n.toLowerCase(Locale.ROOT)));
         return b.size() == names.length ? this : b.build();
     }
 
@@ -208,14 +240,51 @@ public final class Headers {
         private String[] names = new String[8];
         private String[] values = new String[8];
         private int size;
+        private boolean wellFormed = true;
 
         private Builder() {
         }
 
-        /** One more field line. */
+        /** One more field line, well formed or not ({@link Headers#wellFormed} tells). */
         public Builder add(String name, String value) {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
+            wellFormed &= FieldText.isField(name, value);
+            put(name, value);
+            return this;
+        }
+
+        /**
+         * One more field line if its name is a token and its value a field value ({@link FieldText}),
+         * as a parser adds what it reads: the one check the field gets.
+         *
+         * @return false, with nothing added, when it is not
+         */
+        public boolean addIfWellFormed(String name, String value) {
+            if (!FieldText.isField(name, value)) {
+                return false;
+            }
+            put(name, value);
+            return true;
+        }
+
+        /** Every line of {@code more}. */
+        public Builder addAll(Headers more) {
+            return addAll(more, name -> true);
+        }
+
+        /** The lines of {@code more} whose name, as spelt there, {@code kept} accepts: as checked as they were there. */
+        public Builder addAll(Headers more, Predicate<String> kept) {
+            for (int i = 0; i < more.names.length; i++) {
+                if (kept.test(more.names[i])) {
+                    put(more.names[i], more.values[i]);
+                    wellFormed &= more.wellFormed;
+                }
+            }
+            return this;
+        }
+
+        private void put(String name, String value) {
             if (size == names.length) {
                 names = Arrays.copyOf(names, size * 2);
                 values = Arrays.copyOf(values, size * 2);
@@ -223,13 +292,6 @@ public final class Headers {
             names[size] = name;
             values[size] = value;
             size++;
-            return this;
-        }
-
-        /** Every line of {@code more}. */
-        public Builder addAll(Headers more) {
-            more.forEach(this::add);
-            return this;
         }
 
         /** A line per entry of {@code fields}, in their order. */
@@ -243,7 +305,7 @@ public final class Headers {
         }
 
         public Headers build() {
-            return size == 0 ? EMPTY : new Headers(Arrays.copyOf(names, size), Arrays.copyOf(values, size));
+            return size == 0 ? EMPTY : new Headers(Arrays.copyOf(names, size), Arrays.copyOf(values, size), wellFormed);
         }
     }
 }

@@ -62,7 +62,7 @@ public final class ChunkedInput extends InputStream {
         if (left > 0) {
             return true;
         }
-        FieldLines.read(in, limits, (name, value) -> { });
+        FieldLines.read(in, limits, FieldLines.CHECKED_AND_DROPPED);
         ended = true;
         return false;
     }

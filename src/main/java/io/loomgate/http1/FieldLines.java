@@ -15,11 +15,20 @@ import java.util.Locale;
  */
 public final class FieldLines {
 
-    /** Where each field goes: its name as it came, and its value with the white space around it trimmed. */
+    /**
+     * Where each field goes: its name as it came, and its value with the white space around it
+     * trimmed. The sink checks the field against the grammar ({@link FieldText#isField}), as
+     * {@link io.loomgate.http.Headers.Builder#addIfWellFormed} does, so that a field read here is
+     * checked once and the fields built know it.
+     */
     @FunctionalInterface
     public interface Sink {
-        void field(String name, String value) throws Http1Exception;
+        /** @return false when the field is not well formed: the read fails */
+        boolean field(String name, String value);
     }
+
+    /** A sink that takes nothing, for fields that are read and dropped, and checks each. */
+    public static final Sink CHECKED_AND_DROPPED = FieldText::isField;
 
     private FieldLines() {
     }
@@ -45,16 +54,20 @@ public final class FieldLines {
                 throw new Http1Exception("a header line has no name and colon: '" + shown(line) + "'");
             }
             String name = line.substring(0, colon);
-            if (!FieldText.isToken(name)) {
-                throw new Http1Exception("the header name '" + shown(name) + "' is not a token"
-                        + (name.endsWith(" ") || name.endsWith("\t") ? " (white space before the colon)" : ""));
-            }
             String value = trimOws(line, colon + 1);
-            if (!FieldText.isValue(value)) {
-                throw new Http1Exception("the value of " + name + " holds a control character");
+            if (!sink.field(name, value)) {
+                throw malformed(name);
             }
-            sink.field(name, value);
         }
+    }
+
+    /** Why a field line the sink refused is not one. */
+    private static Http1Exception malformed(String name) {
+        if (!FieldText.isToken(name)) {
+            return new Http1Exception("the header name '" + shown(name) + "' is not a token"
+                    + (name.endsWith(" ") || name.endsWith("\t") ? " (white space before the colon)" : ""));
+        }
+        return new Http1Exception("the value of " + name + " holds a control character");
     }
 
     /** The comma-separated elements of {@code values}, trimmed and in lower case, empty ones left out. */

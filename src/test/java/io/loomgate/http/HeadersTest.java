@@ -3,6 +3,7 @@ package io.loomgate.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -67,5 +68,53 @@ class HeadersTest {
         assertEquals(List.copyOf(h.names()), h.distinctNames());
         assertEquals(List.of("a=1", "b=2"), h.all("Set-Cookie"));
         assertEquals(List.of(), Headers.EMPTY.distinctNames());
+    }
+
+    @Test
+    void eachFieldIsCheckedWhenAddedAndTheSetKnowsWhetherAllPassed() {
+        assertTrue(Headers.EMPTY.wellFormed());
+        Headers good = Headers.of("Vary", "Origin", "X-Id", "caf\u00e9 \tok");
+        assertTrue(good.wellFormed());
+        for (String[] bad : new String[][] {{"X-A", "a\rb"}, {"X-A", "a\nb"}, {"X-A", "nul\u0000"}, {"X-A", "\u20ac"},
+                {"Bad Name", "v"}, {"", "v"}, {"X:A", "v"}}) {
+            assertFalse(Headers.of(bad[0], bad[1]).wellFormed(), bad[0] + ": " + bad[1]);
+            assertFalse(good.plus(bad[0], bad[1]).wellFormed(), "plus " + bad[0]);
+            assertFalse(good.plus(Headers.of(bad[0], bad[1])).wellFormed(), "plus all " + bad[0]);
+            assertFalse(Headers.of(bad[0], bad[1]).plus("Vary", "Origin").wellFormed(), "a bad field stays bad");
+            Headers.Builder b = Headers.builder();
+            assertFalse(b.addIfWellFormed(bad[0], bad[1]), "refused: " + bad[0]);
+            assertEquals(0, b.size(), "nothing added");
+        }
+        assertTrue(good.plus("Via", "1.1 loomgate").wellFormed());
+        assertTrue(good.with("X-Id", "8").wellFormed());
+    }
+
+    @Test
+    void fieldsCopiedFromAWellFormedSetNeedNoSecondCheckAndABadOneIsNeverTakenForGood() {
+        Headers bad = Headers.of("Vary", "Origin", "X-Bad", "a\rb");
+        // Leaving the bad field behind does not make the rest known good: the set was not, as a whole.
+        Headers.Builder fromBad = Headers.builder().addAll(bad, n -> n.equals("Vary"));
+        assertFalse(fromBad.build().wellFormed());
+        assertFalse(bad.without(n -> n.equals("vary")).wellFormed());
+        Headers good = Headers.of("Vary", "Origin", "X-Id", "7", "Set-Cookie", "a=1");
+        Headers kept = Headers.builder().addAll(good, n -> !n.equals("X-Id")).build();
+        assertEquals(Headers.of("Vary", "Origin", "Set-Cookie", "a=1"), kept);
+        assertTrue(kept.wellFormed());
+        assertTrue(good.without(n -> n.equals("x-id")).wellFormed());
+        assertFalse(Headers.builder().addAll(good).add("X-A", "a\nb").build().wellFormed());
+        Headers.Builder parsed = Headers.builder();
+        assertTrue(parsed.addIfWellFormed("Host", "x"));
+        assertTrue(parsed.build().wellFormed());
+    }
+
+    @Test
+    void groupedListsEachNamesLinesTogetherUnderItsFirstSpelling() {
+        Headers h = Headers.of("Vary", "Origin", "set-cookie", "a=1", "X-Id", "7", "Set-Cookie", "b=2", "VARY", "Accept");
+        assertEquals(Headers.of("Vary", "Origin", "Vary", "Accept", "set-cookie", "a=1", "set-cookie", "b=2", "X-Id", "7"),
+                h.grouped());
+        assertTrue(h.grouped().wellFormed());
+        Headers once = Headers.of("Vary", "Origin", "X-Id", "7");
+        assertSame(once, once.grouped(), "no name twice: the same fields");
+        assertFalse(Headers.of("A", "1", "a", "\r").grouped().wellFormed());
     }
 }

@@ -60,7 +60,7 @@ record RequestHead(String method, URI uri, boolean http11, Headers headers, long
         }
         StartLines.RequestLine start = StartLines.request(line);
         Headers.Builder fields = Headers.builder();
-        FieldLines.read(in, HeadLimits.forRequest(), fields::add);
+        FieldLines.read(in, HeadLimits.forRequest(), fields::addIfWellFormed);
         return of(start, fields.build());
     }
 

@@ -54,13 +54,12 @@ final class ForwardedHeaders {
         Headers in = request.headers();
         Set<String> named = HopByHop.named(in.all("Connection"));
         Headers.Builder out = Headers.builder();
-        in.forEach((name, value) -> {
-            if (!HopByHop.notForwardable(name) && !SET_HERE.contains(name)) {
-                String lower = name.toLowerCase(Locale.ROOT);
-                if (!named.contains(lower) && Propagation.passesOn(ctx, lower)) {
-                    out.add(name, value);
-                }
+        out.addAll(in, name -> {
+            if (HopByHop.notForwardable(name) || SET_HERE.contains(name)) {
+                return false;
             }
+            String lower = name.toLowerCase(Locale.ROOT);
+            return !named.contains(lower) && Propagation.passesOn(ctx, lower);
         });
         if (in.contains("grpc-timeout") || io.loomgate.grpc.GrpcContent.is(in.first("Content-Type"))) {
             // a gRPC call tells its upstream the time it has left: the client's, capped by the route's, less what has passed

@@ -27,12 +27,8 @@ final class ProxiedBody {
     static Headers endToEnd(UpstreamResponse response) {
         Headers.Builder headers = Headers.builder();
         Set<String> named = HopByHop.named(response.head().all("connection"));
-        response.head().headers().forEach((name, value) -> {
-            if (!HopByHop.isHopByHop(name) && !name.equalsIgnoreCase("content-length")
-                    && (named.isEmpty() || !named.contains(name.toLowerCase(Locale.ROOT)))) {
-                headers.add(name, value);
-            }
-        });
+        headers.addAll(response.head().headers(), name -> !HopByHop.isHopByHop(name) && !name.equalsIgnoreCase("content-length")
+                && (named.isEmpty() || !named.contains(name.toLowerCase(Locale.ROOT))));
         headers.add("Via", ForwardedHeaders.via(response.head().all("via")));
         return headers.build();
     }
