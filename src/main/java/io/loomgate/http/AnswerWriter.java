@@ -111,7 +111,7 @@ public final class AnswerWriter {
         if (own.wellFormed()) {
             return b.addAll(own.grouped()).build();
         }
-        for (String name : own.distinctNames()) {
+        for (String name : own.names()) {
             List<String> values = own.all(name);
             if (sendable(name, values, requestId)) {
                 values.forEach(value -> b.add(name, value));

@@ -3,11 +3,9 @@ package io.loomgate.http;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
@@ -17,10 +15,10 @@ import java.util.function.Predicate;
  * they came with; a name may have several values, each its own field line, in the order they came.
  * Immutable: {@link #with} and {@link #plus} make a new one. A handful of fields is the common case,
  * so they are kept as two arrays and looked up by a scan, with no map or hashing per request; a
- * 64-bit summary of the names (a bit for each name's length and first letter) answers most lookups
- * of a name that is not there, the common case, without the scan. Each field is checked against the
- * grammar ({@link FieldText}) once, when it is added, and the set knows whether all of its fields
- * passed ({@link #wellFormed}): fields read from the wire and passed on are not checked again.
+ * 64-bit summary of the names ({@link NameBits}) answers most lookups of a name that is not there,
+ * the common case, without the scan. Each field is checked against the grammar ({@link FieldText})
+ * once, when it is added, and the set knows whether all of its fields passed ({@link #wellFormed}):
+ * fields read from the wire and passed on are not checked again.
  *
  * <pre>{@code
  * Headers h = Headers.of("Content-Type", "application/json", "Vary", "Accept-Encoding");
@@ -34,7 +32,7 @@ public final class Headers {
 
     private final String[] names;
     private final String[] values;
-    /** A bit per name held, {@link #bit}: a name whose bit is clear is not here. */
+    /** A bit per name held ({@link NameBits}): a name whose bit is clear is not here. */
     private final long summary;
     /** Every name a token and every value a field value ({@link FieldText}), as each was checked when added. */
     private final boolean wellFormed;
@@ -43,24 +41,7 @@ public final class Headers {
         this.names = names;
         this.values = values;
         this.wellFormed = wellFormed;
-        long bits = 0;
-        for (String n : names) {
-            bits |= bit(n);
-        }
-        this.summary = bits;
-    }
-
-    /**
-     * One of 64 bits from a name's length and first letter, the same for any spelling's case; every
-     * bit for a name that starts beyond ASCII, where {@link String#equalsIgnoreCase} has case rules
-     * of its own, so such a name is always scanned for.
-     */
-    private static long bit(String name) {
-        if (name.isEmpty()) {
-            return 1L;
-        }
-        char c = name.charAt(0);
-        return c >= 0x80 ? -1L : 1L << (name.length() * 7 + (c | 0x20));
+        this.summary = NameBits.of(names);
     }
 
     /** Fields from name, value, name, value, ... */
@@ -81,7 +62,7 @@ public final class Headers {
 
     /** The first value of {@code name}, or null when it has none. */
     public String first(String name) {
-        if ((summary & bit(name)) == 0) {
+        if ((summary & NameBits.of(name)) == 0) {
             return null;
         }
         for (int i = 0; i < names.length; i++) {
@@ -94,7 +75,7 @@ public final class Headers {
 
     /** Every value of {@code name}, each field line's, in order; empty when it has none. */
     public List<String> all(String name) {
-        if ((summary & bit(name)) == 0) {
+        if ((summary & NameBits.of(name)) == 0) {
             return List.of();
         }
         List<String> found = null;
@@ -139,12 +120,7 @@ public final class Headers {
     }
 
     /** The names, each once, as first spelt, in order. */
-    public Set<String> names() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(distinctNames()));
-    }
-
-    /** {@link #names()} as a list: no set made, for the few fields of one answer. */
-    public List<String> distinctNames() {
+    public List<String> names() {
         List<String> seen = new ArrayList<>(names.length);
         next:
         for (String n : names) {
@@ -163,7 +139,7 @@ public final class Headers {
      * first was: how a head lists them. These fields themselves when no name comes twice.
      */
     public Headers grouped() {
-        List<String> distinct = distinctNames();
+        List<String> distinct = names();
         if (distinct.size() == names.length) {
             return this;
         }
