@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Listener {
 
     private static final System.Logger LOG = System.getLogger("loomgate");
+    private static final String CONNECTION_THREAD = "loomgate-connection";
+    /** Connection threads kept started and parked ({@link Spares}): a burst of wrk's or a browser fleet's new connections. */
+    static final int SPARES = 256;
 
     private final HttpServer server;
     private final ServerLimits limits;
@@ -39,6 +42,7 @@ final class Listener {
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final AtomicInteger exchanges = new AtomicInteger();
     private final IoWatchdog watchdog = new IoWatchdog();
+    private final Spares spares;
     private volatile Executor executor;
     private volatile HttpsConfigurator configurator;
     private volatile boolean stopping;
@@ -52,6 +56,7 @@ final class Listener {
         this.tls = tls;
         this.limits = limits;
         this.stats = stats;
+        this.spares = new Spares(SPARES, Thread.ofVirtual().name(CONNECTION_THREAD).factory(), stats.threadsStarted);
     }
 
     synchronized void bind(InetSocketAddress address, int backlog) throws IOException {
@@ -79,11 +84,14 @@ final class Listener {
         if (tls && configurator == null) {
             throw new IllegalStateException("an HTTPS server needs an HttpsConfigurator before it starts");
         }
-        // A platform thread, not a daemon, as the JDK's dispatcher is: a started server keeps the JVM alive.
-        acceptor = Thread.ofPlatform().daemon(false).name("loomgate-accept").start(this::accept);
+        // Accepts on a virtual thread, so that it wakes a spare onto its carrier's own queue (Spares);
+        // kept by a platform thread, not a daemon, as the JDK's dispatcher is: a started server keeps the JVM alive.
+        acceptor = Thread.ofPlatform().daemon(false).name("loomgate-accept").start(() ->
+                joinUninterruptibly(Thread.ofVirtual().name("loomgate-accept").start(this::accept)));
     }
 
     private void accept() {
+        spares.topUp();
         while (!stopping) {
             Socket s;
             try {
@@ -120,13 +128,16 @@ final class Listener {
         stats.open.incrementAndGet();
         connections.add(c);
         try {
-            Thread.ofVirtual().name("loomgate-connection").start(c);
-            stats.threadsStarted.increment();
+            if (!spares.hand(c)) {
+                Thread.ofVirtual().name(CONNECTION_THREAD).start(c);
+                stats.threadsStarted.increment();
+            }
         } catch (RuntimeException | Error e) {
             closed(c);
             Closing.quietly(s);
             throw e;
         }
+        spares.topUp();
     }
 
     /** A connection now carries a tunnel ({@link Connection#becameTunnel}). */
@@ -165,6 +176,7 @@ final class Listener {
             stopping = true;
             Closing.quietly(socket);
         }
+        spares.close();
         h2.forEach(H2Connection::goAway);   // HTTP/2 says so at once, then answers the streams it has
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(delay);
         try {
@@ -184,6 +196,17 @@ final class Listener {
             }
         }
         watchdog.close();
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        while (true) {
+            try {
+                thread.join();
+                return;
+            } catch (InterruptedException e) {
+                // the keeper lives as long as the accepting thread does
+            }
+        }
     }
 
     private static void pause() {
