@@ -26,6 +26,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Before the first virtual thread: the scheduler reads its parallelism once.
+        CarrierDefaults.apply(Runtime.getRuntime().availableProcessors(), System.getProperties());
         // One line per log record, on stderr, before any logger exists.
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
         ServerTls.refuseClientRenegotiation();
@@ -41,11 +43,7 @@ public final class Main {
             case CommandLine.ShowVersion() -> System.out.println("loomgate " + version()
                     + " (Java " + Runtime.version() + ")");
             case CommandLine.PrintRoutes(Config config) -> printRoutes(config);
-            case CommandLine.Run(Config config) -> {
-                // Before the first virtual thread: the scheduler reads its parallelism once.
-                CarrierDefaults.apply(Runtime.getRuntime().availableProcessors(), config.server().server(), System.getProperties());
-                run(config);
-            }
+            case CommandLine.Run(Config config) -> run(config);
             case CommandLine.Check(var files, Config config) -> System.exit(CheckCommand.run(files, config, System.out, System.err));
         }
     }

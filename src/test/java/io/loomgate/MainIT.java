@@ -224,19 +224,16 @@ class MainIT {
     }
 
     @Test
-    void oneProcessorGetsTwoCarriersForTheJdksServerUnlessTheOperatorSaysOtherwise() throws Exception {
-        assertEquals(1L, carriers(List.of("-XX:ActiveProcessorCount=1"), List.of()));
-        assertEquals(2L, carriers(List.of("-XX:ActiveProcessorCount=1"), List.of("--server", "jdk")));
-        assertEquals(1L, carriers(List.of("-XX:ActiveProcessorCount=1", "-D" + CarrierDefaults.PARALLELISM + "=1"),
-                List.of("--server", "jdk")));
-        assertEquals(3L, carriers(List.of("-XX:ActiveProcessorCount=3"), List.of("--server", "jdk")));
+    void oneProcessorGetsTwoCarriersUnlessTheOperatorSaysOtherwise() throws Exception {
+        assertEquals(2L, carriers("-XX:ActiveProcessorCount=1"));
+        assertEquals(1L, carriers("-XX:ActiveProcessorCount=1", "-D" + CarrierDefaults.PARALLELISM + "=1"));
+        assertEquals(3L, carriers("-XX:ActiveProcessorCount=3"));
     }
 
-    /** The scheduler's parallelism /metrics reports, in a jar started with {@code jvmOptions} and {@code flags}. */
-    private static long carriers(List<String> jvmOptions, List<String> flags) throws Exception {
-        List<String> cmd = new ArrayList<>(jvmOptions);
+    /** The scheduler's parallelism /metrics reports, in a jar started with {@code jvmOptions}. */
+    private static long carriers(String... jvmOptions) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(jvmOptions));
         cmd.addAll(List.of("-jar", JAR, "--port", "0"));
-        cmd.addAll(flags);
         try (ChildProcess p = ChildProcess.start(ChildProcess.java(cmd.toArray(String[]::new)), Map.of(), HOME)) {
             Matcher m = LISTENING.matcher(p.awaitStdout(l -> LISTENING.matcher(l).matches(), Duration.ofSeconds(20)));
             assertTrue(m.matches());
