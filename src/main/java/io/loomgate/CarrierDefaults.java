@@ -7,15 +7,16 @@ import java.util.Properties;
  * one CPU, a process pinned with {@code taskset}), unless the operator chose a number.
  *
  * <p>Why: the JDK's scheduler is a {@code ForkJoinPool}, and a carrier runs the tasks of its own
- * queue until that queue is empty before it looks at what a platform thread submitted. Under steady
- * load on one carrier the threads already running keep its queue full, and what came from outside
- * waits: the late hang-up watch the watchdog starts for a request past 100 ms, which the connection
- * then waited for (thread dumps showed it; one not yet run is now called off, which alone did not end
- * the slow answers), and JDK 25's poller when it had nothing to poll. Measured
- * on loomgate's proxy at c=256 on one core, the slowest answer of a 10 s window took 23 ms to 1.73 s
- * (above 130 ms in 15 of 22 windows), where with a second carrier it took at most 60 ms in 18
- * windows, for about 4% more CPU a request (docs/performance.md, "One carrier's slow answers"). The
- * operating system gives the second carrier the core while the first is busy, and it runs them.
+ * queue until that queue is empty before it takes what waits in its queue for outside work; JDK 25
+ * puts there every virtual thread's start (even one made on a carrier) and every wake-up a platform
+ * thread gives. Under steady load on one carrier the threads already running keep its own queue full,
+ * and the rest waits. What waited most was a new connection's thread (the last of 256 new
+ * connections first ran up to 0.97 s after it was accepted); loomgate's server now wakes a parked
+ * spare for it instead ({@code Spares}). With the spares one carrier cost less CPU a request than two
+ * (about 8% on {@code /aggregate}, 10% over HTTP/2), but a few answers still took 0.46 to 1.95 s in 5
+ * of about 100 ten-second windows, for a cause not found, where two carriers' slowest took at most
+ * 90 ms (docs/performance.md, "One carrier's slow answers"). The operating system gives the second
+ * carrier the core while the first is busy, and it runs what waits.
  */
 final class CarrierDefaults {
 
